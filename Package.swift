@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "TrendStore",
+    platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "TrendStore", targets: ["TrendStore"]),
+        .library(name: "TrendStoreImport", targets: ["TrendStoreImport"]),
+        .executable(name: "trendstore", targets: ["trendstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "TrendStore", dependencies: ["LMDB", "CZlib"]),
+        .target(name: "TrendStoreImport", dependencies: ["TrendStore"]),
+        .executableTarget(
+            name: "trendstore",
+            dependencies: [
+                "TrendStore",
+                "TrendStoreImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/trendstore"
+        ),
+        .target(name: "TestSupport", dependencies: ["TrendStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "TrendStoreTests", dependencies: ["TrendStore", "TestSupport"]),
+        .testTarget(
+            name: "TrendStoreImportTests",
+            dependencies: ["TrendStoreImport", "TrendStore", "TestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

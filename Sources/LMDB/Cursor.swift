@@ -1,0 +1,78 @@
+import CLMDB
+
+/// A position in a database, moved in key order.
+///
+/// You get one inside ``ReadableTransaction/withCursor(_:_:)``. Each move returns the
+/// entry it lands on as raw bytes that stay valid until the transaction ends or
+/// writes to the database: decode or copy them before then.
+public struct Cursor: ~Copyable {
+    /// A key and its value, as bytes inside the memory map.
+    public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    let pointer: OpaquePointer
+    let database: Database
+
+    init(pointer: OpaquePointer, database: Database) {
+        self.pointer = pointer
+        self.database = database
+    }
+
+    /// Moves to the first entry whose key is greater than or equal to `key`.
+    ///
+    /// The corresponding LMDB function is `mdb_cursor_get` with `MDB_SET_RANGE`.
+    public mutating func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> Entry? {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        return try move(MDB_SET_RANGE, &keyVal, "seek")
+    }
+
+    /// Moves to the first entry whose key is greater than or equal to `key`.
+    public mutating func seek(atOrAfter key: [UInt8]) throws -> Entry? {
+        try key.withUnsafeBytes { try seek(atOrAfter: $0) }
+    }
+
+    /// Moves to the first entry of the database.
+    public mutating func first() throws -> Entry? {
+        var keyVal = MDB_val()
+        return try move(MDB_FIRST, &keyVal, "first")
+    }
+
+    /// Moves to the last entry of the database.
+    public mutating func last() throws -> Entry? {
+        var keyVal = MDB_val()
+        return try move(MDB_LAST, &keyVal, "last")
+    }
+
+    /// Moves to the next entry in key order.
+    public mutating func next() throws -> Entry? {
+        var keyVal = MDB_val()
+        return try move(MDB_NEXT, &keyVal, "next")
+    }
+
+    /// Moves to the previous entry in key order.
+    public mutating func previous() throws -> Entry? {
+        var keyVal = MDB_val()
+        return try move(MDB_PREV, &keyVal, "previous")
+    }
+
+    /// Calls `body` for each entry from the first key at or after `start`, in key order,
+    /// until `body` returns `false` or the database ends.
+    public mutating func forEach(
+        from start: [UInt8] = [], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var entry = try start.isEmpty ? first() : seek(atOrAfter: start)
+        while let current = entry, try body(current.key, current.value) {
+            entry = try next()
+        }
+    }
+
+    private mutating func move(_ op: MDB_cursor_op, _ keyVal: inout MDB_val, _ name: String) throws -> Entry? {
+        var dataVal = MDB_val()
+        let rc = mdb_cursor_get(pointer, &keyVal, &dataVal, op)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "cursor \(name) in database \(database)")
+        return (
+            UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),
+            UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+        )
+    }
+}

@@ -1,0 +1,210 @@
+import CLMDB
+import Glibc
+
+/// An LMDB environment: one memory-mapped file holding named databases.
+///
+/// You open one per store directory and keep it for as long as you use the store.
+/// Reads and writes happen in closure-scoped transactions:
+///
+/// ```swift
+/// let env = try Environment(path: "/tmp/store", options: .init())
+/// let db = try env.openDatabase(named: "samples")
+/// try env.write { txn in try txn.put([1, 2, 3], forKey: [0x01], in: db) }
+/// let value = try env.read { txn in try txn.value(forKey: [0x01], in: db) }
+/// ```
+///
+/// The environment is opened with `MDB_NOTLS`, so a read transaction is not tied to
+/// the thread that began it, and its files are created with ``Options/fileMode``
+/// (0600 by default). Stale reader slots left by dead processes are cleared at open.
+/// The map grows by itself: a write that fills the map is rolled back, the map is
+/// doubled and the write runs again.
+///
+/// The corresponding LMDB function is `mdb_env_open`.
+public final class Environment: @unchecked Sendable {  // @unchecked: LMDB environments are thread-safe with MDB_NOTLS; mutable state is behind `resizeLock`.
+    /// How to open an environment.
+    public struct Options: Sendable {
+        /// The initial size of the memory map in bytes. It grows by itself when full.
+        public var mapSize: Int = 256 << 20
+        /// The largest size the map may grow to, in bytes.
+        public var maximumMapSize: Int = 1 << 40
+        /// The maximum number of named databases.
+        public var maxDatabases: Int = 16
+        /// The maximum number of simultaneous read transactions, across all processes.
+        public var maxReaders: Int = 126
+        /// Opens the environment for reading only. Writes throw ``LMDBError/Code/permissionDenied``.
+        public var readOnly: Bool = false
+        /// Permission bits for the files LMDB creates.
+        public var fileMode: mode_t = 0o600
+        /// Whether each commit waits for the data to reach the disk (`fsync`).
+        ///
+        /// - Warning: With `false`, a system crash (not a process crash) can lose the last commits.
+        public var durableCommits: Bool = true
+
+        /// Creates the default options: a 256 MiB initial map, read-write, durable, mode 0600.
+        public init() {}
+    }
+
+    let pointer: OpaquePointer
+    let resizeLock = ResizeLock()
+    /// The directory holding `data.mdb` and `lock.mdb`.
+    public let path: String
+    /// The options the environment was opened with.
+    public let options: Options
+
+    /// Opens the environment in an existing directory, creating its files if needed.
+    ///
+    /// - Parameters:
+    ///   - path: A directory; it must exist.
+    ///   - options: Map size, limits, read-only mode and file permissions.
+    /// - Throws: ``LMDBError`` when the directory cannot be opened, the file is not an
+    ///   LMDB file (``LMDBError/Code/invalid``) or was written by an incompatible version.
+    public init(path: String, options: Options = Options()) throws {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "create environment for \(path)")
+        guard let env else { throw LMDBError(code: .invalid, operation: "create environment") }
+        do {
+            try check(mdb_env_set_mapsize(env, options.mapSize), "set map size of \(path)")
+            try check(
+                mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)),
+                "set maximum databases of \(path)")
+            try check(
+                mdb_env_set_maxreaders(env, UInt32(options.maxReaders)),
+                "set maximum readers of \(path)")
+            var flags = UInt32(MDB_NOTLS)
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if !options.durableCommits { flags |= UInt32(MDB_NOSYNC) }
+            try check(mdb_env_open(env, path, flags, options.fileMode), "open environment \(path)")
+            var dead: Int32 = 0
+            try check(mdb_reader_check(env, &dead), "clear stale readers of \(path)")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.pointer = env
+        self.path = path
+        self.options = options
+    }
+
+    deinit {
+        mdb_env_close(pointer)
+    }
+
+    /// The current size of the memory map in bytes.
+    public var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(pointer, &info)
+        return info.me_mapsize
+    }
+
+    /// Opens a named database, creating it when the environment is writable.
+    ///
+    /// - Parameter name: The database's name.
+    /// - Returns: A handle valid for the life of the environment.
+    /// - Throws: ``LMDBError`` with ``LMDBError/Code/notFound`` when a read-only
+    ///   environment has no such database.
+    ///
+    /// The corresponding LMDB function is `mdb_dbi_open`.
+    public func openDatabase(named name: String) throws -> Database {
+        if options.readOnly {
+            return try read { (txn) in try txn.openDatabase(named: name, create: false) }
+        }
+        return try write { (txn) in try txn.openDatabase(named: name, create: true) }
+    }
+
+    /// Runs `body` in a read transaction and returns its result.
+    ///
+    /// The transaction sees one consistent snapshot of the environment, unaffected by
+    /// writes that commit meanwhile, in this process or another. Bytes read through it
+    /// are valid only inside `body`: decode or copy them before it returns.
+    ///
+    /// The corresponding LMDB function is `mdb_txn_begin` with `MDB_RDONLY`.
+    public func read<R>(
+        _ body: (borrowing ReadTransaction) throws -> R
+    ) throws -> R {
+        while true {
+            let outcome: R? = try resizeLock.withShared { () throws -> R? in
+                var txn: OpaquePointer?
+                let rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
+                if rc == MDB_MAP_RESIZED { return nil }
+                try check(rc, "begin read transaction in \(path)")
+                let transaction = ReadTransaction(pointer: txn!)
+                defer { mdb_txn_abort(txn) }
+                return try body(transaction)
+            }
+            if let outcome { return outcome }
+            try adoptMapSizeOfOtherProcess()
+        }
+    }
+
+    /// Runs `body` in a write transaction, committing when it returns and aborting when it throws.
+    ///
+    /// Writes are serialised across threads and processes: a second writer waits for the
+    /// first to commit. If the map fills up, the transaction is rolled back, the map is
+    /// grown and `body` runs again, so `body` must have no effects outside the
+    /// transaction that would be wrong to repeat.
+    ///
+    /// - Warning: Do not begin another transaction of this environment inside `body`.
+    ///
+    /// The corresponding LMDB functions are `mdb_txn_begin` and `mdb_txn_commit`.
+    public func write<R>(
+        _ body: (borrowing WriteTransaction) throws -> R
+    ) throws -> R {
+        if options.readOnly {
+            throw LMDBError(code: .permissionDenied, operation: "write to read-only environment \(path)")
+        }
+        while true {
+            let state = WriteTransaction.State()
+            do {
+                let outcome: R? = try resizeLock.withShared { () throws -> R? in
+                    var txn: OpaquePointer?
+                    let rc = mdb_txn_begin(pointer, nil, 0, &txn)
+                    if rc == MDB_MAP_RESIZED { return nil }
+                    try check(rc, "begin write transaction in \(path)")
+                    let transaction = WriteTransaction(pointer: txn!, state: state)
+                    let result: R
+                    do {
+                        result = try body(transaction)
+                    } catch {
+                        mdb_txn_abort(txn)
+                        throw error
+                    }
+                    let commit = mdb_txn_commit(txn)
+                    if commit == MDB_MAP_FULL { state.mapFull = true }
+                    try check(commit, "commit write transaction in \(path)")
+                    return result
+                }
+                if let outcome { return outcome }
+                try adoptMapSizeOfOtherProcess()
+            } catch {
+                guard state.mapFull else { throw error }
+                try growMap()
+            }
+        }
+    }
+
+    /// Flushes the data to disk, even when commits are not durable.
+    ///
+    /// The corresponding LMDB function is `mdb_env_sync`.
+    public func sync() throws {
+        try check(mdb_env_sync(pointer, 1), "sync \(path)")
+    }
+
+    /// Doubles the map, up to ``Options/maximumMapSize``.
+    private func growMap() throws {
+        try resizeLock.withExclusive { () in
+            let current = mapSize
+            guard current < options.maximumMapSize else {
+                throw LMDBError(code: .mapFull, operation: "grow map of \(path) beyond \(current) bytes")
+            }
+            let grown = min(current * 2, options.maximumMapSize)
+            try check(mdb_env_set_mapsize(pointer, grown), "grow map of \(path) to \(grown) bytes")
+        }
+    }
+
+    /// Takes the map size another process has grown the file to.
+    private func adoptMapSizeOfOtherProcess() throws {
+        try resizeLock.withExclusive { () in
+            try check(mdb_env_set_mapsize(pointer, 0), "adopt map size of \(path)")
+        }
+    }
+}

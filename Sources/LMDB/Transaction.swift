@@ -1,0 +1,185 @@
+import CLMDB
+
+/// What every transaction can do: look up values and walk databases in key order.
+///
+/// Write generic code against this protocol to use it from both kinds of
+/// transaction:
+///
+/// ```swift
+/// func count<T: ReadableTransaction & ~Copyable>(_ txn: borrowing T, _ db: Database) throws -> Int {
+///     try txn.withCursor(db) { cursor in var n = 0; try cursor.forEach { _, _ in n += 1; return true }; return n }
+/// }
+/// ```
+public protocol ReadableTransaction: ~Copyable {
+    /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
+    ///
+    /// The bytes are valid only inside `body`.
+    ///
+    /// The corresponding LMDB function is `mdb_get`.
+    func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, in database: Database,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R?
+
+    /// Calls `body` with a cursor over `database`, closed when `body` returns.
+    ///
+    /// The corresponding LMDB function is `mdb_cursor_open`.
+    func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
+}
+
+extension ReadableTransaction where Self: ~Copyable {
+    /// Returns a copy of the bytes stored under `key`, or `nil` when there are none.
+    public func value(forKey key: [UInt8], in database: Database) throws -> [UInt8]? {
+        try key.withUnsafeBytes { key in
+            try withValue(forKey: key, in: database) { Array($0) }
+        }
+    }
+}
+
+/// Operations shared by both transaction kinds, on LMDB's raw handle.
+enum TransactionOperations {
+    static func withValue<R>(
+        _ txn: OpaquePointer, key: UnsafeRawBufferPointer, database: Database,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val()
+        let rc = mdb_get(txn, database.handle, &keyVal, &dataVal)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "get from database \(database)")
+        return try body(UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size))
+    }
+
+    static func withCursor<R>(
+        _ txn: OpaquePointer, database: Database, _ body: (inout Cursor) throws -> R
+    ) throws -> R {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, database.handle, &cursor), "open cursor on database \(database)")
+        var wrapped = Cursor(pointer: cursor!, database: database)
+        defer { mdb_cursor_close(cursor) }
+        return try body(&wrapped)
+    }
+
+    static func openDatabase(_ txn: OpaquePointer, named name: String, create: Bool) throws -> Database {
+        var dbi: MDB_dbi = 0
+        let flags = create ? UInt32(MDB_CREATE) : 0
+        try check(mdb_dbi_open(txn, name, flags, &dbi), "open database '\(name)'")
+        return Database(handle: dbi, name: name)
+    }
+}
+
+/// A read-only transaction: one consistent snapshot of the environment.
+///
+/// You get one inside ``Environment/read(_:)``; it cannot outlive that closure.
+public struct ReadTransaction: ~Copyable, ReadableTransaction {
+    let pointer: OpaquePointer
+
+    init(pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
+    public func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, in database: Database,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+    }
+
+    /// Calls `body` with a cursor over `database`.
+    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+        try TransactionOperations.withCursor(pointer, database: database, body)
+    }
+
+    func openDatabase(named name: String, create: Bool) throws -> Database {
+        try TransactionOperations.openDatabase(pointer, named: name, create: create)
+    }
+}
+
+/// A read-write transaction. It commits when the closure that received it returns.
+///
+/// You get one inside ``Environment/write(_:)``; it cannot outlive that closure, and
+/// it sees its own writes.
+public struct WriteTransaction: ~Copyable, ReadableTransaction {
+    /// Flags that outlive a transaction attempt, so the environment can tell a full map.
+    final class State: @unchecked Sendable {  // @unchecked: used by one thread, within one write call.
+        var mapFull = false
+    }
+
+    let pointer: OpaquePointer
+    let state: State
+
+    init(pointer: OpaquePointer, state: State) {
+        self.pointer = pointer
+        self.state = state
+    }
+
+    /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
+    public func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, in database: Database,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+    }
+
+    /// Calls `body` with a cursor over `database`.
+    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+        try TransactionOperations.withCursor(pointer, database: database, body)
+    }
+
+    func openDatabase(named name: String, create: Bool) throws -> Database {
+        try TransactionOperations.openDatabase(pointer, named: name, create: create)
+    }
+
+    /// Stores `value` under `key`, replacing what was there.
+    ///
+    /// - Parameter append: Pass `true` when `key` sorts after every key in the
+    ///   database; LMDB then fills pages completely. It fails with
+    ///   ``LMDBError/Code/keyExists`` when the key does not sort last.
+    ///
+    /// The corresponding LMDB function is `mdb_put`.
+    public func put(
+        _ value: UnsafeRawBufferPointer, forKey key: UnsafeRawBufferPointer, in database: Database,
+        append: Bool = false
+    ) throws {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(pointer, database.handle, &keyVal, &dataVal, append ? UInt32(MDB_APPEND) : 0)
+        if rc == MDB_MAP_FULL { state.mapFull = true }
+        try check(rc, "put \(value.count) bytes in database \(database)")
+    }
+
+    /// Stores `value` under `key`, replacing what was there.
+    public func put(_ value: [UInt8], forKey key: [UInt8], in database: Database) throws {
+        try value.withUnsafeBytes { (value) in
+            try key.withUnsafeBytes { (key) in try put(value, forKey: key, in: database) }
+        }
+    }
+
+    /// Removes the value stored under `key`.
+    ///
+    /// - Returns: `false` when there was none.
+    ///
+    /// The corresponding LMDB function is `mdb_del`.
+    @discardableResult
+    public func delete(forKey key: UnsafeRawBufferPointer, in database: Database) throws -> Bool {
+        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let rc = mdb_del(pointer, database.handle, &keyVal, nil)
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "delete from database \(database)")
+        return true
+    }
+
+    /// Removes the value stored under `key`.
+    @discardableResult
+    public func delete(forKey key: [UInt8], in database: Database) throws -> Bool {
+        try key.withUnsafeBytes { (key) in try delete(forKey: key, in: database) }
+    }
+
+    /// Removes every key of `database`, keeping the database itself.
+    ///
+    /// - Warning: Destroys all the database's data when the transaction commits.
+    ///
+    /// The corresponding LMDB function is `mdb_drop`.
+    public func removeAll(in database: Database) throws {
+        try check(mdb_drop(pointer, database.handle, 0), "empty database \(database)")
+    }
+}

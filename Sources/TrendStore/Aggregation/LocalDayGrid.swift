@@ -1,0 +1,85 @@
+import Foundation
+
+/// One wall-clock hour's instants within a local day: `[start, end)` in ms since 1970.
+struct HourSpan: Equatable {
+    /// The local wall-clock hour, 0…23.
+    let hour: Int
+    let start: Int64
+    let end: Int64
+
+    /// Whether both ends fall on quarter-hours, so rollup slots cover the span exactly.
+    var isQuarterAligned: Bool {
+        start.floorModulo(TimeGrid.quarterHour) == 0 && end.floorModulo(TimeGrid.quarterHour) == 0
+    }
+}
+
+/// A local day as instants: where it begins and ends, and its hour buckets in time order.
+///
+/// A normal day has 24 spans; a spring-forward day 23 (the skipped hour has none); a
+/// fall-back day 25 (the repeated hour has two). A day skipped by its zone (Pacific/Apia,
+/// 2011-12-30) has no spans and `start == end`.
+struct LocalDayInstants {
+    let date: LocalDate
+    /// The first instant of the day.
+    let start: Int64
+    /// The first instant of the next day.
+    let end: Int64
+    let spans: [HourSpan]
+}
+
+/// Maps local dates of one zone to instants, computed from the zone's offsets once per query.
+///
+/// Local day D holds the instants whose wall-clock time (instant + offset) falls on D,
+/// and hour bucket h those whose wall-clock hour is h. This is exact for any zone,
+/// including 30- and 45-minute offsets and changes at midnight.
+struct LocalDayGrid {
+    let zone: TimeZone
+    private let offsets: ZoneOffsets
+    /// Offsets lie within ±26 hours on Earth; searching this far covers every day's instants.
+    private static let offsetReach: Int64 = 26 * TimeGrid.hour
+
+    /// A grid for the dates `first...last` (and the instants around them) in `zone`.
+    init(zone: TimeZone, from first: LocalDate, through last: LocalDate) {
+        self.zone = zone
+        offsets = ZoneOffsets(
+            zone: zone, from: first.dayNumber * TimeGrid.day - 2 * Self.offsetReach,
+            to: (last.dayNumber + 1) * TimeGrid.day + 2 * Self.offsetReach)
+    }
+
+    /// The local date holding `instant`.
+    func date(containing instant: Int64) -> LocalDate {
+        LocalDate(dayNumber: (instant + offsets.offset(at: instant)).floorDivided(by: TimeGrid.day))
+    }
+
+    /// The instants and hour spans of `date`.
+    func instants(of date: LocalDate) -> LocalDayInstants {
+        let wallStart = date.dayNumber * TimeGrid.day
+        let wallEnd = wallStart + TimeGrid.day
+        var spans: [HourSpan] = []
+        spans.reserveCapacity(25)
+        var period = offsets.period(containing: wallStart - Self.offsetReach)
+        while period < offsets.periodCount {
+            let (periodStart, periodEnd) = offsets.bounds(ofPeriod: period)
+            if periodStart > wallEnd + Self.offsetReach { break }
+            let offset = offsets.offsets[period]
+            let from = max(periodStart, wallStart - offset)
+            let to = min(periodEnd, wallEnd - offset)
+            if from < to {
+                let firstHour = Int((from + offset - wallStart) / TimeGrid.hour)
+                for hour in firstHour..<24 {
+                    let hourStart = wallStart + Int64(hour) * TimeGrid.hour - offset
+                    if hourStart >= to { break }
+                    let spanStart = max(from, hourStart)
+                    let spanEnd = min(to, hourStart + TimeGrid.hour)
+                    if spanStart < spanEnd { spans.append(HourSpan(hour: hour, start: spanStart, end: spanEnd)) }
+                }
+            }
+            period += 1
+        }
+        if spans.isEmpty {
+            let instant = wallStart - offsets.offset(at: wallStart)
+            return LocalDayInstants(date: date, start: instant, end: instant, spans: [])
+        }
+        return LocalDayInstants(date: date, start: spans.first!.start, end: spans.last!.end, spans: spans)
+    }
+}

@@ -1,0 +1,73 @@
+import LMDB
+
+/// The decoded rollup rows of one series over a range of UTC days, in flat arrays.
+///
+/// Loaded once per query: by point lookups when few days are needed, by one cursor
+/// walk when most of the range is. Missing rows read as empty.
+struct RollupRows {
+    private let firstDay: Int64
+    /// For each day of the range, its row number in the flat arrays, or -1.
+    private var rowOfDay: [Int32]
+    private(set) var prorated: [Double] = []
+    private(set) var startCounts: [UInt32] = []
+    private(set) var startSums: [Double] = []
+    private(set) var touched: [Bool] = []
+
+    /// Loads the rows of `days` (sorted, unique) for `record`.
+    init<T: ReadableTransaction & ~Copyable>(
+        engine: StoreEngine, record: SeriesRecord, days: [Int64], txn: borrowing T
+    ) throws {
+        firstDay = days.first ?? 0
+        let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
+        rowOfDay = Array(repeating: -1, count: span)
+        guard !days.isEmpty else { return }
+        if days.count * 3 >= span {
+            let last = days.last!
+            try txn.withCursor(engine.rollups) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: firstDay)) { key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id, parsed.index <= last else {
+                        return false
+                    }
+                    try append(value, day: parsed.index, record: record)
+                    return true
+                }
+            }
+        } else {
+            for day in days {
+                let key = StorageKey.make(series: record.id, index: day)
+                try key.withUnsafeBytes { key in
+                    _ = try txn.withValue(forKey: key, in: engine.rollups) { try append($0, day: day, record: record) }
+                }
+            }
+        }
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord) throws {
+        let row = prorated.count / DayRollup.slotCount
+        let base = prorated.count
+        prorated.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
+        startCounts.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
+        startSums.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
+        touched.append(contentsOf: repeatElement(false, count: DayRollup.slotCount))
+        do {
+            try RollupCodec.forEachSlot(bytes) { slot, value, count, sum in
+                prorated[base + slot] = value
+                startCounts[base + slot] = count
+                startSums[base + slot] = sum
+                touched[base + slot] = true
+            }
+        } catch {
+            throw StoreError.damagedRollup(series: record.name, dayStart: day * TimeGrid.day, reason: error.reason)
+        }
+        rowOfDay[Int(day - firstDay)] = Int32(row)
+    }
+
+    /// The offset of `day`'s first slot in the flat arrays, or `nil` when it has no row.
+    @inline(__always)
+    func base(ofDay day: Int64) -> Int? {
+        let index = day - firstDay
+        guard index >= 0, index < rowOfDay.count else { return nil }
+        let row = rowOfDay[Int(index)]
+        return row < 0 ? nil : Int(row) * DayRollup.slotCount
+    }
+}

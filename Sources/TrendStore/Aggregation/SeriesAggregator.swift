@@ -1,0 +1,197 @@
+import LMDB
+
+/// What one local day holds for one series.
+struct LocalDayFigures {
+    /// The prorated sum of each wall-clock hour bucket.
+    var hourly = [Double](repeating: 0, count: 24)
+    /// Whether any sample overlaps the day (or the part of it asked for).
+    var hasData = false
+    /// How many samples start in the day.
+    var count = 0
+    /// The sum of the whole values of the samples starting in the day.
+    var startSum = 0.0
+
+    /// The cumulative curve: `C[h] = Σ_{k ≤ h} hourly[k]`.
+    var cumulative: [Double] {
+        var running = 0.0
+        return hourly.map { running += $0; return running }
+    }
+}
+
+/// Computes local-day figures of one series from its rollups.
+///
+/// Quarter-aligned hour spans (every modern zone) are sums of rollup slots. A span
+/// that is not aligned (a historical offset such as Monrovia's −0:44:30), and the
+/// part of the current quarter-hour before `now`, are computed from raw samples.
+struct SeriesAggregator {
+    let engine: StoreEngine
+    let record: SeriesRecord
+    private let zlib = ZlibCodec()
+
+    init(engine: StoreEngine, record: SeriesRecord) {
+        self.engine = engine
+        self.record = record
+    }
+
+    /// The figures of each day, counting only instants before `now` (and instant samples at `now`) when given.
+    func figures<T: ReadableTransaction & ~Copyable>(
+        of days: [LocalDayInstants], until now: Int64? = nil, txn: borrowing T
+    ) throws -> [LocalDayFigures] {
+        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
+        var neededDays: [Int64] = []
+        for day in days {
+            for span in day.spans where span.isQuarterAligned {
+                let end = min(span.end, cut ?? .max)
+                guard span.start < end else { continue }
+                let first = span.start.floorDivided(by: TimeGrid.day)
+                let last = (end - 1).floorDivided(by: TimeGrid.day)
+                for utcDay in first...last where neededDays.last.map({ $0 < utcDay }) ?? true {
+                    neededDays.append(utcDay)
+                }
+            }
+        }
+        neededDays = Array(Set(neededDays)).sorted()
+        let rows = try RollupRows(engine: engine, record: record, days: neededDays, txn: txn)
+
+        var result: [LocalDayFigures] = []
+        result.reserveCapacity(days.count)
+        for day in days {
+            var figures = LocalDayFigures()
+            for span in day.spans {
+                if let now, span.start > now { break }
+                if span.isQuarterAligned {
+                    addSlots(rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour, into: &figures)
+                    if let now, let cut, span.end > cut {
+                        let samples = try rawSamples(startingFrom: cut - record.maximumDuration, through: now, txn: txn)
+                        Self.addRaw(samples, from: cut, to: now, closed: true, hour: span.hour, into: &figures)
+                    }
+                } else {
+                    let end = min(span.end, now ?? .max)
+                    let samples = try rawSamples(startingFrom: span.start - record.maximumDuration, through: end, txn: txn)
+                    Self.addRaw(samples, from: span.start, to: end, closed: now != nil && end == now, hour: span.hour, into: &figures)
+                }
+            }
+            result.append(figures)
+        }
+        return result
+    }
+
+    /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
+    @inline(__always)
+    private func addSlots(_ rows: RollupRows, from: Int64, to: Int64, hour: Int, into figures: inout LocalDayFigures) {
+        var instant = from
+        while instant < to {
+            let utcDay = instant.floorDivided(by: TimeGrid.day)
+            let dayStart = utcDay * TimeGrid.day
+            let upTo = min(to, dayStart + TimeGrid.day)
+            if let base = rows.base(ofDay: utcDay) {
+                let first = base + Int((instant - dayStart) / TimeGrid.quarterHour)
+                let last = base + Int((upTo - dayStart) / TimeGrid.quarterHour)
+                var sum = 0.0
+                for slot in first..<last {
+                    sum += rows.prorated[slot]
+                    figures.count += Int(rows.startCounts[slot])
+                    figures.startSum += rows.startSums[slot]
+                    if rows.touched[slot] { figures.hasData = true }
+                }
+                figures.hourly[hour] += sum
+            }
+            instant = upTo
+        }
+    }
+
+    /// Adds the part of `samples` inside `[from, to)` (or `[from, to]` when `closed`) to hour `hour`.
+    static func addRaw(
+        _ samples: [Sample], from: Int64, to: Int64, closed: Bool, hour: Int, into figures: inout LocalDayFigures
+    ) {
+        for sample in samples {
+            let start = sample.startMilliseconds
+            let end = sample.endMilliseconds
+            let startsInside = start >= from && (start < to || (closed && start == to))
+            if end == start {
+                guard startsInside else { continue }
+                figures.hourly[hour] += sample.value
+                figures.hasData = true
+            } else {
+                let overlap = min(end, to) - max(start, from)
+                if overlap > 0 {
+                    figures.hourly[hour] += Proration.share(of: sample.value, overlap: overlap, duration: Double(end - start))
+                    figures.hasData = true
+                }
+            }
+            if startsInside {
+                figures.count += 1
+                figures.startSum += sample.value
+            }
+        }
+    }
+
+    /// The samples starting in `[from, through]`, in order, through the decoded-chunk cache.
+    func rawSamples<T: ReadableTransaction & ~Copyable>(
+        startingFrom from: Int64, through: Int64, txn: borrowing T
+    ) throws -> [Sample] {
+        var result: [Sample] = []
+        for chunk in try decodedChunks(from: from, through: through, txn: txn) {
+            let samples = chunk.samples
+            var index = samples.partitioningIndex { $0.startMilliseconds >= from }
+            while index < samples.count && samples[index].startMilliseconds <= through {
+                result.append(samples[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// The greatest end among the samples overlapping `[from, now]`, or `nil` when none does.
+    ///
+    /// A sample with a duration overlaps when it starts before `now` and ends after
+    /// `from`; an instant sample when it lies in `[from, now]`.
+    func latestEnd<T: ReadableTransaction & ~Copyable>(from: Int64, now: Int64, txn: borrowing T) throws -> Int64? {
+        var latest: Int64?
+        for chunk in try decodedChunks(from: from - record.maximumDuration, through: now, txn: txn) {
+            let samples = chunk.samples
+            let beforeNow = samples.partitioningIndex { $0.startMilliseconds >= now }
+            if beforeNow > 0 {
+                let candidate = chunk.prefixMaximumEnd[beforeNow - 1]
+                if candidate > from {
+                    latest = max(latest ?? .min, candidate)
+                } else if candidate == from,
+                    samples[..<beforeNow].contains(where: { $0.startMilliseconds == from && $0.endMilliseconds == from })
+                {
+                    latest = max(latest ?? .min, from)
+                }
+            }
+            var index = beforeNow
+            while index < samples.count && samples[index].startMilliseconds == now {
+                if samples[index].endMilliseconds == now && now >= from { latest = max(latest ?? .min, now) }
+                index += 1
+            }
+        }
+        return latest
+    }
+
+    /// The decoded chunks whose windows may hold samples starting in `[from, through]`.
+    private func decodedChunks<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, txn: borrowing T
+    ) throws -> [DecodedChunk] {
+        let windows = try engine.existingWindows(
+            series: record.id, from: engine.windowIndex(of: from), through: engine.windowIndex(of: through), in: txn)
+        var chunks: [DecodedChunk] = []
+        for window in windows {
+            let key = StorageKey.make(series: record.id, index: window)
+            let chunk: DecodedChunk? = try key.withUnsafeBytes { key -> DecodedChunk? in
+                try txn.withValue(forKey: key, in: engine.chunks) { bytes -> DecodedChunk in
+                    do {
+                        let header = try ChunkCodec.header(bytes)
+                        return try engine.decodedChunks.chunk(
+                            series: record.id, window: window, header: header, bytes: bytes, zlib: zlib)
+                    } catch {
+                        throw engine.chunkDamage(record, window: window, error)
+                    }
+                }
+            }
+            if let chunk { chunks.append(chunk) }
+        }
+        return chunks
+    }
+}

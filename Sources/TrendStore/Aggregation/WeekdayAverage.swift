@@ -1,0 +1,86 @@
+import Foundation
+
+/// Which days a weekday average looks at.
+public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
+    /// How far back to look.
+    public enum Window: Sendable, Equatable, Codable {
+        /// The `n` days before today (70 by default: ten of each weekday).
+        case days(Int)
+        /// Every day from the series' first sample to yesterday.
+        case allTime
+    }
+
+    /// How far back to look.
+    public var window: Window = .days(70)
+    /// Whether days without any sample count as days of zeros (`false`: they are left out).
+    public var includeEmptyDays = false
+
+    /// The defaults: the last 70 days, empty days left out.
+    public init(window: Window = .days(70), includeEmptyDays: Bool = false) {
+        self.window = window
+        self.includeEmptyDays = includeEmptyDays
+    }
+}
+
+/// The average cumulative hourly pattern of one weekday: "a typical Monday".
+///
+/// Averages the cumulative curves of the matching days before today (for the default
+/// 70-day window, exactly ten candidate days), leaving out days without samples unless
+/// asked to include them.
+public struct WeekdayAverage: Sendable, Codable, Equatable {
+    /// The series averaged.
+    public var series: String
+    /// The weekday, 1 = Sunday … 7 = Saturday.
+    public var weekday: Int
+    /// The days whose curves were averaged, oldest first.
+    public var days: [LocalDate]
+    /// The mean cumulative value at the end of each hour bucket, or `nil` when no day was included.
+    public var averageHourlyPattern: [Double]?
+    /// The mean day total, or `nil` when no day was included.
+    public var projectedTotal: Double?
+
+    /// How many days were averaged.
+    public var dayCount: Int { days.count }
+
+    /// Creates an average.
+    public init(series: String, weekday: Int, days: [LocalDate], averageHourlyPattern: [Double]?, projectedTotal: Double?) {
+        self.series = series
+        self.weekday = weekday
+        self.days = days
+        self.averageHourlyPattern = averageHourlyPattern
+        self.projectedTotal = projectedTotal
+    }
+
+    /// The pattern at a fractional hour of the day, for placing a "now" marker.
+    ///
+    /// Interpolates linearly between `(h, C[h−1])` and `(h+1, C[h])`, with `C[−1] = 0`
+    /// at midnight: `value(atHour: 9.5)` is halfway through the 09:00 bucket.
+    ///
+    /// - Parameter hour: A time of day in hours, clamped to `0...24`.
+    /// - Returns: `nil` when there is no pattern.
+    public func value(atHour hour: Double) -> Double? {
+        guard let pattern = averageHourlyPattern else { return nil }
+        let clamped = min(max(hour, 0), 24)
+        let bucket = min(Int(clamped.rounded(.down)), 23)
+        let fraction = clamped - Double(bucket)
+        let before = bucket == 0 ? 0 : pattern[bucket - 1]
+        return before + fraction * (pattern[bucket] - before)
+    }
+
+    static func averaging(
+        series: String, weekday: Int, candidates: [(LocalDate, LocalDayFigures)], includeEmptyDays: Bool
+    ) -> WeekdayAverage {
+        let included = candidates.filter { includeEmptyDays || $0.1.hasData }
+        guard !included.isEmpty else {
+            return WeekdayAverage(series: series, weekday: weekday, days: [], averageHourlyPattern: nil, projectedTotal: nil)
+        }
+        var sums = [Double](repeating: 0, count: 24)
+        for (_, figures) in included {
+            for (hour, value) in figures.cumulative.enumerated() { sums[hour] += value }
+        }
+        let pattern = sums.map { $0 / Double(included.count) }
+        return WeekdayAverage(
+            series: series, weekday: weekday, days: included.map(\.0), averageHourlyPattern: pattern,
+            projectedTotal: pattern[23])
+    }
+}

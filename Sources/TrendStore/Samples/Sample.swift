@@ -1,0 +1,56 @@
+import Foundation
+
+/// One measurement: a value over a time interval, such as the active energy of one minute.
+///
+/// Times are kept as whole milliseconds since 1970-01-01T00:00:00Z; sub-millisecond
+/// parts of a `Date` are floored. A sample whose `end` equals its `start` is an instant.
+///
+/// ```swift
+/// let sample = Sample(start: minuteStart, end: minuteStart + 60, value: 4.2)
+/// ```
+public struct Sample: Sendable, Hashable, Codable {
+    /// The first millisecond of the sample, since 1970-01-01T00:00:00Z.
+    public var startMilliseconds: Int64
+    /// The millisecond the sample ends at (exclusive), since 1970-01-01T00:00:00Z.
+    public var endMilliseconds: Int64
+    /// The measured amount, in the series' unit.
+    public var value: Double
+
+    /// Creates a sample from millisecond timestamps.
+    public init(startMilliseconds: Int64, endMilliseconds: Int64, value: Double) {
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+        self.value = value
+    }
+
+    /// Creates a sample from dates, flooring each to the millisecond.
+    public init(start: Date, end: Date, value: Double) {
+        self.init(
+            startMilliseconds: Milliseconds(start), endMilliseconds: Milliseconds(end), value: value)
+    }
+
+    /// The sample's start as a `Date`.
+    public var start: Date { Date(milliseconds: startMilliseconds) }
+    /// The sample's end as a `Date`.
+    public var end: Date { Date(milliseconds: endMilliseconds) }
+    /// The sample's length in milliseconds.
+    public var durationMilliseconds: Int64 { endMilliseconds - startMilliseconds }
+}
+
+/// Returns `date` as whole milliseconds since 1970, flooring sub-millisecond parts.
+///
+/// A date within a microsecond below a whole millisecond counts as that millisecond,
+/// so a timestamp that went through `Date`'s floating point comes back unchanged.
+public func Milliseconds(_ date: Date) -> Int64 {
+    let exact = date.timeIntervalSince1970 * 1000
+    let nearest = exact.rounded()
+    if abs(exact - nearest) < 0.001 { return Int64(nearest) }
+    return Int64(exact.rounded(.down))
+}
+
+extension Date {
+    /// Creates a date from milliseconds since 1970-01-01T00:00:00Z.
+    public init(milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,56 @@
+/// A validated batch of samples for one series: sorted by `(start, end)`, one sample per identity.
+///
+/// Building one checks every sample first, so a bad sample rejects the whole batch
+/// before anything is written. Where a batch holds the same identity twice, the last
+/// occurrence wins.
+struct SampleBatch {
+    /// The samples, sorted by start then end, identities unique.
+    let samples: [Sample]
+    /// The longest duration in the batch, in milliseconds.
+    let maximumDuration: Int64
+
+    /// Validates and normalises `samples` written to `series`.
+    ///
+    /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` naming the first bad sample.
+    init(series: String, samples input: [Sample]) throws(StoreError) {
+        var longest: Int64 = 0
+        for (index, sample) in input.enumerated() {
+            if !sample.value.isFinite {
+                throw .invalidSample(series: series, index: index, reason: "value \(sample.value) is not finite")
+            }
+            if sample.endMilliseconds < sample.startMilliseconds {
+                throw .invalidSample(
+                    series: series, index: index,
+                    reason: "end \(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms")
+            }
+            let (duration, overflow) = sample.endMilliseconds.subtractingReportingOverflow(sample.startMilliseconds)
+            if overflow {
+                throw .invalidSample(series: series, index: index, reason: "the duration does not fit in 64 bits")
+            }
+            longest = max(longest, duration)
+        }
+        // Stable order by identity; among equal identities the input order is kept, so the last wins.
+        let ordered = input.enumerated().sorted { lhs, rhs in
+            if lhs.element.startMilliseconds != rhs.element.startMilliseconds {
+                return lhs.element.startMilliseconds < rhs.element.startMilliseconds
+            }
+            if lhs.element.endMilliseconds != rhs.element.endMilliseconds {
+                return lhs.element.endMilliseconds < rhs.element.endMilliseconds
+            }
+            return lhs.offset < rhs.offset
+        }
+        var unique: [Sample] = []
+        unique.reserveCapacity(ordered.count)
+        for (_, sample) in ordered {
+            if let last = unique.last, last.startMilliseconds == sample.startMilliseconds,
+                last.endMilliseconds == sample.endMilliseconds
+            {
+                unique[unique.count - 1] = sample
+            } else {
+                unique.append(sample)
+            }
+        }
+        self.samples = unique
+        self.maximumDuration = longest
+    }
+}

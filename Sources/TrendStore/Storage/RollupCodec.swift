@@ -1,0 +1,85 @@
+/// Encodes ``DayRollup`` rows compactly and reads them back without allocating.
+///
+/// Layout: version (1 byte, 1); start-sum exponent (1 byte, 255 = raw doubles);
+/// a 96-bit little-endian bitmap of the slots some sample touches (12 bytes); then per
+/// such slot: the prorated sum (8 bytes), the start count (varint) and, when that is
+/// not zero, the start sum (zig-zag varint of the scaled integer, or 8 raw bytes);
+/// last, the CRC-32 of everything before it (4 bytes), so a damaged row is never read
+/// as numbers.
+enum RollupCodec {
+    static let version: UInt8 = 1
+    static let rawMarker: UInt8 = 255
+    static let bitmapSize = 12
+
+    /// Thrown when a row cannot be read.
+    struct Damage: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
+    static func encode(_ rollup: DayRollup) -> [UInt8] {
+        var writer = ByteWriter(capacity: 2 + bitmapSize + DayRollup.slotCount * 12)
+        writer.append(version)
+        writer.append(rollup.startSumExponent.map { UInt8($0) } ?? rawMarker)
+        var bitmap = [UInt8](repeating: 0, count: bitmapSize)
+        for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
+            bitmap[slot / 8] |= 1 << UInt8(slot % 8)
+        }
+        writer.append(contentsOf: bitmap)
+        for slot in 0..<DayRollup.slotCount where bitmap[slot / 8] & (1 << UInt8(slot % 8)) != 0 {
+            writer.appendDouble(rollup.prorated[slot])
+            writer.appendVarint(UInt64(rollup.startCounts[slot]))
+            guard rollup.startCounts[slot] > 0 else { continue }
+            if let exponent = rollup.startSumExponent {
+                writer.appendZigZag(DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)!)
+            } else {
+                writer.appendDouble(rollup.startSums[slot])
+            }
+        }
+        let checksum = writer.bytes.withUnsafeBytes { ZlibCodec.crc32($0) }
+        writer.appendLittleEndian(checksum)
+        return writer.bytes
+    }
+
+    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot, in order.
+    @inline(__always)
+    static func forEachSlot(
+        _ row: UnsafeRawBufferPointer, _ body: (Int, Double, UInt32, Double) -> Void
+    ) throws(Damage) {
+        guard row.count >= 2 + bitmapSize + 4 else { throw Damage(reason: "\(row.count) bytes is too short for a rollup row") }
+        let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
+        let stored = UInt32(littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
+        guard ZlibCodec.crc32(bytes) == stored else { throw Damage(reason: "rollup checksum mismatch") }
+        var reader = ByteReader(bytes)
+        do {
+            let rowVersion = try reader.readByte()
+            guard rowVersion == version else { throw Damage(reason: "unknown rollup version \(rowVersion)") }
+            let exponent = try reader.readByte()
+            guard exponent <= DecimalScale.maximumExponent || exponent == rawMarker else {
+                throw Damage(reason: "invalid start-sum exponent \(exponent)")
+            }
+            guard bytes.count >= 2 + bitmapSize else { throw ByteReader.Truncated() }
+            let low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
+            let high = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 10, as: UInt32.self)))
+            reader = ByteReader(bytes, offset: 2 + bitmapSize)
+            let power = exponent == rawMarker ? 1 : DecimalScale.powers[Int(exponent)]
+            for slot in 0..<DayRollup.slotCount {
+                let present = slot < 64 ? (low >> UInt64(slot)) & 1 : (high >> UInt64(slot - 64)) & 1
+                guard present != 0 else { continue }
+                let prorated = try reader.readDouble()
+                let countValue = try reader.readVarint()
+                guard countValue <= UInt64(UInt32.max) else { throw Damage(reason: "start count out of range") }
+                var startSum = 0.0
+                if countValue > 0 {
+                    startSum = exponent == rawMarker ? try reader.readDouble() : Double(try reader.readZigZag()) / power
+                }
+                body(slot, prorated, UInt32(countValue), startSum)
+            }
+            guard reader.remaining == 0 else { throw Damage(reason: "trailing bytes after the last slot") }
+        } catch let damage as Damage {
+            throw damage
+        } catch {
+            throw Damage(reason: "truncated rollup row")
+        }
+    }
+}

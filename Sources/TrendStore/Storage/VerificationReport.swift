@@ -1,0 +1,52 @@
+import Foundation
+
+/// What ``TrendStore/verify()`` found.
+public struct VerificationReport: Sendable, Codable, Equatable {
+    /// One thing that is wrong with the stored data.
+    public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
+        /// The kind of problem.
+        public enum Kind: String, Sendable, Codable {
+            /// A chunk failed its checksum or could not be decoded; its samples are not used.
+            case damagedChunk
+            /// A chunk decoded, but its samples break an invariant (order, window, duration).
+            case inconsistentChunk
+            /// A rollup row differs from the one recomputed from the samples.
+            case rollupMismatch
+            /// A day has samples but no rollup row.
+            case missingRollup
+            /// A rollup row exists for a day with no samples.
+            case orphanRollup
+            /// A rollup row cannot be decoded.
+            case damagedRollup
+            /// A key belongs to no registered series.
+            case unknownSeries
+        }
+        /// The kind of problem.
+        public var kind: Kind
+        /// The series concerned (its name, or `#id` when it is not registered).
+        public var series: String
+        /// The start of the chunk window or UTC day concerned.
+        public var at: Date
+        /// What is wrong, in words.
+        public var detail: String
+
+        /// `kind series @ time: detail`.
+        public var description: String {
+            "\(kind.rawValue) \(series) @ \(UTCFormat.timestamp(Milliseconds(at))): \(detail)"
+        }
+    }
+
+    /// The number of series checked.
+    public var seriesChecked = 0
+    /// The number of chunks decoded.
+    public var chunksChecked = 0
+    /// The number of samples decoded.
+    public var samplesChecked = 0
+    /// The number of rollup rows compared.
+    public var rollupsChecked = 0
+    /// Everything found wrong; empty for a healthy store.
+    public var problems: [Problem] = []
+
+    /// Whether nothing is wrong.
+    public var isHealthy: Bool { problems.isEmpty }
+}

@@ -1,0 +1,96 @@
+import CZlib
+
+/// zlib's deflate and inflate, with a stream reused across calls to avoid re-allocating its state.
+///
+/// Not thread-safe: each writer or reader keeps its own.
+final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is used by one thread at a time (the writer mutex, or one query).
+    /// A zlib failure, with zlib's return code.
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        let code: Int32
+        var description: String { "zlib \(operation) failed (\(code))" }
+    }
+
+    private var deflater: UnsafeMutablePointer<z_stream>?
+    private var inflater: UnsafeMutablePointer<z_stream>?
+    /// The compression level, 1 (fastest) to 9 (smallest).
+    let level: Int32
+
+    init(level: Int32 = 1) { self.level = level }
+
+    deinit {
+        if let deflater {
+            deflateEnd(deflater)
+            deflater.deallocate()
+        }
+        if let inflater {
+            inflateEnd(inflater)
+            inflater.deallocate()
+        }
+    }
+
+    /// Appends the deflated form of `input` to `output`.
+    func deflate(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(Failure) {
+        let stream = try deflateStream()
+        let bound = Int(deflateBound(stream, uLong(input.count)))
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: bound))
+        let code: Int32 = output.withUnsafeMutableBytes { out in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+            stream.pointee.avail_in = uInt(input.count)
+            stream.pointee.next_out = out.baseAddress!.advanced(by: start).assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(bound)
+            return CZlib.deflate(stream, Z_FINISH)
+        }
+        let produced = bound - Int(stream.pointee.avail_out)
+        deflateReset(stream)
+        guard code == Z_STREAM_END else { throw Failure(operation: "deflate", code: code) }
+        output.removeLast(bound - produced)
+    }
+
+    /// Inflates `input` into `output`, which must be exactly the uncompressed size.
+    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure) {
+        let stream = try inflateStream()
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = uInt(output.count)
+        let code = CZlib.inflate(stream, Z_FINISH)
+        let leftOver = stream.pointee.avail_out
+        inflateReset(stream)
+        guard code == Z_STREAM_END, leftOver == 0 else {
+            throw Failure(operation: "inflate", code: code == Z_STREAM_END ? Z_DATA_ERROR : code)
+        }
+    }
+
+    private func deflateStream() throws(Failure) -> UnsafeMutablePointer<z_stream> {
+        if let deflater { return deflater }
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let code = trendstore_deflateInit(stream, level)
+        guard code == Z_OK else {
+            stream.deallocate()
+            throw Failure(operation: "deflateInit", code: code)
+        }
+        deflater = stream
+        return stream
+    }
+
+    private func inflateStream() throws(Failure) -> UnsafeMutablePointer<z_stream> {
+        if let inflater { return inflater }
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let code = trendstore_inflateInit(stream)
+        guard code == Z_OK else {
+            stream.deallocate()
+            throw Failure(operation: "inflateInit", code: code)
+        }
+        inflater = stream
+        return stream
+    }
+
+    /// The CRC-32 of `bytes`, as zlib computes it.
+    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(CZlib.crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+    }
+}

@@ -1,0 +1,56 @@
+import LMDB
+
+extension StoreEngine {
+    /// Validates every part, then writes them all in one transaction.
+    func write(_ parts: [SeriesSamples]) throws -> WriteSummary {
+        var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
+        for part in parts {
+            try SeriesName.validate(part.series)
+            for (index, sample) in part.samples.enumerated()
+            where abs(sample.startMilliseconds) > TimeGrid.instantLimit || abs(sample.endMilliseconds) > TimeGrid.instantLimit {
+                throw StoreError.invalidSample(
+                    series: part.series, index: index, reason: "time is outside ±8.64e15 ms of 1970 (JavaScript's date range)")
+            }
+            batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
+        }
+        return try write { txn, zlib in
+            var summary = WriteSummary()
+            for (part, batch) in batches {
+                var record = try seriesRecord(named: part.series, in: txn)
+                    ?? createSeries(named: part.series, unit: part.unit, in: txn)
+                if record.unit != part.unit {
+                    throw StoreError.unitMismatch(series: part.series, stored: record.unit, given: part.unit)
+                }
+                var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
+                summary += try writer.upsert(batch, in: txn)
+                try writer.finish(in: txn)
+                record = writer.record
+            }
+            return summary
+        }
+    }
+
+    /// Removes the samples of `name` whose start lies in `[from, to)`.
+    func delete(series name: String, from: Int64, to: Int64) throws -> Int {
+        try write { txn, zlib in
+            let record = try requireSeries(named: name, in: txn)
+            var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
+            let removed = try writer.delete(from: from, to: to, in: txn)
+            try writer.finish(in: txn)
+            return removed
+        }
+    }
+
+    /// Removes a series with all its chunks and rollups.
+    func deleteSeries(named name: String) throws {
+        try write { txn, _ in
+            let record = try requireSeries(named: name, in: txn)
+            for database in [chunks, rollups] {
+                for index in try indices(in: database, series: record.id, from: .min, through: .max, txn: txn) {
+                    try txn.delete(forKey: StorageKey.make(series: record.id, index: index), in: database)
+                }
+            }
+            try txn.delete(forKey: Array(name.utf8), in: series)
+        }
+    }
+}

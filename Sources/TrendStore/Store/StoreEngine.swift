@@ -1,0 +1,163 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// The synchronous core of a store: the LMDB environment, its databases and the series registry.
+///
+/// ``TrendStore`` wraps it for host apps. Reads run on any thread in their own read
+/// transaction; writes are serialised by `writer`, which also owns the write path's
+/// reusable zlib stream.
+final class StoreEngine: Sendable {
+    /// The on-disk format this code writes and reads.
+    static let formatVersion: UInt32 = 1
+    /// Chunks hold one series' samples starting within one fixed UTC week.
+    static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
+
+    let environment: Environment
+    let meta: Database
+    let series: Database
+    let chunks: Database
+    let rollups: Database
+    /// The chunk window of this store, in milliseconds (recorded in `meta`).
+    let chunkWindow: Int64
+    /// The zone local-day figures use by default.
+    let timeZone: TimeZone
+    /// The directory holding the store.
+    let directory: URL
+    private let writer: Mutex<ZlibCodec>
+    /// Chunks recently decoded by queries.
+    let decodedChunks = DecodedChunkCache()
+
+    init(directory: URL, options: StoreOptions) throws {
+        if !options.readOnly {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        var envOptions = Environment.Options()
+        envOptions.mapSize = options.initialMapSize
+        envOptions.readOnly = options.readOnly
+        envOptions.durableCommits = options.durableCommits
+        let environment = try Environment(path: directory.path, options: envOptions)
+        self.environment = environment
+        self.directory = directory
+        meta = try environment.openDatabase(named: "meta")
+        series = try environment.openDatabase(named: "series")
+        chunks = try environment.openDatabase(named: "chunks")
+        rollups = try environment.openDatabase(named: "rollups")
+        writer = Mutex(ZlibCodec(level: 1))
+        let settings = try StoreSettings.load(
+            environment: environment, meta: meta, requestedZone: options.timeZone,
+            defaultWindow: Self.defaultChunkWindow, formatVersion: Self.formatVersion)
+        chunkWindow = settings.chunkWindow
+        timeZone = settings.timeZone
+    }
+
+    /// Runs a write transaction with the write path's zlib stream, one writer at a time.
+    func write<R: Sendable>(_ body: (borrowing WriteTransaction, ZlibCodec) throws -> R) throws -> R {
+        try writer.withLock { zlib in
+            try environment.write { txn in try body(txn, zlib) }
+        }
+    }
+
+    /// Runs a read transaction.
+    func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try environment.read(body)
+    }
+
+    // MARK: Series registry
+
+    func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T) throws -> SeriesRecord? {
+        let key = Array(name.utf8)
+        return try key.withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: series) { SeriesRecord(name: name, bytes: $0) }
+        } ?? nil
+    }
+
+    /// The record of `name`, or `StoreError.unknownSeries`.
+    func requireSeries<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T) throws -> SeriesRecord {
+        guard let record = try seriesRecord(named: name, in: txn) else { throw StoreError.unknownSeries(name) }
+        return record
+    }
+
+    func allSeriesRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> [SeriesRecord] {
+        try txn.withCursor(series) { cursor in
+            var records: [SeriesRecord] = []
+            try cursor.forEach { key, value in
+                let name = String(decoding: key, as: UTF8.self)
+                if let record = SeriesRecord(name: name, bytes: value) { records.append(record) }
+                return true
+            }
+            return records
+        }
+    }
+
+    func saveSeriesRecord(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+        try txn.put(record.encoded(), forKey: Array(record.name.utf8), in: series)
+    }
+
+    func createSeries(named name: String, unit: String, in txn: borrowing WriteTransaction) throws -> SeriesRecord {
+        let nextKey = Array("next-series-id".utf8)
+        let next = try txn.value(forKey: nextKey, in: meta).map { bytes in
+            bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
+        } ?? 1
+        let record = SeriesRecord(
+            id: next, name: name, unit: unit, maximumDuration: 0, createdAt: Milliseconds(Date()))
+        try saveSeriesRecord(record, in: txn)
+        try txn.put(withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)
+        return record
+    }
+
+    /// The store error for a chunk of `record` that failed to decode.
+    func chunkDamage(_ record: SeriesRecord, window: Int64, _ error: any Error) -> StoreError {
+        .damagedChunk(
+            series: record.name, windowStart: window * chunkWindow,
+            reason: (error as? ChunkCodec.Damage)?.reason ?? "\(error)")
+    }
+
+    // MARK: Keys and windows
+
+    @inline(__always)
+    func windowIndex(of instant: Int64) -> Int64 { instant.floorDivided(by: chunkWindow) }
+
+    /// The chunk windows of `series` that exist in `lower...upper`, in order.
+    func existingWindows<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, from lower: Int64, through upper: Int64, in txn: borrowing T
+    ) throws -> [Int64] {
+        try indices(in: chunks, series: id, from: lower, through: upper, txn: txn)
+    }
+
+    /// The indices of `database`'s keys for series `id` within `lower...upper`.
+    func indices<T: ReadableTransaction & ~Copyable>(
+        in database: Database, series id: UInt32, from lower: Int64, through upper: Int64, txn: borrowing T
+    ) throws -> [Int64] {
+        guard lower <= upper else { return [] }
+        return try txn.withCursor(database) { cursor in
+            var found: [Int64] = []
+            try cursor.forEach(from: StorageKey.make(series: id, index: lower)) { key, _ in
+                guard let parsed = StorageKey.parse(key), parsed.series == id, parsed.index <= upper else { return false }
+                found.append(parsed.index)
+                return true
+            }
+            return found
+        }
+    }
+
+    /// Decodes the chunk of `window`, appending its samples; `false` when there is none.
+    func decodeChunk<T: ReadableTransaction & ~Copyable>(
+        _ record: SeriesRecord, window: Int64, zlib: ZlibCodec, in txn: borrowing T,
+        appendingTo samples: inout [Sample]
+    ) throws -> Bool {
+        let key = StorageKey.make(series: record.id, index: window)
+        let found: Bool? = try key.withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: chunks) { bytes in
+                do {
+                    try ChunkCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
+                } catch {
+                    throw chunkDamage(record, window: window, error)
+                }
+                return true
+            }
+        }
+        return found ?? false
+    }
+}

@@ -1,0 +1,41 @@
+/// An error of the store, naming the series, sample or chunk involved.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A series name is empty or longer than 255 UTF-8 bytes.
+    case invalidSeriesName(String, reason: String)
+    /// A sample of a batch is malformed; nothing of the batch was written.
+    case invalidSample(series: String, index: Int, reason: String)
+    /// A series exists with another unit than the one given.
+    case unitMismatch(series: String, stored: String, given: String)
+    /// No series has this name.
+    case unknownSeries(String)
+    /// A stored chunk failed its checksum or could not be decoded.
+    case damagedChunk(series: String, windowStart: Int64, reason: String)
+    /// A stored rollup row could not be decoded.
+    case damagedRollup(series: String, dayStart: Int64, reason: String)
+    /// The store's metadata is missing or from an unknown format version.
+    case incompatibleFormat(String)
+    /// An argument is outside what the call accepts.
+    case invalidArgument(String)
+
+    /// A one-line description naming what is wrong and where.
+    public var description: String {
+        switch self {
+        case let .invalidSeriesName(name, reason):
+            return "invalid series name \"\(name.prefix(40))\": \(reason)"
+        case let .invalidSample(series, index, reason):
+            return "series \(series): sample \(index): \(reason)"
+        case let .unitMismatch(series, stored, given):
+            return "series \(series) is stored in \(stored), not \(given)"
+        case let .unknownSeries(name):
+            return "no series named \(name)"
+        case let .damagedChunk(series, windowStart, reason):
+            return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
+        case let .damagedRollup(series, dayStart, reason):
+            return "series \(series): rollup \(UTCFormat.day(dayStart)): \(reason)"
+        case let .incompatibleFormat(reason):
+            return "incompatible store: \(reason)"
+        case let .invalidArgument(reason):
+            return reason
+        }
+    }
+}

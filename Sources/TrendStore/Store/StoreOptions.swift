@@ -1,0 +1,20 @@
+import Foundation
+
+/// How to open a store.
+public struct StoreOptions: Sendable {
+    /// The zone local-day figures use when a query names none.
+    ///
+    /// A new store records this zone (default `TimeZone.current`); an existing store
+    /// keeps the zone it recorded unless you set one here, which then replaces it.
+    public var timeZone: TimeZone?
+    /// Opens the store for queries only; every write throws.
+    public var readOnly: Bool = false
+    /// The initial size of the memory map in bytes; it grows by itself.
+    public var initialMapSize: Int = 64 << 20
+    /// Whether each commit waits for the disk. Turning it off speeds up bulk imports;
+    /// a power loss may then lose the last batches, never the store's consistency.
+    public var durableCommits: Bool = true
+
+    /// The defaults: the current time zone for a new store, read-write, durable commits.
+    public init() {}
+}

@@ -1,0 +1,45 @@
+import Foundation
+import LMDB
+
+/// The settings a store records in `meta`: format version, chunk window and time zone.
+struct StoreSettings {
+    let chunkWindow: Int64
+    let timeZone: TimeZone
+
+    private static let formatKey = Array("format-version".utf8)
+    private static let windowKey = Array("chunk-window-ms".utf8)
+    private static let zoneKey = Array("time-zone".utf8)
+
+    /// Reads the settings, writing them first when the store is new.
+    ///
+    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version.
+    static func load(
+        environment: Environment, meta: Database, requestedZone: TimeZone?, defaultWindow: Int64,
+        formatVersion: UInt32
+    ) throws -> StoreSettings {
+        let stored = try environment.read { txn -> (UInt32?, Int64?, String?) in
+            let version = try txn.value(forKey: formatKey, in: meta).map { UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
+            let window = try txn.value(forKey: windowKey, in: meta).map { Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }) }
+            let zone = try txn.value(forKey: zoneKey, in: meta).map { String(decoding: $0, as: UTF8.self) }
+            return (version, window, zone)
+        }
+        if let version = stored.0, version != formatVersion {
+            throw StoreError.incompatibleFormat(
+                "format version \(version); this TrendStore reads version \(formatVersion)")
+        }
+        let window = stored.1 ?? defaultWindow
+        guard window > 0, window % TimeGrid.day == 0 else {
+            throw StoreError.incompatibleFormat("chunk window of \(window) ms is not a whole number of days")
+        }
+        let zone = requestedZone ?? stored.2.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        let needsWrite = stored.0 == nil || stored.1 == nil || stored.2 != zone.identifier
+        if needsWrite && !environment.options.readOnly {
+            try environment.write { txn in
+                try txn.put(withUnsafeBytes(of: formatVersion.littleEndian, Array.init), forKey: formatKey, in: meta)
+                try txn.put(withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey, in: meta)
+                try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
+            }
+        }
+        return StoreSettings(chunkWindow: window, timeZone: zone)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+extension TrendStore {
+    /// Today's cumulative hourly curve, up to `now`.
+    ///
+    /// Counts only what happened in `[start of today, now]`: a sample straddling `now`
+    /// contributes its prorated part before `now`. `now` may lie in the past ("what did
+    /// the widget show at 09:10?"); samples after it are ignored. A series never written
+    /// reads as empty.
+    ///
+    /// ```swift
+    /// let today = try store.todayCurve(of: "activeEnergy")
+    /// print(today.total, today.latestSampleTimestamp as Any)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - series: The series name.
+    ///   - now: The reference instant; its local date is "today".
+    ///   - timeZone: The zone of the local day (default: the store's).
+    /// - Complexity: Reads two or three rollup rows and the chunk around `now`
+    ///   (decoded once, then cached while unchanged).
+    public nonisolated func todayCurve(of series: String, now: Date = Date(), timeZone: TimeZone? = nil) throws -> DayCurve {
+        let zone = timeZone ?? engine.timeZone
+        let instant = Milliseconds(now)
+        let today = LocalDate(containing: now, in: zone)
+        let grid = LocalDayGrid(zone: zone, from: today, through: today)
+        let day = grid.instants(of: today)
+        return try engine.read { txn in
+            guard let record = try engine.seriesRecord(named: series, in: txn) else {
+                return DayCurve(series: series, date: today, cumulative: Array(repeating: 0, count: 24), latestSampleTimestamp: nil)
+            }
+            let aggregator = SeriesAggregator(engine: engine, record: record)
+            let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
+            let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
+            return DayCurve(
+                series: series, date: today, cumulative: figures.cumulative,
+                latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
+        }
+    }
+
+    /// The whole cumulative hourly curve of a local date.
+    public nonisolated func dayCurve(of series: String, on date: LocalDate, timeZone: TimeZone? = nil) throws -> DayCurve {
+        let zone = timeZone ?? engine.timeZone
+        let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
+        let cumulative = try engine.read { txn -> [Double] in
+            guard let record = try engine.seriesRecord(named: series, in: txn) else { return Array(repeating: 0, count: 24) }
+            return try SeriesAggregator(engine: engine, record: record).figures(of: [day], txn: txn)[0].cumulative
+        }
+        return DayCurve(series: series, date: date, cumulative: cumulative, latestSampleTimestamp: nil)
+    }
+
+    /// The average cumulative pattern of one weekday over the days before today.
+    ///
+    /// With the default options the candidates are the ten days with weekday `weekday`
+    /// among the 70 days before today; days without samples are left out.
+    ///
+    /// ```swift
+    /// let mondays = try store.weekdayAverage(of: "activeEnergy", weekday: 2)
+    /// let expectedByNow = mondays.value(atHour: 9.5)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - weekday: 1 = Sunday … 7 = Saturday.
+    ///   - now: The reference instant; its local date is "today", which is never a candidate.
+    /// - Complexity: Reads about two rollup rows per candidate day.
+    public nonisolated func weekdayAverage(
+        of series: String, weekday: Int, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        timeZone: TimeZone? = nil
+    ) throws -> WeekdayAverage {
+        guard (1...7).contains(weekday) else {
+            throw StoreError.invalidArgument("weekday \(weekday) is not 1 (Sunday) … 7 (Saturday)")
+        }
+        return try weekdayAverages(of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
+    }
+
+    /// The average patterns of all seven weekdays at once, Sunday first.
+    public nonisolated func weekdayAverages(
+        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(), timeZone: TimeZone? = nil
+    ) throws -> [WeekdayAverage] {
+        try weekdayAverages(of: series, weekdays: Array(1...7), now: now, options: options, timeZone: timeZone)
+    }
+
+    private nonisolated func weekdayAverages(
+        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions, timeZone: TimeZone?
+    ) throws -> [WeekdayAverage] {
+        let zone = timeZone ?? engine.timeZone
+        let today = LocalDate(containing: now, in: zone)
+        return try engine.read { txn in
+            guard let record = try engine.seriesRecord(named: series, in: txn) else {
+                return weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
+            }
+            let first: LocalDate
+            switch options.window {
+            case .days(let count):
+                guard count > 0 else { throw StoreError.invalidArgument("the window must be at least one day, not \(count)") }
+                first = today.adding(days: -count)
+            case .allTime:
+                guard let start = try engine.firstStart(of: record, in: txn) else {
+                    return weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
+                }
+                first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
+            }
+            let wanted = Set(weekdays)
+            let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(LocalDate.init(dayNumber:))
+                .filter { wanted.contains($0.weekday) }
+            let grid = LocalDayGrid(zone: zone, from: first, through: today)
+            let figures = try SeriesAggregator(engine: engine, record: record)
+                .figures(of: dates.map(grid.instants(of:)), txn: txn)
+            return weekdays.map { weekday in
+                let candidates = zip(dates, figures).filter { $0.0.weekday == weekday }
+                return WeekdayAverage.averaging(
+                    series: series, weekday: weekday, candidates: candidates, includeEmptyDays: options.includeEmptyDays)
+            }
+        }
+    }
+
+    /// Per-day counts and totals of `series` for every local date in `from...through`.
+    ///
+    /// A sample counts, whole, on the local day holding its start. Days without samples
+    /// are included with zeros; series never written count as empty.
+    ///
+    /// ```swift
+    /// let year = try store.heatmap(of: ["Run", "Ride"], from: LocalDate("2026-01-01")!, through: LocalDate("2026-12-31")!)
+    /// ```
+    ///
+    /// - Complexity: One cursor walk over each series' rollups in the range.
+    public nonisolated func heatmap(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
+    ) throws -> Heatmap {
+        guard from <= through else {
+            throw StoreError.invalidArgument("the heatmap range \(from)…\(through) ends before it starts")
+        }
+        let zone = timeZone ?? engine.timeZone
+        let names = Set(series).sorted()
+        let grid = LocalDayGrid(zone: zone, from: from, through: through)
+        let days = stride(from: from.dayNumber, through: through.dayNumber, by: 1)
+            .map { grid.instants(of: LocalDate(dayNumber: $0)) }
+        let perSeries: [[LocalDayFigures]] = try engine.read { txn in
+            try names.map { name in
+                guard let record = try engine.seriesRecord(named: name, in: txn) else {
+                    return Array(repeating: LocalDayFigures(), count: days.count)
+                }
+                return try SeriesAggregator(engine: engine, record: record).figures(of: days, txn: txn)
+            }
+        }
+        let entries = days.indices.map { index in
+            var bySeries: [String: DayCount] = [:]
+            var count = 0
+            var total = 0.0
+            for (name, figures) in zip(names, perSeries) {
+                bySeries[name] = DayCount(count: figures[index].count, total: figures[index].startSum)
+                count += figures[index].count
+                total += figures[index].startSum
+            }
+            return HeatmapDay(date: days[index].date, count: count, total: total, bySeries: bySeries)
+        }
+        return Heatmap(bucket: names.joined(separator: ","), days: entries)
+    }
+}

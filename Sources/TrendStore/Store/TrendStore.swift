@@ -1,0 +1,95 @@
+import Foundation
+
+/// An embedded store of health and fitness samples, with fast aggregates.
+///
+/// You open one per store directory and keep it. Writes go through the actor; queries
+/// are `nonisolated` and synchronous, so a widget can call them without `await`, from
+/// any thread, while another process writes:
+///
+/// ```swift
+/// let store = try TrendStore(directory: containerURL.appending(path: "trends"))
+/// try await store.write(minuteSamples, to: "activeEnergy", unit: "kcal")
+/// let stored = try store.samples(of: "activeEnergy", from: startOfDay, to: now)
+/// ```
+///
+/// Every write is one LMDB transaction: it lands whole or not at all, and the
+/// rollups the aggregates read are updated in the same transaction.
+public actor TrendStore {
+    nonisolated let engine: StoreEngine
+
+    /// Opens the store in `directory`, creating it (mode 0700, files 0600) when needed.
+    ///
+    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format,
+    ///   `LMDBError` when the directory holds something that is not a store.
+    public init(directory: URL, options: StoreOptions = StoreOptions()) throws {
+        engine = try StoreEngine(directory: directory, options: options)
+    }
+
+    /// The zone local-day figures use when a query names none.
+    public nonisolated var timeZone: TimeZone { engine.timeZone }
+
+    /// The directory holding the store.
+    public nonisolated var directory: URL { engine.directory }
+
+    /// Writes samples to one series, creating the series on first use.
+    ///
+    /// A sample whose `(start, end)` is already stored replaces its value; within the
+    /// call the last occurrence of an identity wins, so writing the same samples twice
+    /// changes nothing.
+    ///
+    /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` for a non-finite value
+    ///   or an end before the start, ``StoreError/invalidSeriesName(_:reason:)``,
+    ///   ``StoreError/unitMismatch(series:stored:given:)``; nothing is written then.
+    @discardableResult
+    public func write(_ samples: [Sample], to series: String, unit: String) throws -> WriteSummary {
+        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])
+    }
+
+    /// Writes samples to several series in one transaction: all of them land, or none.
+    @discardableResult
+    public func write(_ parts: [SeriesSamples]) throws -> WriteSummary {
+        try engine.write(parts)
+    }
+
+    /// Removes the samples of `series` that start in `[from, to)`.
+    ///
+    /// - Returns: How many samples were removed.
+    /// - Warning: The samples are gone once this returns.
+    @discardableResult
+    public func deleteSamples(of series: String, from: Date, to: Date) throws -> Int {
+        try engine.delete(series: series, from: Milliseconds(from), to: Milliseconds(to))
+    }
+
+    /// Removes a series, its samples and its rollups.
+    ///
+    /// - Warning: The series is gone once this returns.
+    public func deleteSeries(_ series: String) throws {
+        try engine.deleteSeries(named: series)
+    }
+
+    /// The samples of `series` that start in `[from, to)`, sorted by start then end.
+    ///
+    /// - Complexity: Decodes every chunk the range touches.
+    public nonisolated func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
+        try engine.samples(series: series, from: Milliseconds(from), to: Milliseconds(to))
+    }
+
+    /// Every series with its unit, sample count and time span.
+    public nonisolated func series() throws -> [SeriesInfo] {
+        try engine.seriesInfos()
+    }
+
+    /// The size of the store's data file in bytes.
+    public nonisolated var fileSize: Int { engine.fileSize() }
+
+    /// Checks every chunk and rollup of the store.
+    ///
+    /// Decodes every chunk, checks its checksum and invariants, recomputes every rollup
+    /// from the samples and compares. A damaged chunk is reported with its series and
+    /// window; its bytes are never read as numbers.
+    ///
+    /// - Complexity: Reads the whole store once.
+    public nonisolated func verify() throws -> VerificationReport {
+        try IntegrityCheck(engine: engine).run()
+    }
+}

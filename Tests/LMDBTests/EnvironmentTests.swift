@@ -1,0 +1,139 @@
+import Foundation
+import LMDB
+import Testing
+
+/// A fresh directory for one environment, removed afterwards.
+private func withEnvironment<R>(
+    _ options: Environment.Options = .init(), _ body: (Environment, String) throws -> R
+) throws -> R {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let env = try Environment(path: path, options: options)
+    return try body(env, path)
+}
+
+private struct Rollback: Error {}
+
+@Suite("LMDB environment and transactions")
+struct EnvironmentTests {
+    @Test("a committed write is read back, and survives reopening")
+    func writeThenRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let env = try Environment(path: path)
+            let db = try env.openDatabase(named: "things")
+            try env.write { txn in try txn.put([9, 8, 7], forKey: [1], in: db) }
+            #expect(try env.read { try $0.value(forKey: [1], in: db) } == [9, 8, 7])
+        }
+        let reopened = try Environment(path: path)
+        let db = try reopened.openDatabase(named: "things")
+        #expect(try reopened.read { try $0.value(forKey: [1], in: db) } == [9, 8, 7])
+    }
+
+    @Test("a write whose closure throws leaves nothing behind")
+    func throwingWriteAborts() throws {
+        try withEnvironment { env, _ in
+            let db = try env.openDatabase(named: "things")
+            #expect(throws: Rollback.self) {
+                try env.write { txn in
+                    try txn.put([1], forKey: [1], in: db)
+                    throw Rollback()
+                }
+            }
+            #expect(try env.read { try $0.value(forKey: [1], in: db) } == nil)
+        }
+    }
+
+    @Test("a missing key reads as nil, not an error")
+    func missingKeyIsNil() throws {
+        try withEnvironment { env, _ in
+            let db = try env.openDatabase(named: "things")
+            #expect(try env.read { try $0.value(forKey: [42], in: db) } == nil)
+            #expect(try env.write { try $0.delete(forKey: [42], in: db) } == false)
+        }
+    }
+
+    @Test("a cursor walks keys in byte order from a seek position")
+    func cursorOrder() throws {
+        try withEnvironment { env, _ in
+            let db = try env.openDatabase(named: "things")
+            try env.write { txn in
+                for key: UInt8 in [5, 1, 9, 3, 7] { try txn.put([key * 2], forKey: [0, key], in: db) }
+            }
+            let keys: [UInt8] = try env.read { txn in
+                try txn.withCursor(db) { cursor in
+                    var keys: [UInt8] = []
+                    try cursor.forEach(from: [0, 4]) { key, _ in keys.append(key[1]); return key[1] < 7 }
+                    return keys
+                }
+            }
+            #expect(keys == [5, 7])
+            let last: UInt8? = try env.read { txn in try txn.withCursor(db) { try $0.last()?.key[1] } }
+            #expect(last == 9)
+        }
+    }
+
+    @Test("the map grows by itself when a write fills it")
+    func mapGrowth() throws {
+        var options = Environment.Options()
+        options.mapSize = 64 << 10
+        try withEnvironment(options) { env, _ in
+            let db = try env.openDatabase(named: "things")
+            let value = [UInt8](repeating: 0xAB, count: 4000)
+            try env.write { txn in
+                for index in 0..<1000 as Range<UInt32> {
+                    try txn.put(value, forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
+                }
+            }
+            #expect(env.mapSize >= 1000 * 4096)  // grew from 64 KiB to hold the data
+            let count = try env.read { txn in
+                try txn.withCursor(db) { cursor in
+                    var count = 0
+                    try cursor.forEach { _, value in count += value.count == 4000 ? 1 : 0; return true }
+                    return count
+                }
+            }
+            #expect(count == 1000)
+        }
+    }
+
+    @Test("files are created with mode 0600")
+    func fileMode() throws {
+        try withEnvironment { _, path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: path + "/data.mdb")
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
+    }
+
+    @Test("errors name the operation and carry LMDB's code and message")
+    func errorsCarryContext() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("this is not an LMDB file, just text that is long enough to have a header".utf8 + Data(count: 8192))
+            .write(to: URL(fileURLWithPath: path + "/data.mdb"))
+        do {
+            _ = try Environment(path: path)
+            Issue.record("opening a non-LMDB file succeeded")
+        } catch let error as LMDBError {
+            #expect(error.code == .invalid)
+            #expect(error.description.contains("open environment"))
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test("a read-only environment refuses writes")
+    func readOnly() throws {
+        try withEnvironment { env, path in
+            _ = try env.openDatabase(named: "things")
+            var options = Environment.Options()
+            options.readOnly = true
+            let reader = try Environment(path: path, options: options)
+            #expect(throws: LMDBError.self) { try reader.write { _ in } }
+            #expect(throws: LMDBError.self) { try reader.openDatabase(named: "missing") }
+        }
+    }
+}

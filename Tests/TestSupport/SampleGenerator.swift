@@ -1,0 +1,52 @@
+import TrendStore
+
+/// Makes random samples for tests: ordinary minute data and deliberately awkward batches.
+public struct SampleGenerator {
+    private var random: SeededGenerator
+
+    /// Creates a generator; the same seed gives the same samples.
+    public init(seed: Int) { random = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed)) }
+
+    /// Minute-cadence samples from `start`, with millisecond jitter and 3-decimal values.
+    public mutating func minuteSamples(from start: Int64, count: Int) -> [Sample] {
+        var samples: [Sample] = []
+        samples.reserveCapacity(count)
+        var cursor = start
+        for _ in 0..<count {
+            let duration = Int64.random(in: 59_000...61_000, using: &random)
+            let value = Double(Int.random(in: 0...15_000, using: &random)) / 1000
+            samples.append(Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
+            cursor += duration + (Int.random(in: 0..<20, using: &random) == 0 ? Int64.random(in: 0...600_000, using: &random) : 0)
+        }
+        return samples
+    }
+
+    /// Samples with random starts in `range`: zero-length ones, long ones crossing days,
+    /// repeated starts, and values of any magnitude and precision.
+    public mutating func awkwardSamples(in range: Range<Int64>, count: Int) -> [Sample] {
+        (0..<count).map { _ in
+            let start = Int64.random(in: range, using: &random)
+            let duration: Int64
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: duration = 0
+            case 1: duration = Int64.random(in: 1...(3 * 86_400_000), using: &random)
+            case 2: duration = Int64.random(in: 1...999, using: &random)
+            default: duration = Int64.random(in: 1...7_200_000, using: &random)
+            }
+            let value: Double
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: value = Double.random(in: -1e6...1e6, using: &random)
+            case 1: value = Double(Int.random(in: -99_999...99_999, using: &random)) / 100
+            case 2: value = Double.random(in: 0...1e-9, using: &random)
+            default: value = Double(Int.random(in: 0...20_000, using: &random)) / 1000
+            }
+            return Sample(startMilliseconds: start, endMilliseconds: start + duration, value: value)
+        }
+    }
+
+    /// A random element of `choices`.
+    public mutating func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }
+
+    /// A random integer in `range`.
+    public mutating func integer(in range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &random) }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TrendStore
+
+/// A unique directory under the system's temporary folder, removed by ``remove()``.
+public struct TemporaryDirectory: Sendable {
+    /// The directory's location.
+    public let url: URL
+
+    /// Creates a fresh, empty directory.
+    public init(prefix: String = "trendstore-test") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Deletes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Runs `body` with a store in a fresh temporary directory, removed afterwards.
+public func withTemporaryStore<R>(
+    options: StoreOptions = StoreOptions(), _ body: (TrendStore, URL) async throws -> R
+) async throws -> R {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var options = options
+    options.durableCommits = false
+    let storeURL = directory.url.appendingPathComponent("store")
+    let store = try TrendStore(directory: storeURL, options: options)
+    return try await body(store, storeURL)
+}

@@ -1,0 +1,4 @@
+import LMDB
+
+/// The LMDB read transaction type, for test helpers.
+typealias ReadTransactionAlias = ReadTransaction

@@ -1,0 +1,65 @@
+import Foundation
+import LMDB
+import Testing
+import TestSupport
+@testable import TrendStore
+
+@Suite("Integrity check")
+struct VerifyTests {
+    @Test("a healthy store verifies, counting what it checked")
+    func healthy() async throws {
+        try await withTemporaryStore { store, _ in
+            var generator = SampleGenerator(seed: 1)
+            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e", unit: "kcal")
+            let report = try store.verify()
+            #expect(report.isHealthy)
+            #expect(report.samplesChecked == 30_000)
+            #expect(report.chunksChecked >= 3)
+            #expect(report.rollupsChecked >= 20)
+        }
+    }
+
+    @Test("a damaged chunk is reported with its series and window, and reads fail instead of lying", arguments: [0, 20, 41, 200])
+    func damagedChunk(offset: Int) async throws {
+        try await withTemporaryStore { store, _ in
+            var generator = SampleGenerator(seed: 2)
+            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e", unit: "kcal")
+            let engine = store.engine
+            let damagedWindow: Int64 = try engine.write { txn, _ in
+                let record = try engine.requireSeries(named: "e", in: txn)
+                let window = try engine.existingWindows(series: record.id, from: .min, through: .max, in: txn)[1]
+                let key = StorageKey.make(series: record.id, index: window)
+                var bytes = try #require(try txn.value(forKey: key, in: engine.chunks))
+                bytes[offset] ^= 0x04
+                try txn.put(bytes, forKey: key, in: engine.chunks)
+                return window
+            }
+            let report = try store.verify()
+            let damaged = report.problems.filter { $0.kind == .damagedChunk }
+            #expect(damaged.count == 1)
+            #expect(damaged.first?.series == "e")
+            #expect(damaged.first.map { Milliseconds($0.at) } == damagedWindow * engine.chunkWindow)
+            #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
+            #expect(throws: StoreError.self) { try store.samples(of: "e", from: .distantPast, to: .distantFuture) }
+        }
+    }
+
+    @Test("a tampered rollup is reported as a mismatch")
+    func tamperedRollup() async throws {
+        try await withTemporaryStore { store, _ in
+            var generator = SampleGenerator(seed: 4)
+            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e", unit: "kcal")
+            let engine = store.engine
+            try engine.write { txn, _ in
+                let record = try engine.requireSeries(named: "e", in: txn)
+                let day = try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let key = StorageKey.make(series: record.id, index: day)
+                var bytes = try #require(try txn.value(forKey: key, in: engine.rollups))
+                bytes[16] ^= 0x01  // a bit of the first slot's prorated sum: the checksum no longer matches
+                try txn.put(bytes, forKey: key, in: engine.rollups)
+            }
+            let report = try store.verify()
+            #expect(report.problems.map(\.kind) == [.rollupMismatch])
+        }
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the two C libraries TrendStore links (LMDB and zlib) when they are missing.
+# Debian and Ubuntu only; elsewhere install liblmdb and zlib with their pkg-config files yourself.
+set -euo pipefail
+
+missing=()
+for package in liblmdb-dev zlib1g-dev pkg-config; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
