@@ -35,7 +35,7 @@ let package = Package(
             ],
             path: "Tools/trendstore"
         ),
-        .target(name: "TestSupport", dependencies: ["TrendStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"], path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(name: "TrendStoreTests", dependencies: ["TrendStore", "TestSupport"]),
         .testTarget(

@@ -106,7 +106,19 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
     /// The corresponding LMDB function is `mdb_dbi_open`.
     public func openDatabase(named name: String) throws -> Database {
         if options.readOnly {
-            return try read { (txn) in try txn.openDatabase(named: name, create: false) }
+            // A handle opened in a read transaction survives only if that transaction commits.
+            return try resizeLock.withShared {
+                var txn: OpaquePointer?
+                try check(mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn), "begin read transaction in \(path)")
+                do {
+                    let database = try TransactionOperations.openDatabase(txn!, named: name, create: false)
+                    try check(mdb_txn_commit(txn), "commit opening of database '\(name)'")
+                    return database
+                } catch {
+                    mdb_txn_abort(txn)
+                    throw error
+                }
+            }
         }
         return try write { (txn) in try txn.openDatabase(named: name, create: true) }
     }

@@ -88,10 +88,6 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
         try TransactionOperations.withCursor(pointer, database: database, body)
     }
-
-    func openDatabase(named name: String, create: Bool) throws -> Database {
-        try TransactionOperations.openDatabase(pointer, named: name, create: create)
-    }
 }
 
 /// A read-write transaction. It commits when the closure that received it returns.

@@ -1,4 +1,5 @@
 import TrendStore
+import TrendStoreImport
 
 /// Makes random samples for tests: ordinary minute data and deliberately awkward batches.
 public struct SampleGenerator {

@@ -72,7 +72,8 @@ public struct WriteSummary: Sendable, Equatable, Codable {
         self.unchanged = unchanged
     }
 
-    static func += (lhs: inout WriteSummary, rhs: WriteSummary) {
+    /// Adds the counts of `rhs` to `lhs`.
+    public static func += (lhs: inout WriteSummary, rhs: WriteSummary) {
         lhs.inserted += rhs.inserted
         lhs.replaced += rhs.replaced
         lhs.unchanged += rhs.unchanged

@@ -2,7 +2,7 @@ import LMDB
 
 extension StoreEngine {
     /// Validates every part, then writes them all in one transaction.
-    func write(_ parts: [SeriesSamples]) throws -> WriteSummary {
+    func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
         var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
         for part in parts {
             try SeriesName.validate(part.series)
@@ -14,7 +14,7 @@ extension StoreEngine {
             batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
         }
         return try write { txn, zlib in
-            var summary = WriteSummary()
+            var summary: [String: WriteSummary] = [:]
             for (part, batch) in batches {
                 var record = try seriesRecord(named: part.series, in: txn)
                     ?? createSeries(named: part.series, unit: part.unit, in: txn)
@@ -22,7 +22,7 @@ extension StoreEngine {
                     throw StoreError.unitMismatch(series: part.series, stored: record.unit, given: part.unit)
                 }
                 var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
-                summary += try writer.upsert(batch, in: txn)
+                summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 try writer.finish(in: txn)
                 record = writer.record
             }

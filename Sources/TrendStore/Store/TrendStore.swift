@@ -42,13 +42,20 @@ public actor TrendStore {
     ///   ``StoreError/unitMismatch(series:stored:given:)``; nothing is written then.
     @discardableResult
     public func write(_ samples: [Sample], to series: String, unit: String) throws -> WriteSummary {
-        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])
+        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])[series] ?? WriteSummary()
     }
 
     /// Writes samples to several series in one transaction: all of them land, or none.
+    ///
+    /// - Returns: What the write changed, per series.
     @discardableResult
-    public func write(_ parts: [SeriesSamples]) throws -> WriteSummary {
+    public func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
         try engine.write(parts)
+    }
+
+    /// The unit of `series`, or `nil` when no such series exists.
+    public nonisolated func unit(of series: String) throws -> String? {
+        try engine.read { txn in try engine.seriesRecord(named: series, in: txn)?.unit }
     }
 
     /// Removes the samples of `series` that start in `[from, to)`.
@@ -92,4 +99,9 @@ public actor TrendStore {
     public nonisolated func verify() throws -> VerificationReport {
         try IntegrityCheck(engine: engine).run()
     }
+}
+
+extension TrendStore {
+    /// The on-disk format version of the store.
+    public nonisolated var formatVersion: Int { Int(StoreEngine.formatVersion) }
 }

@@ -1,0 +1,32 @@
+import TrendStore
+
+/// One record read from an input file: a sample for a series, or a record that is malformed.
+enum ParsedRecord {
+    /// A sample read on `line`; `unit` is `nil` when the file does not say (the series' unit is then kept).
+    case sample(series: String, unit: String?, sample: Sample, line: Int)
+    /// A malformed record, with where and why.
+    case invalid(ImportError)
+}
+
+/// A streaming reader of one file format.
+protocol RecordParser: AnyObject {
+    /// The next record, or `nil` at the end of the file.
+    ///
+    /// - Throws: ``ImportError`` for a problem with the whole file (it cannot go on).
+    func next() throws(ImportError) -> ParsedRecord?
+    /// How many bytes of the file have been read, for progress.
+    var bytesConsumed: Int { get }
+}
+
+/// Makes one `String` per distinct name instead of one per record.
+struct NameInterner {
+    private var last: [UInt8] = []
+    private var lastString = ""
+
+    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> String {
+        if bytes.elementsEqual(last) { return lastString }
+        last = Array(bytes)
+        lastString = String(decoding: bytes, as: UTF8.self)
+        return lastString
+    }
+}

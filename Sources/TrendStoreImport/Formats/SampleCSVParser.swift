@@ -1,0 +1,72 @@
+import Foundation
+import TrendStore
+
+/// Reads the importer's CSV: a header naming `series`, `start`, `end` and `value`
+/// (suffixes such as `start_epoch_ms` are fine) and optionally `unit`, then one sample per row.
+final class SampleCSVParser: RecordParser {
+    private let reader: CSVReader
+    private let file: String
+    private var columns: (series: Int, start: Int, end: Int, value: Int, unit: Int?)!
+    private var names = NameInterner()
+    private var units = NameInterner()
+
+    init(stream: ByteStream) throws(ImportError) {
+        reader = CSVReader(stream: stream)
+        file = stream.path
+        try readHeader()
+    }
+
+    var bytesConsumed: Int { reader.bytesConsumed }
+
+    private func readHeader() throws(ImportError) {
+        do {
+            guard try reader.next() else { throw ImportError(file: file, reason: "the file is empty") }
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(file: file, line: 1, reason: "\((error as? FieldError)?.reason ?? "\(error)")")
+        }
+        let header = (0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces).lowercased() }
+        func column(_ name: String) throws(ImportError) -> Int {
+            if let exact = header.firstIndex(of: name) { return exact }
+            if let prefixed = header.firstIndex(where: { $0.hasPrefix(name + "_") || $0.hasPrefix(name + " ") }) {
+                return prefixed
+            }
+            throw ImportError(
+                file: file, line: 1, field: name,
+                reason: "the header has no \(name) column (it has: \(header.joined(separator: ", ")))")
+        }
+        columns = (try column("series"), try column("start"), try column("end"), try column("value"), header.firstIndex(of: "unit"))
+    }
+
+    func next() throws(ImportError) -> ParsedRecord? {
+        repeat {
+            do {
+                guard try reader.next() else { return nil }
+            } catch {
+                throw ImportError(file: file, line: reader.line, reason: (error as? FieldError)?.reason ?? "\(error)")
+            }
+        } while reader.isBlank
+        let line = reader.line
+        let needed = max(columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0) + 1
+        guard reader.fieldCount >= needed else {
+            return .invalid(ImportError(file: file, line: line, reason: "expected at least \(needed) fields, found \(reader.fieldCount)"))
+        }
+        let series = reader.withField(columns.series) { names.intern($0) }
+        if series.isEmpty { return .invalid(ImportError(file: file, line: line, field: "series", reason: "is empty")) }
+        guard let start = reader.withField(columns.start, TimestampParser.milliseconds) else {
+            return .invalid(ImportError(file: file, line: line, field: "start", reason: "\"\(reader.string(columns.start).prefix(40))\": \(TimestampParser.expectation)"))
+        }
+        guard let end = reader.withField(columns.end, TimestampParser.milliseconds) else {
+            return .invalid(ImportError(file: file, line: line, field: "end", reason: "\"\(reader.string(columns.end).prefix(40))\": \(TimestampParser.expectation)"))
+        }
+        guard end >= start else {
+            return .invalid(ImportError(file: file, line: line, field: "end", reason: "is before start"))
+        }
+        guard let value = reader.withField(columns.value, NumberParser.double) else {
+            return .invalid(ImportError(file: file, line: line, field: "value", reason: "\"\(reader.string(columns.value).prefix(40))\" is not a finite number"))
+        }
+        let unit = columns.unit.map { column in reader.withField(column) { units.intern($0) } }
+        return .sample(series: series, unit: unit?.isEmpty == true ? nil : unit, sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import TrendStore
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// The file format; `.auto` tells it from the content.
+    public var format: ImportFormat = .auto
+    /// Skip malformed records, counting them, instead of stopping at the first.
+    public var skipInvalid = false
+    /// Samples per write transaction.
+    public var batchSize = 250_000
+    /// The unit of a new series when the file does not name one.
+    public var defaultUnit = ""
+
+    /// The defaults: detect the format, stop at the first bad record, 250,000 samples a batch.
+    public init() {}
+}
+
+/// How far an import has got, for a progress display.
+public struct ImportProgress: Sendable {
+    /// Bytes of the file read so far.
+    public var bytesDone: Int
+    /// The file's size in bytes.
+    public var bytesTotal: Int
+    /// Samples read so far.
+    public var samples: Int
+    /// Seconds since the import began.
+    public var elapsed: Double
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Codable {
+    /// The file imported.
+    public var file: String
+    /// The format it was read as.
+    public var format: ImportFormat
+    /// Records read, valid or not.
+    public var recordsRead = 0
+    /// What the writes changed, per series.
+    public var written: [String: WriteSummary] = [:]
+    /// Records skipped as malformed (with `skipInvalid`) or by a format's rules.
+    public var skipped = 0
+    /// The first few skipped records, as `file:line: field: reason`.
+    public var skippedExamples: [String] = []
+    /// Wall-clock seconds taken.
+    public var seconds = 0.0
+    /// The file's size in bytes.
+    public var bytes = 0
+
+    /// Samples read per second.
+    public var samplesPerSecond: Double { seconds > 0 ? Double(recordsRead - skipped) / seconds : 0 }
+}
+
+/// Imports files into a store in batches: each batch is one transaction, so a failure
+/// leaves every earlier batch committed and nothing of the failing one.
+///
+/// ```swift
+/// let summary = try await Importer(store: store).importFile(at: "export.csv")
+/// print(summary.written["activeEnergy"]?.inserted ?? 0)
+/// ```
+public struct Importer: Sendable {
+    /// The store written to.
+    public let store: TrendStore
+
+    /// Creates an importer writing to `store`.
+    public init(store: TrendStore) { self.store = store }
+
+    /// Imports one file.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - options: Format, batch size, what to do with malformed records.
+    ///   - progress: Called now and then with how far the import has got.
+    /// - Throws: ``ImportError`` naming the file, line and field of the first malformed
+    ///   record (unless `skipInvalid`), or of a file that cannot be read.
+    public func importFile(
+        at path: String, options: ImportOptions = ImportOptions(),
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportSummary {
+        let began = Date()
+        let stream = try ByteStream(path: path)
+        let format = options.format == .auto ? try FormatDetector.detect(stream) : options.format
+        let parser = try makeParser(format, stream: stream)
+        var summary = ImportSummary(file: path, format: format)
+        summary.bytes = stream.totalBytes
+        var batch = PendingBatch()
+        var units: [String: String] = [:]
+        var lastReport = Date()
+        while let record = try parser.next() {
+            summary.recordsRead += 1
+            switch record {
+            case let .sample(series, unit, sample, line):
+                if let unit, let known = units[series], known != unit {
+                    throw ImportError(file: path, line: line, field: "unit", reason: "\(unit) differs from \(known), used earlier for series \(series)")
+                }
+                if let unit { units[series] = unit }
+                batch.add(sample, series: series, unit: unit)
+            case let .invalid(error):
+                guard options.skipInvalid else { throw error }
+                summary.skipped += 1
+                if summary.skippedExamples.count < 5 { summary.skippedExamples.append(error.description) }
+            }
+            if batch.count >= options.batchSize {
+                try await write(&batch, summary: &summary, options: options)
+            }
+            if let progress, summary.recordsRead & 0x3FFF == 0, Date().timeIntervalSince(lastReport) > 0.2 {
+                lastReport = Date()
+                progress(ImportProgress(bytesDone: parser.bytesConsumed, bytesTotal: stream.totalBytes,
+                                        samples: summary.recordsRead - summary.skipped, elapsed: lastReport.timeIntervalSince(began)))
+            }
+        }
+        try await write(&batch, summary: &summary, options: options)
+        summary.seconds = Date().timeIntervalSince(began)
+        progress?(ImportProgress(bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
+                                 samples: summary.recordsRead - summary.skipped, elapsed: summary.seconds))
+        return summary
+    }
+
+    private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError) -> any RecordParser {
+        switch format {
+        case .csv: return try SampleCSVParser(stream: stream)
+        case .ndjson: return NDJSONParser(stream: stream)
+        case .auto, .appleHealth, .stravaCSV, .stravaJSON, .legacy:
+            throw ImportError(file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
+        }
+    }
+
+    private func write(_ batch: inout PendingBatch, summary: inout ImportSummary, options: ImportOptions) async throws {
+        guard batch.count > 0 else { return }
+        var parts: [SeriesSamples] = []
+        for (series, pending) in batch.series.sorted(by: { $0.key < $1.key }) {
+            let unit = try pending.unit ?? store.unit(of: series) ?? options.defaultUnit
+            parts.append(SeriesSamples(series: series, unit: unit, samples: pending.samples))
+        }
+        do {
+            for (series, result) in try await store.write(parts) {
+                summary.written[series, default: WriteSummary()] += result
+            }
+        } catch let error as StoreError {
+            throw ImportError(file: summary.file, reason: "\(error)")
+        }
+        batch = PendingBatch()
+    }
+}
+
+/// Samples read but not yet written, grouped by series.
+struct PendingBatch {
+    var series: [String: (unit: String?, samples: [Sample])] = [:]
+    var count = 0
+
+    mutating func add(_ sample: Sample, series name: String, unit: String?) {
+        series[name, default: (unit, [])].samples.append(sample)
+        if let unit, series[name]!.unit == nil { series[name]!.unit = unit }
+        count += 1
+    }
+}

@@ -1,0 +1,113 @@
+/// Reads CSV records (RFC 4180) from a stream: quoted fields may hold commas, doubled
+/// quotes and line breaks; CRLF and LF both end a record; a UTF-8 BOM is skipped.
+final class CSVReader {
+    private let stream: ByteStream
+    /// The bytes of the current record's fields, unescaped.
+    private var storage: [UInt8] = []
+    /// Each field's range in `storage`.
+    private(set) var fieldRanges: [Range<Int>] = []
+    /// The line the current record starts on, 1-based.
+    private(set) var line = 0
+    private var nextLine = 1
+    private var startedFile = false
+
+    init(stream: ByteStream) {
+        self.stream = stream
+        storage.reserveCapacity(256)
+    }
+
+    var fieldCount: Int { fieldRanges.count }
+    var bytesConsumed: Int { stream.bytesConsumed }
+
+    /// Calls `body` with the bytes of field `index`.
+    @inline(__always)
+    func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[fieldRanges[index]])) }
+    }
+
+    /// Field `index` as a string (invalid UTF-8 is repaired with U+FFFD).
+    func string(_ index: Int) -> String {
+        withField(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the current record is one empty field (a blank line).
+    var isBlank: Bool { fieldRanges.count == 1 && fieldRanges[0].isEmpty }
+
+    /// Reads the next record; `false` at the end of the file.
+    ///
+    /// - Throws: ``FieldError`` when the file ends inside a quoted field.
+    func next() throws -> Bool {
+        if !startedFile {
+            startedFile = true
+            if stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = stream.consume { _, _ in 3 } }
+        }
+        storage.removeAll(keepingCapacity: true)
+        fieldRanges.removeAll(keepingCapacity: true)
+        line = nextLine
+        var minimum = 1
+        while true {
+            var complete = false
+            var unterminatedQuote = false
+            var available = 0
+            let more = try stream.consume(minimum: minimum) { bytes, isFinal in
+                storage.removeAll(keepingCapacity: true)
+                fieldRanges.removeAll(keepingCapacity: true)
+                available = bytes.count
+                var lines = 0
+                var index = 0
+                var fieldStart = 0
+                var quoted = false
+                var inQuotes = false
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if inQuotes {
+                        if byte == 0x22 {
+                            if index + 1 < bytes.count {
+                                if bytes[index + 1] == 0x22 {
+                                    storage.append(0x22)
+                                    index += 2
+                                    continue
+                                }
+                                inQuotes = false
+                            } else if !isFinal {
+                                return 0
+                            } else {
+                                inQuotes = false
+                            }
+                        } else {
+                            if byte == 0x0A { lines += 1 }
+                            storage.append(byte)
+                        }
+                    } else if byte == 0x2C {
+                        fieldRanges.append(fieldStart..<storage.count)
+                        fieldStart = storage.count
+                        quoted = false
+                    } else if byte == 0x0A {
+                        if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
+                        fieldRanges.append(fieldStart..<storage.count)
+                        nextLine += lines + 1
+                        complete = true
+                        return index + 1
+                    } else if byte == 0x22 && storage.count == fieldStart && !quoted {
+                        inQuotes = true
+                        quoted = true
+                    } else {
+                        storage.append(byte)
+                    }
+                    index += 1
+                }
+                guard isFinal else { return 0 }
+                if inQuotes { unterminatedQuote = true; return index }
+                if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
+                fieldRanges.append(fieldStart..<storage.count)
+                nextLine += lines + 1
+                complete = true
+                return index
+            }
+            if unterminatedQuote { throw FieldError(field: nil, reason: "the file ends inside a quoted field") }
+            if complete { return true }
+            if !more { return false }
+            minimum = available + 1  // the record runs past the buffered bytes: read more
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import TrendStore
+import TrendStoreImport
+
+/// `trendstore import`: reads files into a store.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import samples from CSV, NDJSON and export files into a store.")
+
+    @Argument(help: "The files to import.")
+    var files: [String]
+
+    @OptionGroup var location: StoreLocation
+
+    @Option(help: "The file format: \(ImportFormat.allCases.map(\.rawValue).joined(separator: "|")).")
+    var format: ImportFormat = .auto
+
+    @Flag(help: "Skip malformed records (counting them) instead of stopping at the first.")
+    var skipInvalid = false
+
+    @Option(help: "The unit of new series whose file names none.")
+    var unit = ""
+
+    @Option(help: "The time zone of a new store (default: the system's).")
+    var tz: String?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one file to import") }
+        _ = try parseZone(tz)
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let store = try location.open(newStoreZone: try parseZone(tz))
+            var options = ImportOptions()
+            options.format = format
+            options.skipInvalid = skipInvalid
+            options.defaultUnit = unit
+            for file in files {
+                let bar = ProgressBar(label: (file as NSString).lastPathComponent)
+                let summary = try await Importer(store: store).importFile(at: file, options: options, progress: bar.update)
+                bar.finish()
+                print(ImportReport.text(summary))
+            }
+        }
+    }
+}
+
+extension ImportFormat: ExpressibleByArgument {}
+
+/// The end-of-import summary, as text.
+enum ImportReport {
+    static func text(_ summary: ImportSummary) -> String {
+        var lines = [
+            "\(summary.file) (\(summary.format.rawValue)): \(summary.recordsRead) records in "
+                + "\(String(format: "%.2f", summary.seconds)) s, \(Format.rate(summary.samplesPerSecond)) samples/s"
+        ]
+        for (series, written) in summary.written.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged")
+        }
+        if summary.skipped > 0 {
+            lines.append("  skipped \(summary.skipped) records, for example:")
+            lines += summary.skippedExamples.map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import TrendStore
+
+/// `trendstore info`: what a store holds.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Show a store's series, sample counts, time spans and size on disk.")
+
+    @OptionGroup var location: StoreLocation
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() async throws {
+        try await reportingErrors {
+            let store = try location.open(readOnly: true)
+            let series = try store.series()
+            let samples = series.reduce(0) { $0 + $1.sampleCount }
+            let info = StoreInfo(
+                directory: store.directory.path, timeZone: store.timeZone.identifier, formatVersion: store.formatVersion,
+                bytesOnDisk: store.fileSize, sampleCount: samples, series: series)
+            if json {
+                print(try JSONOutput.encode(info))
+                return
+            }
+            print("store     \(info.directory)")
+            print("zone      \(info.timeZone)")
+            print("format    version \(info.formatVersion)")
+            print("size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
+                + (samples > 0 ? String(format: " (%.2f bytes per sample)", Double(info.bytesOnDisk) / Double(samples)) : ""))
+            let rows = series.map { item in
+                [item.name, item.unit, String(item.sampleCount),
+                 item.firstStart.map(JSONOutput.timestamp) ?? "-", item.lastEnd.map(JSONOutput.timestamp) ?? "-"]
+            }
+            print(Table.render(header: ["series", "unit", "samples", "first start", "last end"], rows: rows, rightAligned: [2]))
+        }
+    }
+}
+
+/// `info --json`.
+struct StoreInfo: Encodable {
+    var directory: String
+    var timeZone: String
+    var formatVersion: Int
+    var bytesOnDisk: Int
+    var sampleCount: Int
+    var series: [SeriesInfo]
+}
+
+/// `trendstore verify`: the store's integrity check.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Check every chunk and rollup of a store; exit 1 when anything is wrong.")
+
+    @OptionGroup var location: StoreLocation
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() async throws {
+        try await reportingErrors {
+            let report = try location.open(readOnly: true).verify()
+            if json {
+                print(try JSONOutput.encode(report))
+            } else {
+                print("checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
+                    + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
+                    + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
+                for problem in report.problems { print("  \(problem)") }
+            }
+            if !report.isHealthy { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import TrendStore
+
+/// The `--store` option every command that opens a store shares.
+struct StoreLocation: ParsableArguments {
+    @Option(name: .long, help: "The store directory (default: $TRENDSTORE_STORE, else ~/.local/share/trendstore/default).")
+    var store: String?
+
+    /// The directory the store lives in.
+    var directory: URL {
+        if let store { return URL(fileURLWithPath: store) }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["TRENDSTORE_STORE"], !fromEnvironment.isEmpty {
+            return URL(fileURLWithPath: fromEnvironment)
+        }
+        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return dataHome.appendingPathComponent("trendstore/default")
+    }
+
+    /// Opens the store; `timeZone` replaces the recorded zone only for a new store.
+    func open(newStoreZone timeZone: TimeZone? = nil, readOnly: Bool = false) throws -> TrendStore {
+        var options = StoreOptions()
+        options.readOnly = readOnly
+        let exists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
+        if !exists {
+            if readOnly { throw CommandFailure("no store at \(directory.path)") }
+            options.timeZone = timeZone
+        }
+        return try TrendStore(directory: directory, options: options)
+    }
+}
+
+/// A failure printed as one line on standard error, with a non-zero exit status.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body`, turning any error into one line on standard error and exit status 1.
+func reportingErrors<R>(_ body: () async throws -> R) async throws -> R {
+    do {
+        return try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        FileHandle.standardError.write(Data("trendstore: \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// Parses a `--tz` value.
+func parseZone(_ identifier: String?) throws -> TimeZone? {
+    guard let identifier else { return nil }
+    guard let zone = TimeZone(identifier: identifier) else {
+        throw ValidationError("unknown time zone \"\(identifier)\" (use an IANA name such as America/Los_Angeles)")
+    }
+    return zone
+}
