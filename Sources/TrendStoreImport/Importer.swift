@@ -85,15 +85,19 @@ public struct Importer: Sendable {
         summary.bytes = stream.totalBytes
         var batch = PendingBatch()
         var units: [String: String] = [:]
+        var lastUnit = (series: "", unit: "")
         var lastReport = Date()
         while let record = try parser.next() {
             summary.recordsRead += 1
             switch record {
             case let .sample(series, unit, sample, line):
-                if let unit, let known = units[series], known != unit {
-                    throw ImportError(file: path, line: line, field: "unit", reason: "\(unit) differs from \(known), used earlier for series \(series)")
+                if let unit, lastUnit.series != series || lastUnit.unit != unit {
+                    if let known = units[series], known != unit {
+                        throw ImportError(file: path, line: line, field: "unit", reason: "\(unit) differs from \(known), used earlier for series \(series)")
+                    }
+                    units[series] = unit
+                    lastUnit = (series, unit)
                 }
-                if let unit { units[series] = unit }
                 batch.add(sample, series: series, unit: unit)
             case let .invalid(error):
                 guard options.skipInvalid else { throw error }
@@ -128,9 +132,9 @@ public struct Importer: Sendable {
     private func write(_ batch: inout PendingBatch, summary: inout ImportSummary, options: ImportOptions) async throws {
         guard batch.count > 0 else { return }
         var parts: [SeriesSamples] = []
-        for (series, pending) in batch.series.sorted(by: { $0.key < $1.key }) {
-            let unit = try pending.unit ?? store.unit(of: series) ?? options.defaultUnit
-            parts.append(SeriesSamples(series: series, unit: unit, samples: pending.samples))
+        for pending in batch.series.sorted(by: { $0.name < $1.name }) {
+            let unit = try pending.unit ?? store.unit(of: pending.name) ?? options.defaultUnit
+            parts.append(SeriesSamples(series: pending.name, unit: unit, samples: pending.samples))
         }
         do {
             for (series, result) in try await store.write(parts) {
@@ -145,12 +149,24 @@ public struct Importer: Sendable {
 
 /// Samples read but not yet written, grouped by series.
 struct PendingBatch {
-    var series: [String: (unit: String?, samples: [Sample])] = [:]
-    var count = 0
+    private(set) var series: [(name: String, unit: String?, samples: [Sample])] = []
+    private var indexOfSeries: [String: Int] = [:]
+    private var lastIndex = -1
+    private(set) var count = 0
 
     mutating func add(_ sample: Sample, series name: String, unit: String?) {
-        series[name, default: (unit, [])].samples.append(sample)
-        if let unit, series[name]!.unit == nil { series[name]!.unit = unit }
+        // Files mostly hold long runs of one series: check the last one before hashing.
+        if lastIndex < 0 || series[lastIndex].name != name {
+            if let index = indexOfSeries[name] {
+                lastIndex = index
+            } else {
+                lastIndex = series.count
+                indexOfSeries[name] = lastIndex
+                series.append((name, unit, []))
+            }
+        }
+        series[lastIndex].samples.append(sample)
+        if series[lastIndex].unit == nil { series[lastIndex].unit = unit }
         count += 1
     }
 }

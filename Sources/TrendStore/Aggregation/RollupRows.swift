@@ -13,7 +13,8 @@ struct RollupRows {
     private(set) var startSums: [Double] = []
     private(set) var touched: [Bool] = []
 
-    /// Loads the rows of `days` (sorted, unique) for `record`.
+    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups of their
+    /// week blocks when few are needed, by one cursor walk when most of the range is.
     init<T: ReadableTransaction & ~Copyable>(
         engine: StoreEngine, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
@@ -21,22 +22,34 @@ struct RollupRows {
         let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
         rowOfDay = Array(repeating: -1, count: span)
         guard !days.isEmpty else { return }
-        if days.count * 3 >= span {
-            let last = days.last!
+        let wanted = Set(days)
+        let blocks = Array(Set(days.map(RollupBlock.index(ofDay:)))).sorted()
+        let readBlock = { (rows: inout RollupRows, index: Int64, bytes: UnsafeRawBufferPointer) throws in
+            do {
+                try RollupBlock.forEachRow(bytes) { offset, row in
+                    let day = index * RollupBlock.days + Int64(offset)
+                    if wanted.contains(day) { try rows.append(row, day: day, record: record) }
+                }
+            } catch let damage as RollupCodec.Damage {
+                throw StoreError.damagedRollup(series: record.name, dayStart: index * RollupBlock.days * TimeGrid.day, reason: damage.reason)
+            }
+        }
+        if blocks.count * 3 >= Int(blocks.last! - blocks.first! + 1) {
+            let last = blocks.last!
             try txn.withCursor(engine.rollups) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: firstDay)) { key, value in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) { key, value in
                     guard let parsed = StorageKey.parse(key), parsed.series == record.id, parsed.index <= last else {
                         return false
                     }
-                    try append(value, day: parsed.index, record: record)
+                    try readBlock(&self, parsed.index, value)
                     return true
                 }
             }
         } else {
-            for day in days {
-                let key = StorageKey.make(series: record.id, index: day)
+            for index in blocks {
+                let key = StorageKey.make(series: record.id, index: index)
                 try key.withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: engine.rollups) { try append($0, day: day, record: record) }
+                    _ = try txn.withValue(forKey: key, in: engine.rollups) { try readBlock(&self, index, $0) }
                 }
             }
         }

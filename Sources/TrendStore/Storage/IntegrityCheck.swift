@@ -40,7 +40,6 @@ struct IntegrityCheck {
         _ record: SeriesRecord, txn: borrowing ReadTransaction, zlib: ZlibCodec, report: inout VerificationReport
     ) throws {
         let window = engine.chunkWindow
-        let storedDays = try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)
         var expectedDays = Set<Int64>()
         var damagedWindows: [Int64] = []
         var pending: [Sample] = []
@@ -48,6 +47,20 @@ struct IntegrityCheck {
 
         func problem(_ kind: VerificationReport.Problem.Kind, _ at: Int64, _ detail: String) {
             report.problems.append(.init(kind: kind, series: record.name, at: Date(milliseconds: at), detail: detail))
+        }
+
+        var storedRows: [Int64: [UInt8]] = [:]
+        var damagedBlocks = Set<Int64>()
+        for index in try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn) {
+            let bytes = try txn.value(forKey: StorageKey.make(series: record.id, index: index), in: engine.rollups) ?? []
+            do {
+                try bytes.withUnsafeBytes { bytes in
+                    try RollupBlock.forEachRow(bytes) { offset, row in storedRows[index * RollupBlock.days + Int64(offset)] = Array(row) }
+                }
+            } catch {
+                damagedBlocks.insert(index)
+                problem(.damagedRollup, index * RollupBlock.days * TimeGrid.day, "rollup block of 7 days: \(error)")
+            }
         }
 
         /// Whether a sample of a damaged chunk could touch `day`, so its rollup cannot be checked.
@@ -69,10 +82,11 @@ struct IntegrityCheck {
             for day in days.sorted() {
                 expectedDays.insert(day)
                 let dayStart = day * TimeGrid.day
-                if dependsOnDamage(day) { continue }  // the damaged chunk is already reported
+                // Damage is already reported: a chunk the day's samples may come from, or the day's block.
+                if dependsOnDamage(day) || damagedBlocks.contains(RollupBlock.index(ofDay: day)) { continue }
                 let rollup = DayRollup.build(day: day, from: pending)
                 let expected = RollupCodec.encode(rollup)
-                let stored = try txn.value(forKey: StorageKey.make(series: record.id, index: day), in: engine.rollups)
+                let stored = storedRows[day]
                 report.rollupsChecked += 1
                 if stored == nil {
                     problem(.missingRollup, dayStart, "no rollup row for a day with samples")
@@ -105,8 +119,7 @@ struct IntegrityCheck {
         }
         try settle(before: .max / TimeGrid.day)
 
-        for day in storedDays where !expectedDays.contains(day) && !dependsOnDamage(day) {
-            let stored = try txn.value(forKey: StorageKey.make(series: record.id, index: day), in: engine.rollups) ?? []
+        for (day, stored) in storedRows.sorted(by: { $0.key < $1.key }) where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
                 try stored.withUnsafeBytes { bytes in try RollupCodec.forEachSlot(bytes) { _, _, _, _ in } }
                 problem(.orphanRollup, day * TimeGrid.day, "rollup row for a day without samples")

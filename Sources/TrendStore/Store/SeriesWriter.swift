@@ -71,21 +71,43 @@ struct SeriesWriter: ~Copyable {
     }
 
     /// Recomputes the rollup of every touched day from the chunks as they now are.
+    ///
+    /// A stored block that cannot be read is rebuilt whole, so a write repairs it.
     mutating func finish(in txn: borrowing WriteTransaction) throws {
+        var blocks: [Int64: RollupBlock] = [:]
+        for index in Set(touchedDays.map(RollupBlock.index(ofDay:))) {
+            if let stored = try storedBlock(index, in: txn) {
+                blocks[index] = stored
+            } else {
+                blocks[index] = RollupBlock(index: index)
+                for offset in 0..<RollupBlock.days { touchedDays.insert(index * RollupBlock.days + offset) }
+            }
+        }
         for day in touchedDays.sorted() {
             let dayStart = day * TimeGrid.day
-            let dayEnd = dayStart + TimeGrid.day
-            let earliestStart = dayStart - record.maximumDuration
-            let overlapping = try samples(startingFrom: earliestStart, before: dayEnd, in: txn)
+            let overlapping = try samples(startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day, in: txn)
             let rollup = DayRollup.build(day: day, from: overlapping)
-            let key = StorageKey.make(series: record.id, index: day)
-            if rollup.isEmpty {
+            blocks[RollupBlock.index(ofDay: day)]!.set(rollup.isEmpty ? nil : RollupCodec.encode(rollup), forDay: day)
+        }
+        for (index, block) in blocks {
+            let key = StorageKey.make(series: record.id, index: index)
+            if block.isEmpty {
                 try txn.delete(forKey: key, in: engine.rollups)
             } else {
-                try txn.put(RollupCodec.encode(rollup), forKey: key, in: engine.rollups)
+                try txn.put(block.encoded(), forKey: key, in: engine.rollups)
             }
         }
         touchedDays.removeAll()
+    }
+
+    /// The stored block (empty when there is none), or `nil` when it is damaged.
+    private func storedBlock(_ index: Int64, in txn: borrowing WriteTransaction) throws -> RollupBlock? {
+        let key = StorageKey.make(series: record.id, index: index)
+        let stored: RollupBlock?? = try key.withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: engine.rollups) { try? RollupBlock(index: index, bytes: $0) }
+        }
+        guard let stored else { return RollupBlock(index: index) }
+        return stored
     }
 
     private mutating func touch(_ sample: Sample) {

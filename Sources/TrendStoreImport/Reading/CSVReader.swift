@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads CSV records (RFC 4180) from a stream: quoted fields may hold commas, doubled
 /// quotes and line breaks; CRLF and LF both end a record; a UTF-8 BOM is skipped.
 final class CSVReader {
@@ -41,18 +43,42 @@ final class CSVReader {
             startedFile = true
             if stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = stream.consume { _, _ in 3 } }
         }
-        storage.removeAll(keepingCapacity: true)
-        fieldRanges.removeAll(keepingCapacity: true)
         line = nextLine
+        // Scan into locals: class properties touched per byte cost an exclusivity check each.
+        var storage = self.storage
+        var fieldRanges = self.fieldRanges
+        self.storage = []
+        self.fieldRanges = []
+        defer {
+            self.storage = storage
+            self.fieldRanges = fieldRanges
+        }
+        var lineCount = nextLine
         var minimum = 1
         while true {
             var complete = false
             var unterminatedQuote = false
             var available = 0
-            let more = try stream.consume(minimum: minimum) { bytes, isFinal in
+            let more = stream.consume(minimum: minimum) { bytes, isFinal in
                 storage.removeAll(keepingCapacity: true)
                 fieldRanges.removeAll(keepingCapacity: true)
                 available = bytes.count
+                // Fast path: a whole line without quotes is copied once and split on commas.
+                if let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count),
+                    case let newline = base.distance(to: UnsafeRawPointer(found)), memchr(base, 0x22, newline) == nil
+                {
+                    let end = newline > 0 && bytes[newline - 1] == 0x0D ? newline - 1 : newline
+                    storage.append(contentsOf: bytes[..<end])
+                    var fieldStart = 0
+                    for index in 0..<end where bytes[index] == 0x2C {
+                        fieldRanges.append(fieldStart..<index)
+                        fieldStart = index + 1
+                    }
+                    fieldRanges.append(fieldStart..<end)
+                    lineCount += 1
+                    complete = true
+                    return newline + 1
+                }
                 var lines = 0
                 var index = 0
                 var fieldStart = 0
@@ -85,7 +111,7 @@ final class CSVReader {
                     } else if byte == 0x0A {
                         if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
                         fieldRanges.append(fieldStart..<storage.count)
-                        nextLine += lines + 1
+                        lineCount += lines + 1
                         complete = true
                         return index + 1
                     } else if byte == 0x22 && storage.count == fieldStart && !quoted {
@@ -100,10 +126,11 @@ final class CSVReader {
                 if inQuotes { unterminatedQuote = true; return index }
                 if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
                 fieldRanges.append(fieldStart..<storage.count)
-                nextLine += lines + 1
+                lineCount += lines + 1
                 complete = true
                 return index
             }
+            nextLine = lineCount
             if unterminatedQuote { throw FieldError(field: nil, reason: "the file ends inside a quoted field") }
             if complete { return true }
             if !more { return false }
