@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TrendStoreImport
+
+@Suite("Timestamps and numbers")
+struct TextParsingTests {
+    @Test(
+        "timestamp forms agree with Foundation",
+        arguments: [
+            ("2026-03-08T01:59:00-08:00", "2026-03-08T09:59:00Z"),
+            ("2026-03-08T01:59:00.999-0800", "2026-03-08T09:59:00.999Z"),
+            ("2019-03-10 01:59:00 -0800", "2019-03-10T09:59:00Z"),
+            ("20151107171924+0100", "2015-11-07T16:19:24Z"),
+            ("2026-03-08T10:13:30.2509Z", "2026-03-08T10:13:30.250Z"),
+            ("2024-02-29T23:59:59+05:45", "2024-02-29T18:14:59Z"),
+            ("1772956680000", "2026-03-08T07:58:00Z"),
+        ])
+    func timestampForms(text: String, utc: String) throws {
+        #expect(Timestamp.parse(text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == foundationMilliseconds(utc))
+    }
+
+    @Test(
+        "timestamps without an offset, or impossible ones, are rejected",
+        arguments: ["2026-03-08T01:59:00", "2026-02-30T00:00:00Z", "2026-03-08T24:00:00Z", "yesterday", "", "12:00", "2026-03-08T01:59:00+25:00"])
+    func rejectsTimestamps(text: String) {
+        #expect(Timestamp.parse(text) == nil)
+    }
+}
+
+@Suite("Decimal parsing")
+struct DecimalParsingTests {
+    @Test("the fast path rounds exactly like Double(String)", arguments: 0..<5)
+    func matchesSwift(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed))
+        for _ in 0..<20_000 {
+            let integer = Int64.random(in: -9_999_999...9_999_999, using: &random)
+            let places = Int.random(in: 0...12, using: &random)
+            var text = String(abs(integer))
+            if places > 0 {
+                text = String(repeating: "0", count: max(0, places + 1 - text.count)) + text
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -places))
+            }
+            if integer < 0 { text = "-" + text }
+            if Int.random(in: 0..<10, using: &random) == 0 { text += "e\(Int.random(in: -30...30, using: &random))" }
+            let parsed = Array(text.utf8).withUnsafeBytes { NumberParser.double($0) }
+            #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
+    @Test("non-numbers are rejected", arguments: ["", "-", ".", "1.2.3", "nan", "inf", "0x10", "1,5", "12a", "1e999"])
+    func rejects(text: String) {
+        #expect(Array(text.utf8).withUnsafeBytes { NumberParser.double($0) } == nil)
+    }
+}
