@@ -22,15 +22,40 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     public var count: Int
     /// The sum of their values.
     public var total: Double
-    /// The same figures for each series.
-    public var bySeries: [String: DayCount]
+    /// The heatmap's series names, sorted; shared by all its days.
+    public let series: [String]
+    /// The figures of each series, in the order of ``series``.
+    public let seriesFigures: [DayCount]
 
-    /// Creates a day.
-    public init(date: LocalDate, count: Int, total: Double, bySeries: [String: DayCount]) {
+    /// Creates a day from per-series figures aligned with `series`.
+    public init(date: LocalDate, series: [String], seriesFigures: [DayCount]) {
+        precondition(series.count == seriesFigures.count, "one DayCount per series")
         self.date = date
-        self.count = count
-        self.total = total
-        self.bySeries = bySeries
+        self.series = series
+        self.seriesFigures = seriesFigures
+        count = seriesFigures.reduce(0) { $0 + $1.count }
+        total = seriesFigures.reduce(0) { $0 + $1.total }
+    }
+
+    /// The same figures for each series, by name.
+    public var bySeries: [String: DayCount] { Dictionary(uniqueKeysWithValues: zip(series, seriesFigures)) }
+
+    private enum CodingKeys: String, CodingKey { case date, count, total, bySeries }
+
+    /// Decodes `{"date", "count", "total", "bySeries": {name: {"count", "total"}}}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let bySeries = try container.decode([String: DayCount].self, forKey: .bySeries).sorted { $0.key < $1.key }
+        self.init(date: try container.decode(LocalDate.self, forKey: .date), series: bySeries.map(\.key), seriesFigures: bySeries.map(\.value))
+    }
+
+    /// Encodes `{"date", "count", "total", "bySeries": {name: {"count", "total"}}}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(count, forKey: .count)
+        try container.encode(total, forKey: .total)
+        try container.encode(bySeries, forKey: .bySeries)
     }
 }
 

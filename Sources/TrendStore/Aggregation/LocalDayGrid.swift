@@ -41,14 +41,42 @@ struct LocalDayGrid {
     /// A grid for the dates `first...last` (and the instants around them) in `zone`.
     init(zone: TimeZone, from first: LocalDate, through last: LocalDate) {
         self.zone = zone
-        offsets = ZoneOffsets(
-            zone: zone, from: first.dayNumber * TimeGrid.day - 2 * Self.offsetReach,
+        offsets = ZoneOffsetsCache.offsets(
+            for: zone, from: first.dayNumber * TimeGrid.day - 2 * Self.offsetReach,
             to: (last.dayNumber + 1) * TimeGrid.day + 2 * Self.offsetReach)
     }
 
     /// The local date holding `instant`.
     func date(containing instant: Int64) -> LocalDate {
         LocalDate(dayNumber: (instant + offsets.offset(at: instant)).floorDivided(by: TimeGrid.day))
+    }
+
+    /// The first instant of `date` and the first instant of the next date, without hour spans.
+    ///
+    /// Equal for a date the zone skips.
+    func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
+        let wallStart = date.dayNumber * TimeGrid.day
+        let wallEnd = wallStart + TimeGrid.day
+        var start = Int64.max
+        var end = Int64.min
+        var period = offsets.period(containing: wallStart - Self.offsetReach)
+        while period < offsets.periodCount {
+            let (periodStart, periodEnd) = offsets.bounds(ofPeriod: period)
+            if periodStart > wallEnd + Self.offsetReach { break }
+            let offset = offsets.offsets[period]
+            let from = max(periodStart, wallStart - offset)
+            let to = min(periodEnd, wallEnd - offset)
+            if from < to {
+                start = min(start, from)
+                end = max(end, to)
+            }
+            period += 1
+        }
+        if start > end {
+            let instant = wallStart - offsets.offset(at: wallStart)
+            return (instant, instant)
+        }
+        return (start, end)
     }
 
     /// The instants and hour spans of `date`.

@@ -22,13 +22,17 @@ struct RollupRows {
         let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
         rowOfDay = Array(repeating: -1, count: span)
         guard !days.isEmpty else { return }
-        let wanted = Set(days)
-        let blocks = Array(Set(days.map(RollupBlock.index(ofDay:)))).sorted()
+        var wanted = [Bool](repeating: false, count: span)
+        for day in days { wanted[Int(day - firstDay)] = true }
+        let firstDay = self.firstDay
+        var blocks: [Int64] = []
+        for day in days where RollupBlock.index(ofDay: day) != blocks.last { blocks.append(RollupBlock.index(ofDay: day)) }
         let readBlock = { (rows: inout RollupRows, index: Int64, bytes: UnsafeRawBufferPointer) throws in
             do {
                 try RollupBlock.forEachRow(bytes) { offset, row in
                     let day = index * RollupBlock.days + Int64(offset)
-                    if wanted.contains(day) { try rows.append(row, day: day, record: record) }
+                    let index = day - firstDay
+                    if index >= 0 && index < wanted.count && wanted[Int(index)] { try rows.append(row, day: day, record: record) }
                 }
             } catch let damage as RollupCodec.Damage {
                 throw StoreError.damagedRollup(series: record.name, dayStart: index * RollupBlock.days * TimeGrid.day, reason: damage.reason)

@@ -2,7 +2,7 @@ import LMDB
 
 /// What one local day holds for one series.
 struct LocalDayFigures {
-    /// The prorated sum of each wall-clock hour bucket.
+    /// The prorated sum of each wall-clock hour bucket (empty when only day totals were asked for).
     var hourly = [Double](repeating: 0, count: 24)
     /// Whether any sample overlaps the day (or the part of it asked for).
     var hasData = false
@@ -26,40 +26,32 @@ struct LocalDayFigures {
 struct SeriesAggregator {
     let engine: StoreEngine
     let record: SeriesRecord
+    /// Whether aligned spans read rollups (`true`) or raw samples like unaligned ones.
+    let usesRollups: Bool
     private let zlib = ZlibCodec()
 
-    init(engine: StoreEngine, record: SeriesRecord) {
+    init(engine: StoreEngine, record: SeriesRecord, usesRollups: Bool = true) {
         self.engine = engine
         self.record = record
+        self.usesRollups = usesRollups
     }
 
-    /// The figures of each day, counting only instants before `now` (and instant samples at `now`) when given.
+    /// The figures of each day (sorted by date), counting only instants before `now`
+    /// (and instant samples at `now`) when given.
     func figures<T: ReadableTransaction & ~Copyable>(
         of days: [LocalDayInstants], until now: Int64? = nil, txn: borrowing T
     ) throws -> [LocalDayFigures] {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
-        var neededDays: [Int64] = []
-        for day in days {
-            for span in day.spans where span.isQuarterAligned {
-                let end = min(span.end, cut ?? .max)
-                guard span.start < end else { continue }
-                let first = span.start.floorDivided(by: TimeGrid.day)
-                let last = (end - 1).floorDivided(by: TimeGrid.day)
-                for utcDay in first...last where neededDays.last.map({ $0 < utcDay }) ?? true {
-                    neededDays.append(utcDay)
-                }
-            }
-        }
-        neededDays = Array(Set(neededDays)).sorted()
-        let rows = try RollupRows(engine: engine, record: record, days: neededDays, txn: txn)
-
+        let rows = try RollupRows(
+            engine: engine, record: record,
+            days: usesRollups ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) }) : [], txn: txn)
         var result: [LocalDayFigures] = []
         result.reserveCapacity(days.count)
         for day in days {
             var figures = LocalDayFigures()
             for span in day.spans {
                 if let now, span.start > now { break }
-                if span.isQuarterAligned {
+                if usesRollups && span.isQuarterAligned {
                     addSlots(rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour, into: &figures)
                     if let now, let cut, span.end > cut {
                         let samples = try rawSamples(startingFrom: cut - record.maximumDuration, through: now, txn: txn)
@@ -74,6 +66,39 @@ struct SeriesAggregator {
             result.append(figures)
         }
         return result
+    }
+
+    /// The count and start sum of each day, given its bounds (sorted by date); for heatmaps.
+    ///
+    /// Needs no hour spans: a day whose bounds fall on quarter-hours is one run of slots.
+    /// Any other day (a historical offset) goes through ``figures(of:until:txn:)`` with `grid`.
+    func dayTotals<T: ReadableTransaction & ~Copyable>(
+        of days: [(date: LocalDate, start: Int64, end: Int64)], grid: LocalDayGrid, txn: borrowing T
+    ) throws -> [DayCount] {
+        let rows = try RollupRows(engine: engine, record: record, days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }), txn: txn)
+        var result: [DayCount] = []
+        result.reserveCapacity(days.count)
+        for day in days {
+            var figures = LocalDayFigures(hourly: [])
+            if day.start.floorModulo(TimeGrid.quarterHour) == 0 && day.end.floorModulo(TimeGrid.quarterHour) == 0 {
+                addSlots(rows, from: day.start, to: day.end, hour: 0, into: &figures)
+            } else {
+                figures = try self.figures(of: [grid.instants(of: day.date)], txn: txn)[0]
+            }
+            result.append(DayCount(count: figures.count, total: figures.startSum))
+        }
+        return result
+    }
+
+    /// The UTC days the instant ranges touch, ascending and unique (the ranges must be in time order).
+    private static func utcDays(covering ranges: some Sequence<(Int64, Int64)>) -> [Int64] {
+        var days: [Int64] = []
+        for (start, end) in ranges where start < end {
+            let first = max(start.floorDivided(by: TimeGrid.day), (days.last ?? .min) + 1)
+            let last = (end - 1).floorDivided(by: TimeGrid.day)
+            if first <= last { days.append(contentsOf: first...last) }
+        }
+        return days
     }
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
@@ -94,7 +119,7 @@ struct SeriesAggregator {
                     figures.startSum += rows.startSums[slot]
                     if rows.touched[slot] { figures.hasData = true }
                 }
-                figures.hourly[hour] += sum
+                if !figures.hourly.isEmpty { figures.hourly[hour] += sum }
             }
             instant = upTo
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A time zone's UTC offset as a step function of the instant, over a bounded range.
 ///
@@ -49,4 +50,28 @@ struct ZoneOffsets {
     }
 
     var periodCount: Int { periodStarts.count }
+}
+
+/// Offset tables of the zones queries use, kept for the life of the process, so a query
+/// reads integers instead of asking Foundation for transitions.
+///
+/// A table covers a range of instants; a query outside it rebuilds a table covering
+/// both, with a year of margin on each side, so rebuilds are rare.
+enum ZoneOffsetsCache {
+    private static let tables = Mutex<[String: (from: Int64, to: Int64, offsets: ZoneOffsets)]>([:])
+    private static let margin: Int64 = 366 * TimeGrid.day
+
+    /// A table of `zone` covering at least `[from, to]`.
+    static func offsets(for zone: TimeZone, from: Int64, to: Int64) -> ZoneOffsets {
+        let key = zone.identifier
+        if let cached = tables.withLock({ $0[key] }), cached.from <= from, cached.to >= to {
+            return cached.offsets
+        }
+        let existing = tables.withLock { $0[key] }
+        let lower = min(from, existing?.from ?? from) - margin
+        let upper = max(to, existing?.to ?? to) + margin
+        let built = ZoneOffsets(zone: zone, from: lower, to: upper)
+        tables.withLock { $0[key] = (lower, upper, built) }
+        return built
+    }
 }

@@ -77,3 +77,28 @@ extension StoreEngine {
         }
     }
 }
+
+extension StoreEngine {
+    /// Calls `body` with the samples of each chunk of `name` holding starts in `[from, to)`,
+    /// in time order, reusing one buffer; returns the number of samples passed.
+    func forEachChunk(series name: String, from: Int64, to: Int64, _ body: ([Sample]) throws -> Void) throws -> Int {
+        try read { txn in
+            let record = try requireSeries(named: name, in: txn)
+            guard from < to else { return 0 }
+            let zlib = ZlibCodec()
+            var buffer: [Sample] = []
+            var total = 0
+            for window in try existingWindows(series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1), in: txn) {
+                buffer.removeAll(keepingCapacity: true)
+                _ = try decodeChunk(record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
+                let windowStart = window * chunkWindow
+                if windowStart < from || windowStart + chunkWindow > to {
+                    buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
+                }
+                total += buffer.count
+                try body(buffer)
+            }
+            return total
+        }
+    }
+}

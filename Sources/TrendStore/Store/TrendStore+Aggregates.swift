@@ -104,7 +104,7 @@ extension TrendStore {
             let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(LocalDate.init(dayNumber:))
                 .filter { wanted.contains($0.weekday) }
             let grid = LocalDayGrid(zone: zone, from: first, through: today)
-            let figures = try SeriesAggregator(engine: engine, record: record)
+            let figures = try SeriesAggregator(engine: engine, record: record, usesRollups: !options.fromRawSamples)
                 .figures(of: dates.map(grid.instants(of:)), txn: txn)
             return weekdays.map { weekday in
                 let candidates = zip(dates, figures).filter { $0.0.weekday == weekday }
@@ -133,26 +133,23 @@ extension TrendStore {
         let zone = timeZone ?? engine.timeZone
         let names = Set(series).sorted()
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
-        let days = stride(from: from.dayNumber, through: through.dayNumber, by: 1)
-            .map { grid.instants(of: LocalDate(dayNumber: $0)) }
-        let perSeries: [[LocalDayFigures]] = try engine.read { txn in
+        let days = stride(from: from.dayNumber, through: through.dayNumber, by: 1).map { number in
+            let date = LocalDate(dayNumber: number)
+            let bounds = grid.bounds(of: date)
+            return (date: date, start: bounds.start, end: bounds.end)
+        }
+        let perSeries: [[DayCount]] = try engine.read { txn in
             try names.map { name in
                 guard let record = try engine.seriesRecord(named: name, in: txn) else {
-                    return Array(repeating: LocalDayFigures(), count: days.count)
+                    return Array(repeating: DayCount(count: 0, total: 0), count: days.count)
                 }
-                return try SeriesAggregator(engine: engine, record: record).figures(of: days, txn: txn)
+                return try SeriesAggregator(engine: engine, record: record).dayTotals(of: days, grid: grid, txn: txn)
             }
         }
         let entries = days.indices.map { index in
-            var bySeries: [String: DayCount] = [:]
-            var count = 0
-            var total = 0.0
-            for (name, figures) in zip(names, perSeries) {
-                bySeries[name] = DayCount(count: figures[index].count, total: figures[index].startSum)
-                count += figures[index].count
-                total += figures[index].startSum
-            }
-            return HeatmapDay(date: days[index].date, count: count, total: total, bySeries: bySeries)
+            HeatmapDay(
+                date: days[index].date, series: names,
+                seriesFigures: perSeries.map { $0[index] })
         }
         return Heatmap(bucket: names.joined(separator: ","), days: entries)
     }

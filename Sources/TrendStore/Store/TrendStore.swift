@@ -81,6 +81,16 @@ public actor TrendStore {
         try engine.samples(series: series, from: Milliseconds(from), to: Milliseconds(to))
     }
 
+    /// Calls `body` with the samples of `series` starting in `[from, to)`, one chunk at a
+    /// time in time order, without holding them all in memory: for exports and scans.
+    ///
+    /// - Returns: How many samples were passed to `body`.
+    /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
+    @discardableResult
+    public nonisolated func forEachChunk(of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void) throws -> Int {
+        try engine.forEachChunk(series: series, from: Milliseconds(from), to: Milliseconds(to), body)
+    }
+
     /// Every series with its unit, sample count and time span.
     public nonisolated func series() throws -> [SeriesInfo] {
         try engine.seriesInfos()
