@@ -136,6 +136,12 @@ struct AggregationReferenceTests {
                 } else {
                     #expect(average.averageHourlyPattern == nil && average.projectedTotal == nil)
                 }
+                let fromRaw = try store.weekdayAverage(
+                    of: "energy", weekday: weekday, now: Date(milliseconds: now), options: .init(fromRawSamples: true))
+                #expect(fromRaw.days == average.days)
+                if let rawPattern = fromRaw.averageHourlyPattern {
+                    expectClose(rawPattern, try #require(average.averageHourlyPattern), "raw samples vs rollups")
+                }
                 let withEmpty = try store.weekdayAverage(
                     of: "energy", weekday: weekday, now: Date(milliseconds: now), options: .init(includeEmptyDays: true))
                 let expectedWithEmpty = reference.weekdayAverage(samples: stored, weekday: weekday, now: now, includeEmpty: true)

@@ -12,12 +12,15 @@ struct RollupRows {
     private(set) var startCounts: [UInt32] = []
     private(set) var startSums: [Double] = []
     private(set) var touched: [Bool] = []
+    /// Whether `startCounts` and `startSums` were loaded.
+    let includesStarts: Bool
 
     /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups of their
     /// week blocks when few are needed, by one cursor walk when most of the range is.
     init<T: ReadableTransaction & ~Copyable>(
-        engine: StoreEngine, record: SeriesRecord, days: [Int64], txn: borrowing T
+        engine: StoreEngine, record: SeriesRecord, days: [Int64], includesStarts: Bool, txn: borrowing T
     ) throws {
+        self.includesStarts = includesStarts
         firstDay = days.first ?? 0
         let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
         rowOfDay = Array(repeating: -1, count: span)
@@ -62,19 +65,49 @@ struct RollupRows {
     private mutating func append(_ bytes: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord) throws {
         let row = prorated.count / DayRollup.slotCount
         let base = prorated.count
-        prorated.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
-        startCounts.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
-        startSums.append(contentsOf: repeatElement(0, count: DayRollup.slotCount))
-        touched.append(contentsOf: repeatElement(false, count: DayRollup.slotCount))
-        do {
-            try RollupCodec.forEachSlot(bytes) { slot, value, count, sum in
-                prorated[base + slot] = value
-                startCounts[base + slot] = count
-                startSums[base + slot] = sum
-                touched[base + slot] = true
+        let slots = DayRollup.slotCount
+        if prorated.capacity < base + slots {
+            // Grow all four together, by half again, so rows append in amortised constant time.
+            let capacity = max(base + slots, base * 3 / 2, 8 * slots)
+            prorated.reserveCapacity(capacity)
+            if includesStarts {
+                startCounts.reserveCapacity(capacity)
+                startSums.reserveCapacity(capacity)
             }
-        } catch {
-            throw StoreError.damagedRollup(series: record.name, dayStart: day * TimeGrid.day, reason: error.reason)
+            touched.reserveCapacity(capacity)
+        }
+        prorated.append(contentsOf: repeatElement(0, count: slots))
+        touched.append(contentsOf: repeatElement(false, count: slots))
+        do {
+            if includesStarts {
+                startCounts.append(contentsOf: repeatElement(0, count: slots))
+                startSums.append(contentsOf: repeatElement(0, count: slots))
+                try prorated.withUnsafeMutableBufferPointer { prorated in
+                    try touched.withUnsafeMutableBufferPointer { touched in
+                        try startCounts.withUnsafeMutableBufferPointer { startCounts in
+                            try startSums.withUnsafeMutableBufferPointer { startSums in
+                                try RollupCodec.forEachSlot(bytes) { slot, value, count, sum in
+                                    prorated[base + slot] = value
+                                    touched[base + slot] = true
+                                    startCounts[base + slot] = count
+                                    startSums[base + slot] = sum
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                try prorated.withUnsafeMutableBufferPointer { prorated in
+                    try touched.withUnsafeMutableBufferPointer { touched in
+                        try RollupCodec.forEachSlot(bytes, decodingStartSums: false) { slot, value, _, _ in
+                            prorated[base + slot] = value
+                            touched[base + slot] = true
+                        }
+                    }
+                }
+            }
+        } catch let damage as RollupCodec.Damage {
+            throw StoreError.damagedRollup(series: record.name, dayStart: day * TimeGrid.day, reason: damage.reason)
         }
         rowOfDay[Int(day - firstDay)] = Int32(row)
     }

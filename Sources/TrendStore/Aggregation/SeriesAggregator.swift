@@ -38,13 +38,16 @@ struct SeriesAggregator {
 
     /// The figures of each day (sorted by date), counting only instants before `now`
     /// (and instant samples at `now`) when given.
+    ///
+    /// `count` and `startSum` are filled only with `includesStarts`; curves do not need them.
     func figures<T: ReadableTransaction & ~Copyable>(
-        of days: [LocalDayInstants], until now: Int64? = nil, txn: borrowing T
+        of days: [LocalDayInstants], until now: Int64? = nil, includesStarts: Bool = false, txn: borrowing T
     ) throws -> [LocalDayFigures] {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         let rows = try RollupRows(
             engine: engine, record: record,
-            days: usesRollups ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) }) : [], txn: txn)
+            days: usesRollups ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) }) : [],
+            includesStarts: includesStarts, txn: txn)
         var result: [LocalDayFigures] = []
         result.reserveCapacity(days.count)
         for day in days {
@@ -75,7 +78,9 @@ struct SeriesAggregator {
     func dayTotals<T: ReadableTransaction & ~Copyable>(
         of days: [(date: LocalDate, start: Int64, end: Int64)], grid: LocalDayGrid, txn: borrowing T
     ) throws -> [DayCount] {
-        let rows = try RollupRows(engine: engine, record: record, days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }), txn: txn)
+        let rows = try RollupRows(
+            engine: engine, record: record, days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }),
+            includesStarts: true, txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)
         for day in days {
@@ -83,7 +88,7 @@ struct SeriesAggregator {
             if day.start.floorModulo(TimeGrid.quarterHour) == 0 && day.end.floorModulo(TimeGrid.quarterHour) == 0 {
                 addSlots(rows, from: day.start, to: day.end, hour: 0, into: &figures)
             } else {
-                figures = try self.figures(of: [grid.instants(of: day.date)], txn: txn)[0]
+                figures = try self.figures(of: [grid.instants(of: day.date)], includesStarts: true, txn: txn)[0]
             }
             result.append(DayCount(count: figures.count, total: figures.startSum))
         }
@@ -113,11 +118,17 @@ struct SeriesAggregator {
                 let first = base + Int((instant - dayStart) / TimeGrid.quarterHour)
                 let last = base + Int((upTo - dayStart) / TimeGrid.quarterHour)
                 var sum = 0.0
+                var touched = false
                 for slot in first..<last {
                     sum += rows.prorated[slot]
-                    figures.count += Int(rows.startCounts[slot])
-                    figures.startSum += rows.startSums[slot]
-                    if rows.touched[slot] { figures.hasData = true }
+                    touched = touched || rows.touched[slot]
+                }
+                if touched { figures.hasData = true }
+                if rows.includesStarts {
+                    for slot in first..<last {
+                        figures.count += Int(rows.startCounts[slot])
+                        figures.startSum += rows.startSums[slot]
+                    }
                 }
                 if !figures.hourly.isEmpty { figures.hourly[hour] += sum }
             }

@@ -42,9 +42,11 @@ enum RollupCodec {
     }
 
     /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot, in order.
+    ///
+    /// With `decodingStartSums: false` the start sums are skipped and passed as zero.
     @inline(__always)
     static func forEachSlot(
-        _ row: UnsafeRawBufferPointer, _ body: (Int, Double, UInt32, Double) -> Void
+        _ row: UnsafeRawBufferPointer, decodingStartSums: Bool = true, _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(Damage) {
         guard row.count >= 2 + bitmapSize + 4 else { throw Damage(reason: "\(row.count) bytes is too short for a rollup row") }
         let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
@@ -71,7 +73,12 @@ enum RollupCodec {
                 guard countValue <= UInt64(UInt32.max) else { throw Damage(reason: "start count out of range") }
                 var startSum = 0.0
                 if countValue > 0 {
-                    startSum = exponent == rawMarker ? try reader.readDouble() : Double(try reader.readZigZag()) / power
+                    if exponent == rawMarker {
+                        startSum = try reader.readDouble()
+                    } else {
+                        let scaled = try reader.readZigZag()
+                        if decodingStartSums { startSum = Double(scaled) / power }
+                    }
                 }
                 body(slot, prorated, UInt32(countValue), startSum)
             }
