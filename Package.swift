@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         .systemLibrary(
@@ -19,13 +20,13 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
         .systemLibrary(
-            name: "CZlib",
+            name: "CZlibSystem",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "TrendStore", dependencies: ["LMDB", "CZlib"]),
-        .target(name: "TrendStoreImport", dependencies: ["TrendStore"]),
+        .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem"]),
+        .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
         .executableTarget(
             name: "trendstore",
             dependencies: [

@@ -42,13 +42,18 @@ public struct ImportSummary: Sendable, Codable {
     public var skipped = 0
     /// The first few skipped records, as `file:line: field: reason`.
     public var skippedExamples: [String] = []
+    /// Well-formed records left out by the format's rules (types not imported, duplicate sources), by reason.
+    public var ignored: [String: Int] = [:]
     /// Wall-clock seconds taken.
     public var seconds = 0.0
     /// The file's size in bytes.
     public var bytes = 0
 
     /// Samples read per second.
-    public var samplesPerSecond: Double { seconds > 0 ? Double(recordsRead - skipped) / seconds : 0 }
+    public var samplesPerSecond: Double { seconds > 0 ? Double(samplesRead) / seconds : 0 }
+
+    /// Records that became samples.
+    public var samplesRead: Int { recordsRead - skipped - ignored.values.reduce(0, +) }
 }
 
 /// Imports files into a store in batches: each batch is one transaction, so a failure
@@ -80,7 +85,24 @@ public struct Importer: Sendable {
         let began = Date()
         let stream = try ByteStream(path: path)
         let format = options.format == .auto ? try FormatDetector.detect(stream) : options.format
-        let parser = try makeParser(format, stream: stream)
+        var scratch: URL?
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        let parser: any RecordParser
+        if format == .appleHealth {
+            var source = path
+            var displayPath = path
+            if stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trendstore-import-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                scratch = directory
+                let extracted = try AppleHealthArchive.extractExport(from: path, into: directory)
+                source = extracted.path
+                displayPath = "\(path)/\(extracted.entry)"
+            }
+            parser = try AppleHealthParser(path: source, displayPath: displayPath)
+        } else {
+            parser = try makeParser(format, stream: stream)
+        }
         var summary = ImportSummary(file: path, format: format)
         summary.bytes = stream.totalBytes
         var batch = PendingBatch()
@@ -99,6 +121,8 @@ public struct Importer: Sendable {
                     lastUnit = (series, unit)
                 }
                 batch.add(sample, series: series, unit: unit)
+            case let .ignored(reason):
+                summary.ignored[reason, default: 0] += 1
             case let .invalid(error):
                 guard options.skipInvalid else { throw error }
                 summary.skipped += 1
@@ -109,14 +133,14 @@ public struct Importer: Sendable {
             }
             if let progress, summary.recordsRead & 0x3FFF == 0, Date().timeIntervalSince(lastReport) > 0.2 {
                 lastReport = Date()
-                progress(ImportProgress(bytesDone: parser.bytesConsumed, bytesTotal: stream.totalBytes,
-                                        samples: summary.recordsRead - summary.skipped, elapsed: lastReport.timeIntervalSince(began)))
+                progress(ImportProgress(bytesDone: parser.bytesConsumed, bytesTotal: parser.totalBytes,
+                                        samples: summary.samplesRead, elapsed: lastReport.timeIntervalSince(began)))
             }
         }
         try await write(&batch, summary: &summary, options: options)
         summary.seconds = Date().timeIntervalSince(began)
         progress?(ImportProgress(bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
-                                 samples: summary.recordsRead - summary.skipped, elapsed: summary.seconds))
+                                 samples: summary.samplesRead, elapsed: summary.seconds))
         return summary
     }
 
@@ -125,6 +149,7 @@ public struct Importer: Sendable {
         case .csv: return try SampleCSVParser(stream: stream)
         case .ndjson: return NDJSONParser(stream: stream)
         case .auto, .appleHealth, .stravaCSV, .stravaJSON, .legacy:
+            // Apple Health is opened by importFile, which may first extract it from a zip.
             throw ImportError(file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }
     }

@@ -59,6 +59,9 @@ enum ImportReport {
         for (series, written) in summary.written.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged")
         }
+        for (reason, count) in summary.ignored.sorted(by: { $0.key < $1.key }) {
+            lines.append("  ignored \(count): \(reason)")
+        }
         if summary.skipped > 0 {
             lines.append("  skipped \(summary.skipped) records, for example:")
             lines += summary.skippedExamples.map { "    \($0)" }

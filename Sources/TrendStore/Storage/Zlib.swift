@@ -1,4 +1,4 @@
-import CZlib
+import CZlibSystem
 
 /// zlib's deflate and inflate, with a stream reused across calls to avoid re-allocating its state.
 ///
@@ -40,7 +40,7 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
             stream.pointee.avail_in = uInt(input.count)
             stream.pointee.next_out = out.baseAddress!.advanced(by: start).assumingMemoryBound(to: Bytef.self)
             stream.pointee.avail_out = uInt(bound)
-            return CZlib.deflate(stream, Z_FINISH)
+            return CZlibSystem.deflate(stream, Z_FINISH)
         }
         let produced = bound - Int(stream.pointee.avail_out)
         deflateReset(stream)
@@ -55,7 +55,7 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
         stream.pointee.avail_in = uInt(input.count)
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(output.count)
-        let code = CZlib.inflate(stream, Z_FINISH)
+        let code = CZlibSystem.inflate(stream, Z_FINISH)
         let leftOver = stream.pointee.avail_out
         inflateReset(stream)
         guard code == Z_STREAM_END, leftOver == 0 else {
@@ -91,6 +91,6 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
 
     /// The CRC-32 of `bytes`, as zlib computes it.
     static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(CZlib.crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+        UInt32(CZlibSystem.crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
     }
 }

@@ -13,6 +13,7 @@ final class NDJSONParser: RecordParser {
     }
 
     var bytesConsumed: Int { reader.bytesConsumed }
+    var totalBytes: Int { reader.totalBytes }
 
     func next() throws(ImportError) -> ParsedRecord? {
         var line: [UInt8] = []
@@ -61,6 +62,7 @@ final class CSVLineReader {
     init(stream: ByteStream) { self.stream = stream }
 
     var bytesConsumed: Int { stream.bytesConsumed }
+    var totalBytes: Int { stream.totalBytes }
 
     func nextLine() -> [UInt8]? {
         if !startedFile {

@@ -6,6 +6,8 @@ enum ParsedRecord {
     case sample(series: String, unit: String?, sample: Sample, line: Int)
     /// A malformed record, with where and why.
     case invalid(ImportError)
+    /// A well-formed record the format's rules leave out (a type not imported, a duplicate source), with why.
+    case ignored(reason: String)
 }
 
 /// A streaming reader of one file format.
@@ -16,6 +18,8 @@ protocol RecordParser: AnyObject {
     func next() throws(ImportError) -> ParsedRecord?
     /// How many bytes of the file have been read, for progress.
     var bytesConsumed: Int { get }
+    /// The size of what the parser reads, for progress.
+    var totalBytes: Int { get }
 }
 
 /// Makes one `String` per distinct name instead of one per record.

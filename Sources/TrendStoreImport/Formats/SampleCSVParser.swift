@@ -17,6 +17,7 @@ final class SampleCSVParser: RecordParser {
     }
 
     var bytesConsumed: Int { reader.bytesConsumed }
+    var totalBytes: Int { reader.totalBytes }
 
     private func readHeader() throws(ImportError) {
         do {

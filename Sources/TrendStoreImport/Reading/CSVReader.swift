@@ -20,6 +20,7 @@ final class CSVReader {
 
     var fieldCount: Int { fieldRanges.count }
     var bytesConsumed: Int { stream.bytesConsumed }
+    var totalBytes: Int { stream.totalBytes }
 
     /// Calls `body` with the bytes of field `index`.
     @inline(__always)

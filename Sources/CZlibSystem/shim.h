@@ -1,5 +1,5 @@
-#ifndef TRENDSTORE_CZLIB_SHIM_H
-#define TRENDSTORE_CZLIB_SHIM_H
+#ifndef TRENDSTORE_CZLIBSYSTEM_SHIM_H
+#define TRENDSTORE_CZLIBSYSTEM_SHIM_H
 #include <zlib.h>
 
 /// `inflateInit` and `deflateInit` are macros; Swift calls these instead.

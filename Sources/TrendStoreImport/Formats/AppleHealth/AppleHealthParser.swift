@@ -1,0 +1,204 @@
+import Foundation
+import TrendStore
+
+/// Reads an Apple Health `export.xml` into series, in two passes over the file.
+///
+/// - `Record` elements of the types in ``AppleHealthQuantity`` become samples of one
+///   series per type, values converted to the series' unit; other types are counted as ignored.
+/// - `Workout` elements become one sample each in a series named after the activity
+///   (`HKWorkoutActivityTypeRunning` → `Running`), valued at the distance in metres
+///   (`totalDistance`, or the sum of its `WorkoutStatistics` distances; 0 when none).
+/// - Double counting: the first pass gathers, per type and source rank
+///   (``SourcePriority``), the time the samples cover; the second drops a sample that a
+///   higher-ranked source's samples of the same type overlap. An instant sample (a
+///   daily total written by an app) is dropped when the higher-ranked source covers any
+///   part of that sample's own local day.
+/// - A record starting more than a day after the file's `ExportDate` is a device clock
+///   error: counted as ignored, not imported.
+/// - Both `sourceName=` and old iOS 8/9 exports' `source=` are read, and compact dates
+///   such as `20151107171924+0100`.
+/// - The first pass reads the whole file, so a truncated export (no `</HealthData>`)
+///   is rejected before anything is written.
+final class AppleHealthParser: RecordParser {
+    private let scanner: XMLTagScanner
+    private let file: String
+    private var coverage: [[Int: CoverageIntervals]]
+    private var exportDate: Int64?
+    private var pendingWorkout: PendingWorkout?
+    private var queued: [ParsedRecord] = []
+
+    private struct PendingWorkout {
+        var series: String
+        var start: Int64
+        var end: Int64
+        var distance: Double?
+        var statisticsDistance = 0.0
+        var line: Int
+    }
+
+    private static let interesting = ["HealthData", "ExportDate", "Record", "Workout", "WorkoutStatistics"]
+    private static let attribute = (
+        type: Array("type".utf8), sourceName: Array("sourceName".utf8), source: Array("source".utf8),
+        device: Array("device".utf8), unit: Array("unit".utf8), startDate: Array("startDate".utf8),
+        endDate: Array("endDate".utf8), value: Array("value".utf8), activityType: Array("workoutActivityType".utf8),
+        totalDistance: Array("totalDistance".utf8), totalDistanceUnit: Array("totalDistanceUnit".utf8), sum: Array("sum".utf8)
+    )
+
+    /// Reads `path` once to learn which sources cover what, then opens it again for records.
+    ///
+    /// - Parameter displayPath: The name errors use (the zip's name when the XML came out of one).
+    init(path: String, displayPath: String) throws(ImportError) {
+        file = displayPath
+        coverage = Array(repeating: [:], count: AppleHealthQuantity.allCases.count)
+        let firstPass = XMLTagScanner(stream: try ByteStream(path: path), interesting: Self.interesting)
+        var sawRoot = false
+        var sawRootEnd = false
+        do {
+            while let tag = try firstPass.next() {
+                if tag.isEnd {
+                    if tag.name.elementsEqual("HealthData".utf8) { sawRootEnd = true }
+                    continue
+                }
+                if tag.name.elementsEqual("HealthData".utf8) { sawRoot = true }
+                if tag.name.elementsEqual("ExportDate".utf8) {
+                    exportDate = tag.withAttribute(Self.attribute.value, TimestampParser.milliseconds)
+                }
+                guard tag.name.elementsEqual("Record".utf8),
+                    let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of),
+                    let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds),
+                    let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds), end >= start
+                else { continue }
+                coverage[quantity.rawValue][Self.rank(of: tag), default: CoverageIntervals()].add(start: start, end: end)
+            }
+        } catch {
+            throw ImportError(file: displayPath, line: error.line, field: error.field, reason: error.reason)
+        }
+        guard sawRoot else { throw ImportError(file: displayPath, reason: "no <HealthData> element: not an Apple Health export") }
+        guard sawRootEnd else {
+            throw ImportError(file: displayPath, reason: "the export ends before </HealthData>: the file is truncated")
+        }
+        for index in coverage.indices {
+            for rank in coverage[index].keys { coverage[index][rank]!.compact() }
+        }
+        scanner = XMLTagScanner(stream: try ByteStream(path: path), interesting: Self.interesting)
+    }
+
+    var bytesConsumed: Int { scanner.bytesConsumed }
+    var totalBytes: Int { scanner.totalBytes }
+
+    func next() throws(ImportError) -> ParsedRecord? {
+        while queued.isEmpty {
+            let tag: XMLTag?
+            do {
+                tag = try scanner.next()
+            } catch {
+                throw ImportError(file: file, line: error.line, field: error.field, reason: error.reason)
+            }
+            guard let tag else { return nil }
+            if let record = read(tag) { queued.append(record) }
+        }
+        return queued.removeFirst()
+    }
+
+    private static func rank(of tag: XMLTag) -> Int {
+        let source = tag.string(Self.attribute.sourceName) ?? tag.string(Self.attribute.source) ?? ""
+        return SourcePriority.rank(sourceName: source, device: tag.string(Self.attribute.device))
+    }
+
+    private func invalid(_ line: Int, _ field: String, _ reason: String) -> ParsedRecord {
+        .invalid(ImportError(file: file, line: line, field: field, reason: reason))
+    }
+
+    private func read(_ tag: XMLTag) -> ParsedRecord? {
+        if tag.name.elementsEqual("Record".utf8) && !tag.isEnd { return record(tag) }
+        if tag.name.elementsEqual("Workout".utf8) { return workout(tag) }
+        if tag.name.elementsEqual("WorkoutStatistics".utf8), !tag.isEnd, pendingWorkout != nil,
+            let type = tag.string(Self.attribute.type), type.hasPrefix("HKQuantityTypeIdentifierDistance"),
+            let sum = tag.withAttribute(Self.attribute.sum, NumberParser.double),
+            let factor = tag.string(Self.attribute.unit).flatMap({ AppleHealthUnits.distance[$0] })
+        {
+            pendingWorkout!.statisticsDistance += sum * factor
+        }
+        return nil
+    }
+
+    private func record(_ tag: XMLTag) -> ParsedRecord {
+        guard let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of) else {
+            let type = tag.string(Self.attribute.type) ?? "without a type"
+            return .ignored(reason: "record type \(type.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")) is not imported")
+        }
+        let line = tag.line
+        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds) else {
+            return invalid(line, "startDate", "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
+        }
+        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds) else {
+            return invalid(line, "endDate", "\"\(tag.string(Self.attribute.endDate) ?? "")\": \(TimestampParser.expectation)")
+        }
+        guard end >= start else { return invalid(line, "endDate", "is before startDate") }
+        guard let raw = tag.withAttribute(Self.attribute.value, NumberParser.double) else {
+            return invalid(line, "value", "\"\(tag.string(Self.attribute.value) ?? "")\" is not a finite number")
+        }
+        let unit = tag.string(Self.attribute.unit) ?? ""
+        guard let factor = quantity.factor(from: unit) else {
+            return invalid(line, "unit", "\"\(unit)\" is not a unit of \(quantity.series)")
+        }
+        if let exportDate, start > exportDate + 86_400_000 {
+            return .ignored(reason: "starts after the export's ExportDate (device clock error)")
+        }
+        let rank = Self.rank(of: tag)
+        let local = localDay(of: tag, start: start)
+        for (higher, intervals) in coverage[quantity.rawValue] where higher > rank {
+            let overlapped = end > start
+                ? intervals.overlaps(start: start, end: end)
+                : intervals.overlaps(start: local.start, end: local.end)
+            if overlapped { return .ignored(reason: "\(quantity.series) also recorded by a higher-priority source") }
+        }
+        return .sample(series: quantity.series, unit: quantity.unit,
+                       sample: Sample(startMilliseconds: start, endMilliseconds: end, value: raw * factor), line: line)
+    }
+
+    /// The local day of a record's start, by the UTC offset written in its own `startDate`.
+    private func localDay(of tag: XMLTag, start: Int64) -> (start: Int64, end: Int64) {
+        let offset = tag.withAttribute(Self.attribute.startDate) { text -> Int64? in
+            let wall = Array("2000-01-01 00:00:00 ".utf8) + Array(text.suffix(5))
+            return wall.withUnsafeBytes(TimestampParser.milliseconds).map { 946_684_800_000 - $0 }
+        } ?? 0
+        let wall = start + offset
+        let dayNumber = wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000
+        let dayStart = dayNumber * 86_400_000 - offset
+        return (dayStart, dayStart + 86_400_000)
+    }
+
+    private func workout(_ tag: XMLTag) -> ParsedRecord? {
+        if tag.isEnd {
+            guard let pending = pendingWorkout else { return nil }
+            pendingWorkout = nil
+            return emit(pending)
+        }
+        let line = tag.line
+        guard let type = tag.string(Self.attribute.activityType) else { return invalid(line, "workoutActivityType", "is missing") }
+        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds) else {
+            return invalid(line, "startDate", "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
+        }
+        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds), end >= start else {
+            return invalid(line, "endDate", "is missing, malformed or before startDate")
+        }
+        var distance: Double?
+        if let total = tag.withAttribute(Self.attribute.totalDistance, NumberParser.double) {
+            let unit = tag.string(Self.attribute.totalDistanceUnit) ?? "km"
+            guard let factor = AppleHealthUnits.distance[unit] else { return invalid(line, "totalDistanceUnit", "\"\(unit)\" is not a distance unit") }
+            distance = total * factor
+        }
+        let name = type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
+        let workout = PendingWorkout(series: name.isEmpty ? "Workout" : name, start: start, end: end, distance: distance, line: line)
+        if tag.isSelfClosing { return emit(workout) }
+        pendingWorkout = workout
+        return nil
+    }
+
+    private func emit(_ workout: PendingWorkout) -> ParsedRecord {
+        .sample(series: workout.series, unit: "m",
+                sample: Sample(startMilliseconds: workout.start, endMilliseconds: workout.end, value: workout.distance ?? workout.statisticsDistance),
+                line: workout.line)
+    }
+}

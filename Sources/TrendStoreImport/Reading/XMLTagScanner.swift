@@ -1,0 +1,240 @@
+import Foundation
+
+/// One tag read by ``XMLTagScanner``: its name and attributes, as bytes copied out of the stream.
+struct XMLTag {
+    /// The element name.
+    var name: [UInt8] = []
+    /// Whether this is an end tag (`</Workout>`).
+    var isEnd = false
+    /// Whether the tag closes itself (`<Record …/>`).
+    var isSelfClosing = false
+    /// The line the tag starts on, 1-based.
+    var line = 0
+    private var storage: [UInt8] = []
+    private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+
+    init() {}
+
+    init(name: [UInt8], isEnd: Bool, isSelfClosing: Bool, line: Int, storage: [UInt8], attributes: [(name: Range<Int>, value: Range<Int>)]) {
+        self.name = name
+        self.isEnd = isEnd
+        self.isSelfClosing = isSelfClosing
+        self.line = line
+        self.storage = storage
+        self.attributes = attributes
+    }
+
+    /// Calls `body` with the raw bytes of attribute `name`, or returns `nil` when it is absent.
+    func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
+        storage.withUnsafeBytes { bytes in
+            for attribute in attributes where bytes[attribute.name].elementsEqual(name) {
+                return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
+            }
+            return nil
+        }
+    }
+
+    /// Attribute `name` as a string with XML's predefined and numeric entities decoded.
+    func string(_ name: [UInt8]) -> String? {
+        withAttribute(name) { XMLEntities.decode(String(decoding: $0, as: UTF8.self)) }
+    }
+}
+
+/// Decodes XML's five predefined entities and numeric character references; leaves others as they are.
+enum XMLEntities {
+    static func decode(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            guard let semicolon = rest[ampersand...].firstIndex(of: ";"), rest.distance(from: ampersand, to: semicolon) <= 10 else {
+                result += "&"
+                rest = rest[rest.index(after: ampersand)...]
+                continue
+            }
+            let entity = rest[rest.index(after: ampersand)..<semicolon]
+            switch entity {
+            case "lt": result += "<"
+            case "gt": result += ">"
+            case "amp": result += "&"
+            case "quot": result += "\""
+            case "apos": result += "'"
+            default:
+                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                    : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let number, let scalar = Unicode.Scalar(number) {
+                    result.unicodeScalars.append(scalar)
+                } else {
+                    result += "&" + entity + ";"
+                }
+            }
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return result + rest
+    }
+}
+
+/// Streams the start and end tags of chosen elements out of an XML file.
+///
+/// It is not a validating parser: it skips text, comments, processing instructions,
+/// CDATA and the DOCTYPE with its internal subset, never loading a DTD or expanding
+/// an entity it defines, so a hostile file cannot make it fetch or grow anything.
+final class XMLTagScanner {
+    private let stream: ByteStream
+    private let interesting: [[UInt8]]
+    private var line = 1
+
+    /// Scans `stream`, reporting only elements named in `interesting`.
+    init(stream: ByteStream, interesting: [String]) {
+        self.stream = stream
+        self.interesting = interesting.map { Array($0.utf8) }
+    }
+
+    var bytesConsumed: Int { stream.bytesConsumed }
+    var totalBytes: Int { stream.totalBytes }
+    var path: String { stream.path }
+
+    /// The next interesting tag, or `nil` at the end of the file.
+    ///
+    /// - Throws: ``ImportError`` when the file ends inside a tag, comment or DOCTYPE.
+    func next() throws(ImportError) -> XMLTag? {
+        var minimum = 1
+        while true {
+            var found: XMLTag?
+            var needMore = false
+            var truncated = false
+            var available = 0
+            var lineCount = line
+            let interesting = self.interesting
+            let more = stream.consume(minimum: minimum) { bytes, isFinal in
+                available = bytes.count
+                guard let base = bytes.baseAddress else { return 0 }
+                var position = 0
+                while position < bytes.count {
+                    guard let open = memchr(base + position, 0x3C, bytes.count - position) else {
+                        lineCount += Self.newlines(bytes, position, bytes.count)
+                        return bytes.count
+                    }
+                    let tagStart = base.distance(to: UnsafeRawPointer(open))
+                    lineCount += Self.newlines(bytes, position, tagStart)
+                    guard let tagEnd = Self.endOfConstruct(bytes, from: tagStart) else {
+                        if isFinal { truncated = true } else { needMore = true }
+                        return tagStart
+                    }
+                    let tagLine = lineCount
+                    lineCount += Self.newlines(bytes, tagStart, tagEnd)
+                    if let tag = Self.tag(bytes, from: tagStart, to: tagEnd, line: tagLine, interesting: interesting) {
+                        found = tag
+                        return tagEnd
+                    }
+                    position = tagEnd
+                }
+                return bytes.count
+            }
+            line = lineCount
+            if let found { return found }
+            if truncated {
+                throw ImportError(file: stream.path, line: line, reason: "the file ends inside a tag, comment or DOCTYPE")
+            }
+            if !more { return nil }
+            minimum = needMore ? available + 1 : 1
+        }
+    }
+
+    private static func newlines(_ bytes: UnsafeRawBufferPointer, _ from: Int, _ to: Int) -> Int {
+        var count = 0
+        var index = from
+        while index < to {
+            if bytes[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// The index just past the construct starting with `<` at `start`, or `nil` if it is not complete in `bytes`.
+    private static func endOfConstruct(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        func hasPrefix(_ text: String) -> Bool {
+            let prefix = Array(text.utf8)
+            return start + prefix.count <= bytes.count && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
+        }
+        func find(_ terminator: String, after offset: Int) -> Int? {
+            let needle = Array(terminator.utf8)
+            var index = offset
+            while index + needle.count <= bytes.count {
+                if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index + needle.count }
+                index += 1
+            }
+            return nil
+        }
+        if hasPrefix("<!--") { return find("-->", after: start + 4) }
+        if hasPrefix("<![CDATA[") { return find("]]>", after: start + 9) }
+        if hasPrefix("<?") { return find("?>", after: start + 2) }
+        if start + 2 > bytes.count { return nil }
+        var depth = 0
+        var quote: UInt8 = 0
+        var index = start + 1
+        let isDeclaration = bytes[start + 1] == 0x21  // <!DOCTYPE … [ … ]>
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == 0x22 || byte == 0x27 {
+                quote = byte
+            } else if isDeclaration && byte == 0x5B {
+                depth += 1
+            } else if isDeclaration && byte == 0x5D {
+                depth -= 1
+            } else if byte == 0x3E && depth <= 0 {
+                return index + 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The tag in `bytes[start..<end]` if it is an interesting element's start or end tag.
+    private static func tag(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, line: Int, interesting: [[UInt8]]
+    ) -> XMLTag? {
+        var index = start + 1
+        let isEnd = bytes[index] == 0x2F
+        if isEnd { index += 1 }
+        guard index < end, bytes[index] != 0x21, bytes[index] != 0x3F else { return nil }
+        let nameStart = index
+        while index < end, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F { index += 1 }
+        let name = bytes[nameStart..<index]
+        guard interesting.contains(where: { name.elementsEqual($0) }) else { return nil }
+        let isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
+        var storage: [UInt8] = []
+        var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+        while index < end {
+            while index < end, isSpace(bytes[index]) { index += 1 }
+            let attributeStart = index
+            while index < end, bytes[index] != 0x3D, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F { index += 1 }
+            let attributeName = bytes[attributeStart..<index]
+            while index < end, isSpace(bytes[index]) { index += 1 }
+            guard index < end, bytes[index] == 0x3D, !attributeName.isEmpty else {
+                index += 1
+                continue
+            }
+            index += 1
+            while index < end, isSpace(bytes[index]) { index += 1 }
+            guard index < end, bytes[index] == 0x22 || bytes[index] == 0x27 else { continue }
+            let quote = bytes[index]
+            index += 1
+            let valueStart = index
+            while index < end, bytes[index] != quote { index += 1 }
+            let nameRange = storage.count..<(storage.count + attributeName.count)
+            storage.append(contentsOf: attributeName)
+            let valueRange = storage.count..<(storage.count + (index - valueStart))
+            storage.append(contentsOf: bytes[valueStart..<index])
+            attributes.append((nameRange, valueRange))
+            index += 1
+        }
+        return XMLTag(name: Array(name), isEnd: isEnd, isSelfClosing: isSelfClosing, line: line, storage: storage, attributes: attributes)
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+}
