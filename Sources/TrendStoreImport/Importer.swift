@@ -148,7 +148,9 @@ public struct Importer: Sendable {
         switch format {
         case .csv: return try SampleCSVParser(stream: stream)
         case .ndjson: return NDJSONParser(stream: stream)
-        case .auto, .appleHealth, .stravaCSV, .stravaJSON, .legacy:
+        case .stravaCSV: return try StravaCSVParser(stream: stream)
+        case .stravaJSON: return try StravaJSONParser(stream: stream)
+        case .auto, .appleHealth, .legacy:
             // Apple Health is opened by importFile, which may first extract it from a zip.
             throw ImportError(file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }
