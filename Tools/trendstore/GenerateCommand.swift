@@ -21,7 +21,7 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "The last date generated, YYYY-MM-DD (default: today in the zone).")
     var end: String?
 
-    @Option(help: "Write CSV to this file.")
+    @Option(help: "Write to this file: CSV, or an Apple Health export.xml when the name ends in .xml.")
     var out: String?
 
     @Option(name: .customLong("store"), help: "Write straight into the store in this directory.")
@@ -42,7 +42,16 @@ struct GenerateCommand: AsyncParsableCommand {
             configuration.seed = seed
             configuration.timeZone = zone
             let generator = DatasetGenerator(configuration)
-            if let out {
+            if let out, out.hasSuffix(".xml") {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                let endDate = configuration.endDate.adding(days: 1)
+                let exportDate = calendar.date(from: DateComponents(year: endDate.year, month: endDate.month, day: endDate.day, hour: 9))!
+                let writer = try AppleHealthXMLWriter(path: out, exportDate: exportDate, zone: zone)
+                try generator.generate { try writer.write($0) }
+                try writer.close()
+                print("wrote \(writer.count) records and workouts to \(out)")
+            } else if let out {
                 let writer = try SampleCSVWriter(path: out)
                 try generator.generate { try writer.write($0) }
                 try writer.close()

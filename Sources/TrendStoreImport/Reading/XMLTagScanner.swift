@@ -143,11 +143,13 @@ final class XMLTagScanner {
     }
 
     private static func newlines(_ bytes: UnsafeRawBufferPointer, _ from: Int, _ to: Int) -> Int {
+        guard let base = bytes.baseAddress, from < to else { return 0 }
         var count = 0
-        var index = from
-        while index < to {
-            if bytes[index] == 0x0A { count += 1 }
-            index += 1
+        var cursor = base + from
+        let end = base + to
+        while cursor < end, let found = memchr(cursor, 0x0A, cursor.distance(to: end)) {
+            count += 1
+            cursor = UnsafeRawPointer(found) + 1
         }
         return count
     }

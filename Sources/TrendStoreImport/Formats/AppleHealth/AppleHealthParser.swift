@@ -101,8 +101,10 @@ final class AppleHealthParser: RecordParser {
     }
 
     private static func rank(of tag: XMLTag) -> Int {
-        let source = tag.string(Self.attribute.sourceName) ?? tag.string(Self.attribute.source) ?? ""
-        return SourcePriority.rank(sourceName: source, device: tag.string(Self.attribute.device))
+        tag.withAttribute(Self.attribute.sourceName) { name in
+            tag.withAttribute(Self.attribute.device) { SourcePriority.rank(sourceName: name, device: $0) }
+                ?? SourcePriority.rank(sourceName: name, device: nil)
+        } ?? tag.withAttribute(Self.attribute.source) { SourcePriority.rank(sourceName: $0, device: nil) } ?? 1
     }
 
     private func invalid(_ line: Int, _ field: String, _ reason: String) -> ParsedRecord {

@@ -44,13 +44,15 @@ enum AppleHealthQuantity: Int, CaseIterable {
         }
     }
 
-    private static let byIdentifier: [[UInt8]: AppleHealthQuantity] = Dictionary(
-        uniqueKeysWithValues: allCases.map { (Array($0.identifier.utf8), $0) })
+    private static let identifiers: [[UInt8]] = allCases.map { Array($0.identifier.utf8) }
 
     /// The quantity of a `type` attribute, or `nil` for a type not imported.
     static func of(_ identifier: UnsafeRawBufferPointer) -> AppleHealthQuantity? {
-        guard identifier.count > 30 else { return nil }
-        return byIdentifier[Array(identifier)]
+        for (index, candidate) in identifiers.enumerated()
+        where candidate.count == identifier.count && candidate.last == identifier.last && identifier.elementsEqual(candidate) {
+            return AppleHealthQuantity(rawValue: index)
+        }
+        return nil
     }
 }
 
@@ -68,9 +70,21 @@ enum AppleHealthUnits {
 /// other apps often write summaries. So: Apple Watch 3, iPhone 2, anything else 1,
 /// judged by the source's and the device's names (`Watch`, `iPhone` anywhere in them).
 enum SourcePriority {
-    static func rank(sourceName: String, device: String?) -> Int {
-        if sourceName.contains("Watch") || device?.contains("Watch") == true { return 3 }
-        if sourceName.contains("iPhone") || device?.contains("iPhone") == true { return 2 }
+    private static let watch = Array("Watch".utf8)
+    private static let iPhone = Array("iPhone".utf8)
+
+    /// The rank of a source from the raw bytes of its `sourceName` and `device` attributes.
+    static func rank(sourceName: UnsafeRawBufferPointer, device: UnsafeRawBufferPointer?) -> Int {
+        if contains(sourceName, watch) || device.map({ contains($0, watch) }) == true { return 3 }
+        if contains(sourceName, iPhone) || device.map({ contains($0, iPhone) }) == true { return 2 }
         return 1
+    }
+
+    private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 }
