@@ -97,6 +97,9 @@ struct SeriesWriter: ~Copyable {
                 try txn.put(block.encoded(), forKey: key, in: engine.rollups)
             }
         }
+        if let first = touchedDays.min(), let last = touchedDays.max() {
+            try engine.invalidateAggregates(of: record.name, touching: (first * TimeGrid.day)..<((last + 1) * TimeGrid.day), in: txn)
+        }
         touchedDays.removeAll()
     }
 

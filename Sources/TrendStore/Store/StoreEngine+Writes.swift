@@ -50,6 +50,7 @@ extension StoreEngine {
                     try txn.delete(forKey: StorageKey.make(series: record.id, index: index), in: database)
                 }
             }
+            _ = try removeAggregates(of: name, in: txn)
             try txn.delete(forKey: Array(name.utf8), in: series)
         }
     }

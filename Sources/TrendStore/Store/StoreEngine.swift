@@ -18,13 +18,19 @@ final class StoreEngine: Sendable {
     let series: Database
     let chunks: Database
     let rollups: Database
+    /// Cached aggregates under versioned keys (``SchemaKey``).
+    let aggregates: Database
     /// The chunk window of this store, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
     /// The zone local-day figures use by default.
     let timeZone: TimeZone
     /// The directory holding the store.
     let directory: URL
+    /// The clock cache freshness and migrations read (injectable for tests).
+    let clock: @Sendable () -> Date
     private let writer: Mutex<ZlibCodec>
+    /// What the caches have met since the store was opened.
+    let cacheCounters = Mutex(CacheStatistics())
     /// Chunks recently decoded by queries.
     let decodedChunks = DecodedChunkCache()
 
@@ -44,12 +50,15 @@ final class StoreEngine: Sendable {
         series = try environment.openDatabase(named: "series")
         chunks = try environment.openDatabase(named: "chunks")
         rollups = try environment.openDatabase(named: "rollups")
+        aggregates = try environment.openDatabase(named: "aggregates")
         writer = Mutex(ZlibCodec(level: 1))
+        clock = options.clock
         let settings = try StoreSettings.load(
             environment: environment, meta: meta, requestedZone: options.timeZone,
             defaultWindow: Self.defaultChunkWindow, formatVersion: Self.formatVersion)
         chunkWindow = settings.chunkWindow
         timeZone = settings.timeZone
+        if !options.readOnly { try Migrator.run(self) }
     }
 
     /// Runs a write transaction with the write path's zlib stream, one writer at a time.

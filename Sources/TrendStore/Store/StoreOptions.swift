@@ -15,6 +15,9 @@ public struct StoreOptions: Sendable {
     /// a power loss may then lose the last batches, never the store's consistency.
     public var durableCommits: Bool = true
 
-    /// The defaults: the current time zone for a new store, read-write, durable commits.
+    /// The clock cache freshness rules and migrations read; tests set it to move time.
+    public var clock: @Sendable () -> Date = { Date() }
+
+    /// The defaults: the current time zone for a new store, read-write, durable commits, the system clock.
     public init() {}
 }

@@ -20,22 +20,7 @@ extension TrendStore {
     /// - Complexity: Reads two or three rollup rows and the chunk around `now`
     ///   (decoded once, then cached while unchanged).
     public nonisolated func todayCurve(of series: String, now: Date = Date(), timeZone: TimeZone? = nil) throws -> DayCurve {
-        let zone = timeZone ?? engine.timeZone
-        let instant = Milliseconds(now)
-        let today = LocalDate(containing: now, in: zone)
-        let grid = LocalDayGrid(zone: zone, from: today, through: today)
-        let day = grid.instants(of: today)
-        return try engine.read { txn in
-            guard let record = try engine.seriesRecord(named: series, in: txn) else {
-                return DayCurve(series: series, date: today, cumulative: Array(repeating: 0, count: 24), latestSampleTimestamp: nil)
-            }
-            let aggregator = SeriesAggregator(engine: engine, record: record)
-            let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
-            let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
-            return DayCurve(
-                series: series, date: today, cumulative: figures.cumulative,
-                latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
-        }
+        try engine.read { txn in try engine.todayCurve(of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn) }
     }
 
     /// The whole cumulative hourly curve of a local date.
@@ -83,34 +68,10 @@ extension TrendStore {
     private nonisolated func weekdayAverages(
         of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions, timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
-        let zone = timeZone ?? engine.timeZone
-        let today = LocalDate(containing: now, in: zone)
-        return try engine.read { txn in
-            guard let record = try engine.seriesRecord(named: series, in: txn) else {
-                return weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
-            }
-            let first: LocalDate
-            switch options.window {
-            case .days(let count):
-                guard count > 0 else { throw StoreError.invalidArgument("the window must be at least one day, not \(count)") }
-                first = today.adding(days: -count)
-            case .allTime:
-                guard let start = try engine.firstStart(of: record, in: txn) else {
-                    return weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
-                }
-                first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
-            }
-            let wanted = Set(weekdays)
-            let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(LocalDate.init(dayNumber:))
-                .filter { wanted.contains($0.weekday) }
-            let grid = LocalDayGrid(zone: zone, from: first, through: today)
-            let figures = try SeriesAggregator(engine: engine, record: record, usesRollups: !options.fromRawSamples)
-                .figures(of: dates.map(grid.instants(of:)), txn: txn)
-            return weekdays.map { weekday in
-                let candidates = zip(dates, figures).filter { $0.0.weekday == weekday }
-                return WeekdayAverage.averaging(
-                    series: series, weekday: weekday, candidates: candidates, includeEmptyDays: options.includeEmptyDays)
-            }
+        try engine.read { txn in
+            try engine.weekdayAverages(
+                of: series, weekdays: weekdays, now: now, options: options, zone: timeZone ?? engine.timeZone, in: txn
+            ).averages
         }
     }
 

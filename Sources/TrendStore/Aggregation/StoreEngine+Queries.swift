@@ -1,0 +1,55 @@
+import Foundation
+import LMDB
+
+extension StoreEngine {
+    /// Today's curve up to `now`, inside any transaction.
+    func todayCurve<T: ReadableTransaction & ~Copyable>(
+        of series: String, now: Date, zone: TimeZone, in txn: borrowing T
+    ) throws -> DayCurve {
+        let instant = Milliseconds(now)
+        let today = LocalDate(containing: now, in: zone)
+        let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
+        guard let record = try seriesRecord(named: series, in: txn) else {
+            return DayCurve(series: series, date: today, cumulative: Array(repeating: 0, count: 24), latestSampleTimestamp: nil)
+        }
+        let aggregator = SeriesAggregator(engine: self, record: record)
+        let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
+        let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
+        return DayCurve(
+            series: series, date: today, cumulative: figures.cumulative,
+            latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
+    }
+
+    /// The weekday averages of `weekdays`, and the instants their candidate days span.
+    func weekdayAverages<T: ReadableTransaction & ~Copyable>(
+        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions, zone: TimeZone, in txn: borrowing T
+    ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
+        let today = LocalDate(containing: now, in: zone)
+        let empty = weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
+        let first: LocalDate
+        switch options.window {
+        case .days(let count):
+            guard count > 0 else { throw StoreError.invalidArgument("the window must be at least one day, not \(count)") }
+            first = today.adding(days: -count)
+        case .allTime:
+            guard let record = try seriesRecord(named: series, in: txn), let start = try firstStart(of: record, in: txn) else {
+                return (empty, 0..<0)
+            }
+            first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
+        }
+        let grid = LocalDayGrid(zone: zone, from: first, through: today)
+        let window = grid.bounds(of: first).start..<grid.bounds(of: today).start
+        guard let record = try seriesRecord(named: series, in: txn) else { return (empty, window) }
+        let wanted = Set(weekdays)
+        let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(LocalDate.init(dayNumber:))
+            .filter { wanted.contains($0.weekday) }
+        let figures = try SeriesAggregator(engine: self, record: record, usesRollups: !options.fromRawSamples)
+            .figures(of: dates.map(grid.instants(of:)), txn: txn)
+        let averages = weekdays.map { weekday in
+            WeekdayAverage.averaging(
+                series: series, weekday: weekday, candidates: zip(dates, figures).filter { $0.0.weekday == weekday },
+                includeEmptyDays: options.includeEmptyDays)
+        }
+        return (averages, window)
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import LMDB
+
+/// Which cached aggregates a clear removes.
+public enum CacheScope: Sendable, Equatable {
+    /// Every cached aggregate.
+    case all
+    /// Every cached aggregate of one series.
+    case series(String)
+    /// One key, such as `v2/weekday-average/activeEnergy/3`.
+    case key(String)
+}
+
+/// One cached aggregate, as `trendstore cache list` shows it.
+public struct CacheEntryInfo: Sendable, Codable, Equatable {
+    /// The versioned key.
+    public var key: String
+    /// When the payload was computed, or `nil` when it cannot be read.
+    public var computedAt: Date?
+    /// The schema version it was written with, or `nil` when it cannot be read.
+    public var schemaVersion: Int?
+    /// Whether it was seeded by a migration.
+    public var migrated: Bool
+    /// Whether the freshness rules let it be served at the time asked about.
+    public var fresh: Bool
+}
+
+extension TrendStore {
+    /// The cached weekday average of `series` for `weekday`, as stored, without refreshing it.
+    ///
+    /// `isStale` tells whether the freshness rules call for a refresh at `now`. A payload
+    /// that cannot be decoded reads as `nil` (and is rebuilt by the next refresh).
+    public nonisolated func cachedWeekdayAverage(
+        of series: String, weekday: Int, now: Date? = nil, timeZone: TimeZone? = nil
+    ) throws -> Cached<WeekdayAverage>? {
+        let now = now ?? engine.clock()
+        return try engine.read { txn in
+            try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn).map { cached in
+                var cached = cached
+                cached.isStale = Freshness.mustRefreshWeekdayAverage(
+                    computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: timeZone ?? engine.timeZone)
+                return cached
+            }
+        }
+    }
+
+    /// The weekday average, from the cache when the freshness rules allow, else recomputed and stored.
+    ///
+    /// The cache is refreshed when it is missing or unreadable, older than 30 days, or
+    /// when `weekday` is today's weekday, it is 06:00–09:00 and the cache predates 06:00
+    /// today. If recomputing fails, the last good payload is returned marked stale. A
+    /// migrated fallback is kept while the store has no samples for that weekday.
+    ///
+    /// - Parameter now: The reference instant (default: the store's clock).
+    public func refreshedWeekdayAverage(
+        of series: String, weekday: Int, now: Date? = nil, timeZone: TimeZone? = nil
+    ) throws -> Cached<WeekdayAverage> {
+        guard (1...7).contains(weekday) else {
+            throw StoreError.invalidArgument("weekday \(weekday) is not 1 (Sunday) … 7 (Saturday)")
+        }
+        let now = now ?? engine.clock()
+        let zone = timeZone ?? engine.timeZone
+        let cached = try engine.read { txn in try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn) }
+        if let cached, !Freshness.mustRefreshWeekdayAverage(computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone) {
+            return cached
+        }
+        do {
+            return try engine.write { txn, _ in
+                let (averages, window) = try engine.weekdayAverages(
+                    of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(), zone: zone, in: txn)
+                if averages[0].dayCount == 0, var fallback = cached, fallback.isMigrated {
+                    fallback.isStale = true
+                    return fallback
+                }
+                let payload = AggregatePayload(
+                    kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion), computedAt: Milliseconds(now),
+                    window: window, body: PayloadBodies.encode(averages[0]))
+                try engine.putPayload(payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+                return Cached(value: averages[0], computedAt: Date(milliseconds: Milliseconds(now)), schemaVersion: SchemaKey.currentVersion)
+            }
+        } catch {
+            engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
+            guard var cached else { throw error }
+            cached.isStale = true
+            return cached
+        }
+    }
+
+    /// All seven weekday averages through the cache, refreshing those the rules call for (the seed's "populate all 7").
+    public func refreshedWeekdayAverages(of series: String, now: Date? = nil, timeZone: TimeZone? = nil) throws -> [Cached<WeekdayAverage>] {
+        try (1...7).map { try refreshedWeekdayAverage(of: series, weekday: $0, now: now, timeZone: timeZone) }
+    }
+
+    /// Today's curve and move goal, recomputed and stored in the today cache.
+    ///
+    /// Pass the goal the host just read; pass `nil` when it could not read one, and the
+    /// cached goal is kept. If computing fails, the cached snapshot is returned marked
+    /// stale; it is also marked stale when its latest sample is not from today.
+    public func refreshedToday(of series: String, moveGoal: Double? = nil, now: Date? = nil, timeZone: TimeZone? = nil) throws -> Cached<TodaySnapshot> {
+        let now = now ?? engine.clock()
+        let zone = timeZone ?? engine.timeZone
+        let cached = try cachedToday(of: series)
+        do {
+            return try engine.write { txn, _ in
+                let curve = try engine.todayCurve(of: series, now: now, zone: zone, in: txn)
+                let snapshot = TodaySnapshot(curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal)
+                let grid = LocalDayGrid(zone: zone, from: curve.date, through: curve.date)
+                let bounds = grid.bounds(of: curve.date)
+                let payload = AggregatePayload(
+                    kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion), computedAt: Milliseconds(now),
+                    window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
+                try engine.putPayload(payload, forKey: SchemaKey.today(series), in: txn)
+                return Cached(
+                    value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)), schemaVersion: SchemaKey.currentVersion,
+                    isStale: Freshness.isTodayStale(latestSampleTimestamp: curve.latestSampleTimestamp, now: now, timeZone: zone))
+            }
+        } catch {
+            engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
+            guard var cached else { throw error }
+            cached.isStale = true
+            return cached
+        }
+    }
+
+    /// The today cache of `series` as stored, or `nil`; `isStale` by the same-day rule at the store's clock.
+    public nonisolated func cachedToday(of series: String, timeZone: TimeZone? = nil) throws -> Cached<TodaySnapshot>? {
+        let now = engine.clock()
+        return try engine.read { txn -> Cached<TodaySnapshot>? in
+            guard case .found(let payload) = try engine.readablePayload(SchemaKey.today(series), in: txn),
+                payload.kind == .today, let snapshot = try? PayloadBodies.today(series: series, payload.body)
+            else { return nil }
+            return Cached(
+                value: snapshot, computedAt: Date(milliseconds: payload.computedAt), schemaVersion: Int(payload.schemaVersion),
+                isMigrated: payload.migrated, isImported: payload.imported,
+                isStale: Freshness.isTodayStale(latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now, timeZone: timeZone ?? engine.timeZone))
+        }
+    }
+
+    /// Removes cached aggregates: all of them, one series' or one key's.
+    ///
+    /// - Returns: How many payloads were removed.
+    @discardableResult
+    public func clearCache(_ scope: CacheScope) throws -> Int {
+        try engine.write { txn, _ in
+            switch scope {
+            case .all:
+                let keys = try engine.aggregateKeys(prefix: "", in: txn)
+                for key in keys { try txn.delete(forKey: Array(key.utf8), in: engine.aggregates) }
+                return keys.count
+            case .series(let series):
+                return try engine.removeAggregates(of: series, in: txn)
+            case .key(let key):
+                return try txn.delete(forKey: Array(key.utf8), in: engine.aggregates) ? 1 : 0
+            }
+        }
+    }
+
+    /// Every cached aggregate with its key, computedAt, schema version and freshness at `now`.
+    public nonisolated func cacheEntries(now: Date? = nil) throws -> [CacheEntryInfo] {
+        let now = now ?? engine.clock()
+        return try engine.read { txn in
+            try engine.aggregateKeys(prefix: "", in: txn).map { key in
+                guard case .found(let payload) = try engine.payload(key, in: txn) else {
+                    return CacheEntryInfo(key: key, computedAt: nil, schemaVersion: nil, migrated: false, fresh: false)
+                }
+                let computedAt = Date(milliseconds: payload.computedAt)
+                let fresh: Bool
+                switch payload.kind {
+                case .weekdayAverage:
+                    let weekday = Int(key.split(separator: "/").last ?? "") ?? 0
+                    fresh = !Freshness.mustRefreshWeekdayAverage(computedAt: computedAt, weekday: weekday, now: now, timeZone: engine.timeZone)
+                case .today:
+                    let snapshot = try? PayloadBodies.today(series: "", payload.body)
+                    fresh = !Freshness.isTodayStale(latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now, timeZone: engine.timeZone)
+                case .v1Average:
+                    fresh = false
+                }
+                return CacheEntryInfo(key: key, computedAt: computedAt, schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated, fresh: fresh)
+            }
+        }
+    }
+
+    /// Stores a schema-v1 average (one pattern for all days, as `average-data-cache.json`
+    /// held it) and migrates it to the seven v2 weekday averages at once, as opening a
+    /// store migrates a v1 key.
+    ///
+    /// - Parameters:
+    ///   - pattern: The 24 cumulative values at the end of each hour.
+    ///   - computedAt: When the old app computed it (its `cachedAt`).
+    public func importV1Average(of series: String, pattern: [Double], projectedTotal: Double, computedAt: Date) throws {
+        guard pattern.count == 24, pattern.allSatisfy(\.isFinite), projectedTotal.isFinite else {
+            throw StoreError.invalidArgument("a v1 average needs 24 finite hourly values and a finite projected total")
+        }
+        try engine.write { txn, _ in
+            let payload = AggregatePayload(
+                kind: .v1Average, schemaVersion: 1, imported: true, computedAt: Milliseconds(computedAt), window: 0..<0,
+                body: PayloadBodies.encode(V1Average(pattern: pattern, projectedTotal: projectedTotal)))
+            try engine.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
+            try V1AverageMigration.convert(series: series, engine: engine, txn: txn, now: engine.clock())
+        }
+    }
+
+    /// The migrations this store has had, oldest first.
+    public nonisolated func appliedMigrations() throws -> [String] {
+        try engine.read { txn in try Migrator.applied(engine, in: txn) }
+    }
+
+    /// What the caches have met since the store was opened.
+    public nonisolated var cacheStatistics: CacheStatistics { engine.cacheCounters.withLock { $0 } }
+}
+
+extension StoreEngine {
+    /// The payload under `key`, counting an unreadable one in the statistics.
+    func readablePayload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws -> StoredPayload {
+        let stored = try payload(key, in: txn)
+        if case .unreadable = stored { cacheCounters.withLock { $0.unreadablePayloads += 1 } }
+        return stored
+    }
+
+    /// The stored weekday average, or `nil` when missing or unreadable.
+    func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
+        _ series: String, weekday: Int, in txn: borrowing T
+    ) throws -> Cached<WeekdayAverage>? {
+        guard case .found(let payload) = try readablePayload(SchemaKey.weekdayAverage(series, weekday: weekday), in: txn) else { return nil }
+        guard payload.kind == .weekdayAverage, let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
+            average.weekday == weekday
+        else {
+            cacheCounters.withLock { $0.unreadablePayloads += 1 }
+            return nil
+        }
+        return Cached(
+            value: average, computedAt: Date(milliseconds: payload.computedAt), schemaVersion: Int(payload.schemaVersion),
+            isMigrated: payload.migrated, isImported: payload.imported)
+    }
+}

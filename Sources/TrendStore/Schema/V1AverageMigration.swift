@@ -1,0 +1,50 @@
+import Foundation
+import LMDB
+
+/// v1 → v2: one average pattern for all days becomes seven weekday averages.
+///
+/// For each `v1/average/<series>` key: each weekday whose 70-day window has samples gets
+/// its v2 average rebuilt from the samples (computed now); each weekday without samples
+/// is seeded with the v1 pattern, keeping the v1 `computedAt` and marked migrated, as a
+/// fallback until refreshed — unless a readable v2 payload is already there. The v1 key
+/// is then removed. An unreadable v1 payload is removed without seeding anything.
+enum V1AverageMigration {
+    static let prefix = "v1/average/"
+
+    static func apply(_ engine: StoreEngine, _ txn: borrowing WriteTransaction, _ now: Date) throws {
+        for key in try engine.aggregateKeys(prefix: prefix, in: txn) {
+            try convert(series: String(key.dropFirst(prefix.count)), engine: engine, txn: txn, now: now)
+        }
+    }
+
+    /// Converts the v1 payload of `series`, if any.
+    static func convert(series: String, engine: StoreEngine, txn: borrowing WriteTransaction, now: Date) throws {
+        let v1Key = SchemaKey.v1Average(series)
+        var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
+        if case .found(let payload) = try engine.payload(v1Key, in: txn), payload.kind == .v1Average,
+            let average = try? PayloadBodies.v1Average(payload.body)
+        {
+            v1 = (average, payload.computedAt, payload.imported)
+        }
+        let (averages, window) = try engine.weekdayAverages(
+            of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(), zone: engine.timeZone, in: txn)
+        for average in averages {
+            let key = SchemaKey.weekdayAverage(series, weekday: average.weekday)
+            if average.dayCount > 0 {
+                try engine.putPayload(
+                    AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, computedAt: Milliseconds(now), window: window,
+                                     body: PayloadBodies.encode(average)),
+                    forKey: key, in: txn)
+            } else if let v1, try engine.cachedWeekdayAverage(series, weekday: average.weekday, in: txn) == nil {
+                let seeded = WeekdayAverage(
+                    series: series, weekday: average.weekday, days: [], averageHourlyPattern: v1.average.pattern,
+                    projectedTotal: v1.average.projectedTotal)
+                try engine.putPayload(
+                    AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, migrated: true, imported: v1.imported,
+                                     computedAt: v1.computedAt, window: 0..<0, body: PayloadBodies.encode(seeded)),
+                    forKey: key, in: txn)
+            }
+        }
+        try txn.delete(forKey: Array(v1Key.utf8), in: engine.aggregates)
+    }
+}

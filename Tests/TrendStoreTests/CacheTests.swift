@@ -1,0 +1,222 @@
+import Foundation
+import LMDB
+import Testing
+import TestSupport
+@testable import TrendStore
+
+private let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
+
+/// An instant in Los Angeles wall-clock time.
+private func la(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = losAngeles
+    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
+}
+
+/// A store in Los Angeles with a clock the test moves, holding one sample at noon on each of the 80 days before 2026-11-23.
+private func withCachedStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws {
+    let clock = MovableClock(la(2026, 11, 23, 10))
+    var options = StoreOptions()
+    options.timeZone = losAngeles
+    options.clock = clock.reading
+    try await withTemporaryStore(options: options) { store, _ in
+        let samples = (1...80).map { back in
+            let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(back) * 86_400_000
+            return Sample(startMilliseconds: start, endMilliseconds: start + 600_000, value: Double(back))
+        }
+        try await store.write(samples, to: "energy", unit: "kcal")
+        try await body(store, clock)
+    }
+}
+
+@Suite("Freshness rules")
+struct FreshnessTests {
+    @Test("isFresh: 0 ≤ age ≤ maxAge; a computedAt in the future is not fresh")
+    func isFresh() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(Freshness.isFresh(computedAt: now, maxAge: 60, now: now))
+        #expect(Freshness.isFresh(computedAt: now.addingTimeInterval(-60), maxAge: 60, now: now))
+        #expect(!Freshness.isFresh(computedAt: now.addingTimeInterval(-61), maxAge: 60, now: now))
+        #expect(!Freshness.isFresh(computedAt: now.addingTimeInterval(1), maxAge: 60, now: now))
+    }
+
+    @Test("today's cache is stale without a latest sample or with one from another local day")
+    func todayRule() {
+        let now = la(2026, 11, 23, 0, 30)
+        #expect(Freshness.isTodayStale(latestSampleTimestamp: nil, now: now, timeZone: losAngeles))
+        #expect(Freshness.isTodayStale(latestSampleTimestamp: la(2026, 11, 22, 23, 59), now: now, timeZone: losAngeles))
+        #expect(!Freshness.isTodayStale(latestSampleTimestamp: la(2026, 11, 23, 0, 10), now: now, timeZone: losAngeles))
+    }
+
+    @Test(
+        "weekday averages refresh when missing, past 30 days, from the future, or in today's 06:00–09:00 window",
+        arguments: [
+            (nil, 2, la(2026, 11, 23, 12), true),  // missing
+            (la(2026, 10, 23, 11), 2, la(2026, 11, 23, 12), true),  // 31 days old
+            (la(2026, 10, 25, 12), 3, la(2026, 11, 23, 12), false),  // 29 days old, another weekday
+            (la(2026, 11, 24, 12), 3, la(2026, 11, 23, 12), true),  // computed in the future
+            (la(2026, 11, 23, 5, 59), 2, la(2026, 11, 23, 7), true),  // Monday 07:00, computed before 06:00 today
+            (la(2026, 11, 23, 6, 1), 2, la(2026, 11, 23, 7), false),  // already refreshed this morning
+            (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 9), false),  // 09:00 is past the window
+            (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 6), true),  // 06:00 is in it
+            (la(2026, 11, 22, 20), 3, la(2026, 11, 23, 7), false),  // not today's weekday
+        ] as [(Date?, Int, Date, Bool)])
+    func weekdayRule(computedAt: Date?, weekday: Int, now: Date, expected: Bool) {
+        #expect(Freshness.mustRefreshWeekdayAverage(computedAt: computedAt, weekday: weekday, now: now, timeZone: losAngeles) == expected)
+    }
+}
+
+@Suite("Cached aggregates")
+struct CacheTests {
+    @Test("a fresh cache is served as it is; a stale one is recomputed and stored")
+    func refresh() async throws {
+        try await withCachedStore { store, clock in
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 4) == nil)
+            let first = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)  // Wednesday, on Monday
+            #expect(first.computedAt == clock.now && !first.isStale && first.schemaVersion == 2)
+            #expect(first.value == (try store.weekdayAverage(of: "energy", weekday: 4, now: clock.now)))
+            clock.set(la(2026, 12, 1, 10))  // 8 days later, another weekday: still fresh
+            let second = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
+            #expect(second.computedAt == first.computedAt)
+            clock.set(la(2026, 12, 30, 10))  // 37 days after computing: refreshed
+            let third = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
+            #expect(third.computedAt == clock.now)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 4)?.computedAt == clock.now)
+        }
+    }
+
+    @Test("writing samples into the window removes the cached figure in the same transaction; writing outside keeps it")
+    func invalidation() async throws {
+        try await withCachedStore { store, clock in
+            _ = try await store.refreshedWeekdayAverages(of: "energy")
+            let future = Milliseconds(la(2026, 11, 24, 12))
+            try await store.write([Sample(startMilliseconds: future, endMilliseconds: future + 60_000, value: 1)], to: "energy", unit: "kcal")
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) != nil)
+            let inside = Milliseconds(la(2026, 11, 2, 8))  // a Monday in the window
+            try await store.write([Sample(startMilliseconds: inside, endMilliseconds: inside + 60_000, value: 50)], to: "energy", unit: "kcal")
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) == nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)  // every weekday's window holds that day's UTC span
+            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: 2)
+            #expect(rebuilt.value == (try store.weekdayAverage(of: "energy", weekday: 2, now: clock.now)))
+        }
+    }
+
+    @Test("corrupt payload bytes read as missing, are counted, and are rebuilt")
+    func corruptPayload() async throws {
+        try await withCachedStore { store, _ in
+            _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
+            let key = Array(SchemaKey.weekdayAverage("energy", weekday: 5).utf8)
+            try store.engine.write { txn, _ in
+                var bytes = try #require(try txn.value(forKey: key, in: store.engine.aggregates))
+                bytes[40] ^= 0xFF
+                try txn.put(bytes, forKey: key, in: store.engine.aggregates)
+            }
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 5) == nil)
+            #expect(store.cacheStatistics.unreadablePayloads >= 1)
+            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
+            #expect(rebuilt.value.dayCount == 10)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 5) != nil)
+        }
+    }
+
+    @Test("when recomputing fails, the last good payload is returned marked stale")
+    func staleOnFailure() async throws {
+        try await withCachedStore { store, clock in
+            let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
+            // Damage every rollup block behind the stored payload's back, then force a refresh.
+            try store.engine.write { txn, _ in
+                let record = try store.engine.requireSeries(named: "energy", in: txn)
+                for block in try store.engine.indices(in: store.engine.rollups, series: record.id, from: .min, through: .max, txn: txn) {
+                    let key = StorageKey.make(series: record.id, index: block)
+                    var bytes = try #require(try txn.value(forKey: key, in: store.engine.rollups))
+                    bytes[0] ^= 0x55  // the block header: every row in it becomes unreadable
+                    try txn.put(bytes, forKey: key, in: store.engine.rollups)
+                }
+            }
+            clock.set(la(2026, 12, 30, 10))  // 37 days on: a refresh is due, and its window still holds the damaged rows
+            let served = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
+            #expect(served.isStale)
+            #expect(served.value == good.value && served.computedAt == good.computedAt)
+            #expect(store.cacheStatistics.failedRefreshes == 1)
+        }
+    }
+
+    @Test("the today cache keeps the last move goal when the host cannot read one")
+    func todayMoveGoal() async throws {
+        try await withCachedStore { store, clock in
+            let now = Milliseconds(clock.now)
+            try await store.write([Sample(startMilliseconds: now - 600_000, endMilliseconds: now - 60_000, value: 12)], to: "energy", unit: "kcal")
+            let first = try await store.refreshedToday(of: "energy", moveGoal: 600)
+            #expect(first.value.moveGoal == 600 && !first.isStale && first.value.curve.total == 12)
+            let second = try await store.refreshedToday(of: "energy", moveGoal: nil)
+            #expect(second.value.moveGoal == 600)
+            #expect(try store.cachedToday(of: "energy")?.value == second.value)
+            clock.set(la(2026, 11, 24, 0, 5))  // next day: the cached latest sample is yesterday's
+            #expect(try store.cachedToday(of: "energy")?.isStale == true)
+        }
+    }
+
+    @Test("clearing one key, one series, or everything")
+    func clearing() async throws {
+        try await withCachedStore { store, _ in
+            _ = try await store.refreshedWeekdayAverages(of: "energy")
+            _ = try await store.refreshedToday(of: "energy")
+            #expect(try await store.clearCache(.key(SchemaKey.weekdayAverage("energy", weekday: 1))) == 1)
+            #expect(try store.cacheEntries().count == 7)
+            #expect(try await store.clearCache(.series("energ")) == 0)
+            #expect(try await store.clearCache(.series("energy")) == 7)
+            _ = try await store.refreshedToday(of: "energy")
+            #expect(try await store.clearCache(.all) == 1)
+            #expect(try store.cacheEntries().isEmpty)
+        }
+    }
+}
+
+@Suite("Schema migrations")
+struct MigrationTests {
+    @Test("v1 → v2: weekdays with samples are rebuilt, the others seeded from the v1 pattern, the v1 key removed")
+    func v1ToV2() async throws {
+        let clock = MovableClock(la(2026, 11, 23, 10))
+        var options = StoreOptions()
+        options.timeZone = losAngeles
+        options.clock = clock.reading
+        try await withTemporaryStore(options: options) { store, _ in
+            #expect(try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+            // Samples on Mondays only.
+            let mondays = (1...10).map { week -> Sample in
+                let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(week) * 7 * 86_400_000
+                return Sample(startMilliseconds: start, endMilliseconds: start + 600_000, value: 100)
+            }
+            try await store.write(mondays, to: "energy", unit: "kcal")
+            let pattern = (1...24).map { Double($0) * 10 }
+            let cachedAt = la(2026, 10, 1, 8)
+            try await store.importV1Average(of: "energy", pattern: pattern, projectedTotal: 240, computedAt: cachedAt)
+
+            let monday = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: 2))
+            #expect(!monday.isMigrated && monday.computedAt == clock.now && monday.value.dayCount == 10)
+            #expect(monday.value.projectedTotal == 100)
+            for weekday in [1, 3, 4, 5, 6, 7] {
+                let seeded = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: weekday))
+                #expect(seeded.isMigrated && seeded.computedAt == cachedAt)
+                #expect(seeded.value.averageHourlyPattern == pattern && seeded.value.projectedTotal == 240)
+            }
+            #expect(try store.cacheEntries().map(\.key).contains(SchemaKey.v1Average("energy")) == false)
+            // A refresh with no samples for that weekday keeps the fallback, marked stale.
+            let tuesday = try await store.refreshedWeekdayAverage(of: "energy", weekday: 3)
+            #expect(tuesday.isMigrated && tuesday.isStale && tuesday.value.projectedTotal == 240)
+        }
+    }
+
+    @Test("opening a store runs each migration once, and a v1 key written afterwards is not touched by reopening")
+    func runsOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try TrendStore(directory: directory.url)
+        let v1 = AggregatePayload(kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
+                                  body: PayloadBodies.encode(V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
+        try store.engine.write { txn, _ in try store.engine.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn) }
+        let reopened = try TrendStore(directory: directory.url)
+        #expect(try reopened.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+        #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
+    }
+}
