@@ -11,6 +11,8 @@ public struct ImportOptions: Sendable {
     public var batchSize = 250_000
     /// The unit of a new series when the file does not name one.
     public var defaultUnit = ""
+    /// The series the legacy energy cache files belong to.
+    public var legacySeries = "activeEnergy"
 
     /// The defaults: detect the format, stop at the first bad record, 250,000 samples a batch.
     public init() {}
@@ -44,6 +46,8 @@ public struct ImportSummary: Sendable, Codable {
     public var skippedExamples: [String] = []
     /// Well-formed records left out by the format's rules (types not imported, duplicate sources), by reason.
     public var ignored: [String: Int] = [:]
+    /// The cache keys a legacy cache file was imported into.
+    public var cachesWritten: [String] = []
     /// Wall-clock seconds taken.
     public var seconds = 0.0
     /// The file's size in bytes.
@@ -87,6 +91,14 @@ public struct Importer: Sendable {
         let format = options.format == .auto ? try FormatDetector.detect(stream) : options.format
         var scratch: URL?
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        if format == .legacy {
+            var summary = ImportSummary(file: path, format: format)
+            summary.bytes = stream.totalBytes
+            summary.cachesWritten = try await importLegacy(path: path, stream: stream, series: options.legacySeries)
+            summary.recordsRead = summary.cachesWritten.count
+            summary.seconds = Date().timeIntervalSince(began)
+            return summary
+        }
         let parser: any RecordParser
         if format == .appleHealth {
             var source = path
@@ -144,6 +156,34 @@ public struct Importer: Sendable {
         return summary
     }
 
+    /// Reads a legacy cache file into the store's caches; returns the keys written.
+    private func importLegacy(path: String, stream: ByteStream, series: String) async throws -> [String] {
+        var data = Data()
+        while stream.consume({ bytes, _ in data.append(contentsOf: bytes); return bytes.count }) {}
+        let content: LegacyCacheFile.Content
+        do {
+            content = try LegacyCacheFile.read(data, zone: store.timeZone)
+        } catch {
+            throw ImportError(file: path, field: error.field.isEmpty ? nil : error.field, reason: error.reason)
+        }
+        switch content {
+        case let .v1Average(pattern, total, cachedAt):
+            try await store.importV1Average(of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
+            return (1...7).map { SchemaKey.weekdayAverage(series, weekday: $0) }
+        case let .v2Averages(entries):
+            for entry in entries {
+                try await store.importWeekdayAverage(
+                    of: series, weekday: entry.weekday, pattern: entry.pattern, projectedTotal: entry.projectedTotal, computedAt: entry.cachedAt)
+            }
+            return entries.map { SchemaKey.weekdayAverage(series, weekday: $0.weekday) }
+        case let .today(cumulative, date, latest, goal):
+            let snapshot = TodaySnapshot(
+                curve: DayCurve(series: series, date: date, cumulative: cumulative, latestSampleTimestamp: latest), moveGoal: goal)
+            try await store.importToday(snapshot, computedAt: latest ?? Date())
+            return [SchemaKey.today(series)]
+        }
+    }
+
     private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError) -> any RecordParser {
         switch format {
         case .csv: return try SampleCSVParser(stream: stream)
@@ -151,7 +191,7 @@ public struct Importer: Sendable {
         case .stravaCSV: return try StravaCSVParser(stream: stream)
         case .stravaJSON: return try StravaJSONParser(stream: stream)
         case .auto, .appleHealth, .legacy:
-            // Apple Health is opened by importFile, which may first extract it from a zip.
+            // Apple Health and legacy files are handled by importFile itself.
             throw ImportError(file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }
     }

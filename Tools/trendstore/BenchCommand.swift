@@ -93,6 +93,16 @@ struct BenchCommand: AsyncParsableCommand {
             try measure("for scale: Q1 from raw samples", max(20, iterations / 50)) { _ in
                 _ = try store.weekdayAverage(of: series, weekday: weekday, now: now, options: .init(fromRawSamples: true))
             }
+            _ = try await store.refreshedWeekdayAverage(of: series, weekday: weekday, now: now)
+            try measure("cached weekday average, read and decoded", iterations * 5) { _ in
+                _ = try store.cachedWeekdayAverage(of: series, weekday: weekday, now: now)
+            }
+            if only == nil || "migration".hasPrefix(only!) {
+                let pattern = (1...24).map { Double($0) * 10 }
+                let migrationStart = BenchClock.now()
+                try await store.importV1Average(of: series, pattern: pattern, projectedTotal: 240, computedAt: now.addingTimeInterval(-40 * 86_400))
+                print(String(format: "migration of a v1 average to 7 v2 weekday averages: %.2f ms", BenchClock.seconds(since: migrationStart) * 1e3))
+            }
             for (name, timing) in results {
                 let label = name.padding(toLength: 50, withPad: " ", startingAt: 0)
                 print(label + String(format: "median %9.1f µs   p99 %9.1f µs   (%d runs)", timing.median, timing.p99, timing.runs))

@@ -22,6 +22,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The unit of new series whose file names none.")
     var unit = ""
 
+    @Option(help: "The series legacy energy cache files belong to.")
+    var series = "activeEnergy"
+
     @Option(help: "The time zone of a new store (default: the system's).")
     var tz: String?
 
@@ -37,6 +40,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.format = format
             options.skipInvalid = skipInvalid
             options.defaultUnit = unit
+            options.legacySeries = series
             for file in files {
                 let bar = ProgressBar(label: (file as NSString).lastPathComponent)
                 let summary = try await Importer(store: store).importFile(at: file, options: options, progress: bar.update)
@@ -53,9 +57,12 @@ extension ImportFormat: ExpressibleByArgument {}
 enum ImportReport {
     static func text(_ summary: ImportSummary) -> String {
         var lines = [
-            "\(summary.file) (\(summary.format.rawValue)): \(summary.recordsRead) records in "
-                + "\(String(format: "%.2f", summary.seconds)) s, \(Format.rate(summary.samplesPerSecond)) samples/s"
+            summary.format == .legacy
+                ? "\(summary.file) (legacy cache file): \(summary.cachesWritten.count) cached aggregates written"
+                : "\(summary.file) (\(summary.format.rawValue)): \(summary.recordsRead) records in "
+                    + "\(String(format: "%.2f", summary.seconds)) s, \(Format.rate(summary.samplesPerSecond)) samples/s"
         ]
+        for key in summary.cachesWritten { lines.append("  cache \(key)") }
         for (series, written) in summary.written.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged")
         }

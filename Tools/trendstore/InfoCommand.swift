@@ -19,6 +19,7 @@ struct InfoCommand: AsyncParsableCommand {
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(
                 directory: store.directory.path, timeZone: store.timeZone.identifier, formatVersion: store.formatVersion,
+                schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, sampleCount: samples, series: series)
             if json {
                 print(try JSONOutput.encode(info))
@@ -26,7 +27,8 @@ struct InfoCommand: AsyncParsableCommand {
             }
             print("store     \(info.directory)")
             print("zone      \(info.timeZone)")
-            print("format    version \(info.formatVersion)")
+            print("format    version \(info.formatVersion), cache schema v\(info.schemaVersion), migrations: "
+                + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
             print("size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
                 + (samples > 0 ? String(format: " (%.2f bytes per sample)", Double(info.bytesOnDisk) / Double(samples)) : ""))
             let rows = series.map { item in
@@ -43,6 +45,8 @@ struct StoreInfo: Encodable {
     var directory: String
     var timeZone: String
     var formatVersion: Int
+    var schemaVersion: Int
+    var migrations: [String]
     var bytesOnDisk: Int
     var sampleCount: Int
     var series: [SeriesInfo]

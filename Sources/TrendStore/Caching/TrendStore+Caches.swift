@@ -200,6 +200,34 @@ extension TrendStore {
         }
     }
 
+    /// Stores a weekday average imported from a legacy cache file (`average-data-cache-v2.json`),
+    /// keeping its `computedAt` so the freshness rules decide when it is refreshed.
+    public func importWeekdayAverage(of series: String, weekday: Int, pattern: [Double], projectedTotal: Double, computedAt: Date) throws {
+        guard (1...7).contains(weekday), pattern.count == 24, pattern.allSatisfy(\.isFinite), projectedTotal.isFinite else {
+            throw StoreError.invalidArgument("a weekday average needs a weekday 1…7, 24 finite hourly values and a finite projected total")
+        }
+        let average = WeekdayAverage(series: series, weekday: weekday, days: [], averageHourlyPattern: pattern, projectedTotal: projectedTotal)
+        try engine.write { txn, _ in
+            try engine.putPayload(
+                AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, imported: true, computedAt: Milliseconds(computedAt),
+                                 window: 0..<0, body: PayloadBodies.encode(average)),
+                forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+        }
+    }
+
+    /// Stores a today cache imported from a legacy `energy-data.json`.
+    public func importToday(_ snapshot: TodaySnapshot, computedAt: Date) throws {
+        guard snapshot.curve.cumulative.count == 24, snapshot.curve.cumulative.allSatisfy(\.isFinite) else {
+            throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
+        }
+        try engine.write { txn, _ in
+            try engine.putPayload(
+                AggregatePayload(kind: .today, schemaVersion: 2, imported: true, computedAt: Milliseconds(computedAt),
+                                 window: 0..<0, body: PayloadBodies.encode(snapshot)),
+                forKey: SchemaKey.today(snapshot.curve.series), in: txn)
+        }
+    }
+
     /// The migrations this store has had, oldest first.
     public nonisolated func appliedMigrations() throws -> [String] {
         try engine.read { txn in try Migrator.applied(engine, in: txn) }

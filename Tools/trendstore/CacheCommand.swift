@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import TrendStore
+import TrendStoreImport
+
+/// `trendstore cache`: list, refresh and clear cached aggregates.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache", abstract: "List, refresh or clear the cached aggregates of a store.",
+        subcommands: [CacheListCommand.self, CacheRefreshCommand.self, CacheClearCommand.self])
+}
+
+struct CacheListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Every cached aggregate with its key, computedAt, schema version and freshness at now.")
+
+    @OptionGroup var location: StoreLocation
+
+    @Option(help: "The instant freshness is judged at, ISO-8601 with an offset or epoch ms (default: now).")
+    var now: String?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if let now, Timestamp.parse(now) == nil { throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let entries = try location.open(readOnly: true).cacheEntries(now: now.flatMap(Timestamp.parse))
+            if json {
+                print(try JSONOutput.encode(entries))
+                return
+            }
+            let rows = entries.map { entry in
+                [entry.key, entry.computedAt.map(JSONOutput.timestamp) ?? "unreadable", entry.schemaVersion.map { "v\($0)" } ?? "-",
+                 entry.fresh ? "fresh" : "stale", entry.migrated ? "migrated" : ""]
+            }
+            print(Table.render(header: ["key", "computed at", "schema", "verdict", ""], rows: rows))
+        }
+    }
+}
+
+struct CacheRefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh", abstract: "Refresh the seven weekday averages and today's curve of a series where the rules call for it.")
+
+    @Option(help: "The series.")
+    var series: String
+
+    @OptionGroup var location: StoreLocation
+
+    @Option(help: "The reference instant (default: now).")
+    var now: String?
+
+    func validate() throws {
+        if let now, Timestamp.parse(now) == nil { throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let store = try location.open()
+            let instant = now.flatMap(Timestamp.parse)
+            for cached in try await store.refreshedWeekdayAverages(of: series, now: instant) {
+                print("\(SchemaKey.weekdayAverage(series, weekday: cached.value.weekday)): \(cached.value.dayCount) days, "
+                    + "computed \(JSONOutput.timestamp(cached.computedAt))" + (cached.isStale ? " (stale)" : "") + (cached.isMigrated ? " (migrated)" : ""))
+            }
+            let today = try await store.refreshedToday(of: series, now: instant)
+            print("\(SchemaKey.today(series)): total \(Format.number(today.value.curve.total))" + (today.isStale ? " (no sample today yet)" : ""))
+        }
+    }
+}
+
+struct CacheClearCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove cached aggregates: one series', one key, or all.")
+
+    @OptionGroup var location: StoreLocation
+
+    @Option(help: "Remove every cached aggregate of this series.")
+    var series: String?
+
+    @Option(help: "Remove this key, for example v2/weekday-average/activeEnergy/3.")
+    var bucket: String?
+
+    @Flag(help: "Remove every cached aggregate.")
+    var all = false
+
+    func validate() throws {
+        guard [series != nil, bucket != nil, all].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --series NAME, --bucket KEY and --all")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let scope: CacheScope = all ? .all : series.map(CacheScope.series) ?? .key(bucket!)
+            let removed = try await location.open().clearCache(scope)
+            print("removed \(removed) cached aggregate\(removed == 1 ? "" : "s")")
+        }
+    }
+}
