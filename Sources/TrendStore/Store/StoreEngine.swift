@@ -20,6 +20,8 @@ final class StoreEngine: Sendable {
     let rollups: Database
     /// Cached aggregates under versioned keys (``SchemaKey``).
     let aggregates: Database
+    /// Typed key-value caches of host apps, by namespace.
+    let keyValues: Database
     /// The chunk window of this store, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
     /// The zone local-day figures use by default.
@@ -51,6 +53,7 @@ final class StoreEngine: Sendable {
         chunks = try environment.openDatabase(named: "chunks")
         rollups = try environment.openDatabase(named: "rollups")
         aggregates = try environment.openDatabase(named: "aggregates")
+        keyValues = try environment.openDatabase(named: "key-values")
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
         let settings = try StoreSettings.load(
