@@ -181,6 +181,9 @@ public struct Importer: Sendable {
                 curve: DayCurve(series: series, date: date, cumulative: cumulative, latestSampleTimestamp: latest), moveGoal: goal)
             try await store.importToday(snapshot, computedAt: latest ?? Date())
             return [SchemaKey.today(series)]
+        case let .heatmapBuckets(buckets):
+            try await store.importHeatmapBuckets(buckets)
+            return buckets.map { SchemaKey.heatmap($0.series) }
         }
     }
 

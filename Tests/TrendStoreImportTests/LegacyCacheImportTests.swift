@@ -73,3 +73,26 @@ struct LegacyCacheImportTests {
         }
     }
 }
+
+@Suite("Importing the legacy activity cache")
+struct LegacyActivityCacheTests {
+    @Test("buckets keep their days, counts, distances, fetchedAt and raw activities")
+    func buckets() async throws {
+        var options = StoreOptions()
+        options.timeZone = TimeZone(identifier: "UTC")
+        try await withTemporaryStore(options: options) { store, _ in
+            let summary = try await Importer(store: store).importFile(at: Fixtures.path("legacy/activity-cache.json"))
+            #expect(summary.cachesWritten == ["v2/heatmap/Ride,Run", "v2/heatmap/Run"])
+            let both = try #require(try store.cachedHeatmap(forSeries: ["Run", "Ride"]))
+            #expect(both.value.heatmapDays.map(\.date.description) == ["2026-02-26", "2026-02-27", "2026-02-28"])
+            #expect(both.value.heatmapDays.map(\.count) == [0, 2, 1])
+            #expect(both.value.heatmapDays.map(\.total) == [0, 31500.5, 8012.3])
+            #expect(both.value.activities == nil && both.isImported)
+            #expect(both.computedAt == foundationMilliseconds("2026-02-28T11:00:00Z").map(Date.init(milliseconds:)))
+            let run = try #require(try store.cachedHeatmap(forSeries: ["Run"]))
+            #expect(run.computedAt == Date(timeIntervalSinceReferenceDate: 793_969_800))
+            let activities = try JSONSerialization.jsonObject(with: try #require(run.value.activities)) as? [[String: Any]]
+            #expect(activities?.first?["name"] as? String == "Evening Run, with friends 🏃")
+        }
+    }
+}

@@ -9,6 +9,7 @@ struct AggregatePayload: Equatable {
     enum Kind: UInt8 {
         case today = 1
         case weekdayAverage = 2
+        case heatmap = 3
         case v1Average = 4
     }
 

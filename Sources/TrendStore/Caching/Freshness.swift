@@ -2,6 +2,10 @@ import Foundation
 
 /// The rules that decide whether a cached aggregate may be served as it is (SPEC §4).
 public enum Freshness {
+    /// The age up to which `cache list` calls a heatmap bucket fresh (the seed's 30 minutes);
+    /// hosts judge buckets with their own `maxAge`.
+    public static let heatmapListingMaximumAge: TimeInterval = 30 * 60
+
     /// How old a weekday average may get before it must be refreshed.
     public static let weekdayAverageMaximumAge: TimeInterval = 30 * 86_400
 

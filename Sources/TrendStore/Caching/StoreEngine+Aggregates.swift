@@ -42,7 +42,10 @@ extension StoreEngine {
     /// inside the transaction that wrote the samples, so a cached figure never disagrees
     /// with the samples beside it.
     func invalidateAggregates(of series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction) throws {
-        for key in SchemaKey.keys(of: series) {
+        let buckets = try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
+            key.dropFirst(SchemaKey.heatmapPrefix.count).split(separator: ",").contains { $0 == series }
+        }
+        for key in SchemaKey.keys(of: series) + buckets {
             let keyBytes = Array(key.utf8)
             let window: Range<Int64>?? = try keyBytes.withUnsafeBytes { keyBytes in
                 try txn.withValue(forKey: keyBytes, in: aggregates) { AggregatePayload.window(of: $0) }

@@ -174,6 +174,8 @@ extension TrendStore {
                     fresh = !Freshness.isTodayStale(latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now, timeZone: engine.timeZone)
                 case .v1Average:
                     fresh = false
+                case .heatmap:
+                    fresh = Freshness.isFresh(computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now)
                 }
                 return CacheEntryInfo(key: key, computedAt: computedAt, schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated, fresh: fresh)
             }

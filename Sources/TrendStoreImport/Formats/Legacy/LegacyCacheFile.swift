@@ -15,6 +15,7 @@ enum LegacyCacheFile {
         case v1Average(pattern: [Double], projectedTotal: Double, cachedAt: Date)
         case v2Averages([(weekday: Int, pattern: [Double], projectedTotal: Double, cachedAt: Date)])
         case today(cumulative: [Double], date: LocalDate, latestSampleTimestamp: Date?, moveGoal: Double?)
+        case heatmapBuckets([(series: [String], bucket: HeatmapBucket, fetchedAt: Date)])
     }
 
     /// A problem with a field, named by its JSON path.
@@ -26,6 +27,9 @@ enum LegacyCacheFile {
     static func read(_ data: Data, zone: TimeZone) throws(Problem) -> Content {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw Problem(field: "", reason: "not a JSON object")
+        }
+        if let buckets = object["buckets"] as? [String: Any] {
+            return .heatmapBuckets(try heatmapBuckets(buckets, zone: zone))
         }
         if let weekdays = object["weekdayData"] as? [String: Any] {
             var entries: [(Int, [Double], Double, Date)] = []
@@ -53,7 +57,7 @@ enum LegacyCacheFile {
             }
             return .today(cumulative: cumulative, date: date, latestSampleTimestamp: latest, moveGoal: (object["moveGoal"] as? NSNumber)?.doubleValue)
         }
-        throw Problem(field: "", reason: "not a Health Trends cache file (no weekdayData, averageHourlyPattern or todayHourlyData)")
+        throw Problem(field: "", reason: "not a legacy cache file (no buckets, weekdayData, averageHourlyPattern or todayHourlyData)")
     }
 
     private static func average(_ entry: [String: Any], path: String, zone: TimeZone) throws(Problem) -> ([Double], Double, Date) {
@@ -94,7 +98,44 @@ enum LegacyCacheFile {
         return (cumulative.map { value in running = value ?? running; return running }, day)
     }
 
-    private static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
+    /// The ActivityCache file's buckets: `{"Ride,Run": {"fetchedAt", "heatmapDays": […], "activities": […] or null}}`.
+    ///
+    /// The seed leaves the day records' fields open, so each day is read tolerantly: a
+    /// `date` (YYYY-MM-DD, an ISO-8601 instant or seconds since 2001, taken as a local
+    /// date in the store's zone), a `count`, and a `total`, `distance` or `value`.
+    private static func heatmapBuckets(_ buckets: [String: Any], zone: TimeZone) throws(Problem) -> [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)] {
+        var result: [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)] = []
+        for (key, value) in buckets.sorted(by: { $0.key < $1.key }) {
+            let path = "buckets.\(key)"
+            guard let entry = value as? [String: Any] else { throw Problem(field: path, reason: "is not an object") }
+            let fetchedAt = try date(entry["fetchedAt"], path: path + ".fetchedAt")
+            guard let days = entry["heatmapDays"] as? [[String: Any]] else {
+                throw Problem(field: path + ".heatmapDays", reason: "missing or not a list of days")
+            }
+            var heatmapDays: [HeatmapDay] = []
+            for (index, day) in days.enumerated() {
+                let dayPath = "\(path).heatmapDays[\(index)]"
+                let localDate: LocalDate
+                if let text = day["date"] as? String, let plain = LocalDate(text.prefix(10)), text.count == 10 {
+                    localDate = plain
+                } else {
+                    localDate = LocalDate(containing: try date(day["date"], path: dayPath + ".date"), in: zone)
+                }
+                var heatmapDay = HeatmapDay(date: localDate, series: [], seriesFigures: [])
+                heatmapDay.count = (day["count"] as? NSNumber)?.intValue ?? 0
+                heatmapDay.total = ((day["total"] ?? day["distance"] ?? day["value"]) as? NSNumber)?.doubleValue ?? 0
+                heatmapDays.append(heatmapDay)
+            }
+            var activities: Data?
+            if let raw = entry["activities"], !(raw is NSNull) {
+                activities = try? JSONSerialization.data(withJSONObject: raw, options: [.sortedKeys])
+            }
+            let series = key.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !series.isEmpty else { throw Problem(field: path, reason: "the bucket key names no series") }
+            result.append((series, HeatmapBucket(heatmapDays: heatmapDays.sorted { $0.date < $1.date }, activities: activities), fetchedAt))
+        }
+        return result
+    }
 
     private static func date(_ value: Any?, path: String) throws(Problem) -> Date {
         if let text = value as? String, let date = Timestamp.parse(text) { return date }
