@@ -1,0 +1,43 @@
+import Foundation
+
+/// The `trendstore` executable built beside the tests, run as a real child process.
+public enum CommandLineTool {
+    /// The executable's location: next to the test bundle in the build folder.
+    public static var url: URL? {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("trendstore")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        let fromBuild = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/trendstore")
+        return FileManager.default.isExecutableFile(atPath: fromBuild.path) ? fromBuild : nil
+    }
+
+    /// Starts the tool with `arguments`; its output goes to the returned pipe.
+    public static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        guard let url else { throw ToolMissing() }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return (process, output)
+    }
+
+    /// Runs the tool to the end and returns its exit status and output.
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let (process, output) = try start(arguments)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Thrown when the tool was not built.
+    public struct ToolMissing: Error, CustomStringConvertible {
+        public var description: String { "the trendstore executable is not built next to the tests (run swift build first)" }
+    }
+}
