@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TrendStore", targets: ["TrendStore"]),
         .library(name: "TrendStoreImport", targets: ["TrendStoreImport"]),
         .executable(name: "trendstore", targets: ["trendstore"]),
+        .executable(name: "trendstore-benchmarks", targets: ["trendstore-benchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +25,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem"]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
@@ -35,6 +41,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/trendstore"
+        ),
+        .executableTarget(
+            name: "trendstore-benchmarks",
+            dependencies: [
+                "TrendStore",
+                "TrendStoreImport",
+                "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/Benchmarks/TrendStoreBenchmarks"
         ),
         .target(name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"], path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),

@@ -8,6 +8,6 @@ struct TrendStoreCommand: AsyncParsableCommand {
         abstract: "Import health and fitness samples into a TrendStore store and query its aggregates.",
         subcommands: [
             ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self, VerifyCommand.self,
-            CacheCommand.self, BenchCommand.self,
+            CacheCommand.self,
         ])
 }
