@@ -54,7 +54,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"], path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "TrendStoreTests", dependencies: ["TrendStore", "TestSupport"]),
+        .testTarget(name: "TrendStoreTests", dependencies: ["TrendStore", "TrendStoreImport", "TestSupport"]),
         .testTarget(
             name: "TrendStoreImportTests",
             dependencies: ["TrendStoreImport", "TrendStore", "TestSupport"]

@@ -76,6 +76,7 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
             try check(mdb_env_open(env, path, flags, options.fileMode), "open environment \(path)")
             var dead: Int32 = 0
             try check(mdb_reader_check(env, &dead), "clear stale readers of \(path)")
+            try Self.checkNotTruncated(env, path: path)
         } catch {
             mdb_env_close(env)
             throw error
@@ -87,6 +88,23 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
 
     deinit {
         mdb_env_close(pointer)
+    }
+
+    /// Refuses a data file shorter than the pages its meta page claims: reading past the end
+    /// of a memory-mapped file would kill the process instead of failing.
+    private static func checkNotTruncated(_ env: OpaquePointer, path: String) throws {
+        var info = MDB_envinfo()
+        var pages = MDB_stat()
+        try check(mdb_env_info(env, &info), "read environment info of \(path)")
+        try check(mdb_env_stat(env, &pages), "read environment stat of \(path)")
+        let needed = (info.me_last_pgno + 1) * Int(pages.ms_psize)
+        var status = Glibc.stat()
+        guard lstat(path + "/data.mdb", &status) == 0 else { return }
+        if Int(status.st_size) < needed {
+            throw LMDBError(
+                code: .corrupted,
+                operation: "open \(path): the data file is \(status.st_size) bytes but its pages reach \(needed) (truncated)")
+        }
     }
 
     /// The current size of the memory map in bytes.

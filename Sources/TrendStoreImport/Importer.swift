@@ -13,6 +13,8 @@ public struct ImportOptions: Sendable {
     public var defaultUnit = ""
     /// The series the legacy energy cache files belong to.
     public var legacySeries = "activeEnergy"
+    /// Called after each batch commits, with how many samples have been committed so far.
+    public var onCommit: (@Sendable (Int) -> Void)?
 
     /// The defaults: detect the format, stop at the first bad record, 250,000 samples a batch.
     public init() {}
@@ -48,6 +50,8 @@ public struct ImportSummary: Sendable, Codable {
     public var ignored: [String: Int] = [:]
     /// The cache keys a legacy cache file was imported into.
     public var cachesWritten: [String] = []
+    /// Samples in committed batches.
+    public var committedSamples = 0
     /// Wall-clock seconds taken.
     public var seconds = 0.0
     /// The file's size in bytes.
@@ -210,6 +214,8 @@ public struct Importer: Sendable {
             for (series, result) in try await store.write(parts) {
                 summary.written[series, default: WriteSummary()] += result
             }
+            summary.committedSamples += batch.count
+            options.onCommit?(summary.committedSamples)
         } catch let error as StoreError {
             throw ImportError(file: summary.file, reason: "\(error)")
         }

@@ -137,3 +137,44 @@ struct EnvironmentTests {
         }
     }
 }
+
+@Suite("Refusing damaged files")
+struct DamagedFileTests {
+    @Test("a truncated data file fails to open with a clear error and is left as it was")
+    func truncated() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let env = try Environment(path: path)
+            let db = try env.openDatabase(named: "things")
+            try env.write { txn in
+                for index in 0..<2_000 as Range<UInt32> {
+                    try txn.put([UInt8](repeating: 7, count: 3000), forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
+                }
+            }
+        }
+        let file = URL(fileURLWithPath: path + "/data.mdb")
+        let whole = try Data(contentsOf: file)
+        let cut = whole.prefix(whole.count / 2)
+        try cut.write(to: file)
+        #expect {
+            _ = try Environment(path: path)
+        } throws: { error in
+            (error as? LMDBError)?.code == .corrupted && "\(error)".contains("truncated")
+        }
+        #expect(try Data(contentsOf: file) == cut)
+    }
+
+    @Test("a file that is not an LMDB file fails to open and is never overwritten")
+    func notLMDB() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var random = SystemRandomNumberGenerator()
+        let garbage = Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try garbage.write(to: URL(fileURLWithPath: path + "/data.mdb"))
+        #expect(throws: LMDBError.self) { _ = try Environment(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb")) == garbage)
+    }
+}

@@ -28,8 +28,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The time zone of a new store (default: the system's).")
     var tz: String?
 
+    @Option(help: "Samples per write transaction.")
+    var batchSize = 250_000
+
+    @Flag(help: "Print a line to standard output after each batch commits (for crash tests).")
+    var reportCommits = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
         _ = try parseZone(tz)
     }
 
@@ -41,6 +48,13 @@ struct ImportCommand: AsyncParsableCommand {
             options.skipInvalid = skipInvalid
             options.defaultUnit = unit
             options.legacySeries = series
+            options.batchSize = batchSize
+            if reportCommits {
+                options.onCommit = { committed in
+                    // Written straight to the file descriptor: unbuffered, so a kill cannot lose a reported commit.
+                    FileHandle.standardOutput.write(Data("committed \(committed)\n".utf8))
+                }
+            }
             for file in files {
                 let bar = ProgressBar(label: (file as NSString).lastPathComponent)
                 let summary = try await Importer(store: store).importFile(at: file, options: options, progress: bar.update)
