@@ -67,8 +67,15 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// LMDB's message for the code (`mdb_strerror`).
     public var message: String { code.description }
 
-    /// A one-line description: the operation, LMDB's message and the code.
-    public var description: String { "LMDB: \(operation): \(message) (\(code.rawValue))" }
+    /// A one-line description: the operation, LMDB's message, the code, and a hint where one helps.
+    public var description: String {
+        let hint: String
+        switch code.rawValue {
+        case 5, 27, 28: hint = "; the disk may be full or the file too large: nothing of this transaction was written"
+        default: hint = ""
+        }
+        return "LMDB: \(operation): \(message) (\(code.rawValue))\(hint)"
+    }
 }
 
 /// Throws an `LMDBError` unless `result` is `MDB_SUCCESS`.

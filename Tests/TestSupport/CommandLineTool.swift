@@ -38,6 +38,9 @@ public enum CommandLineTool {
 
     /// Thrown when the tool was not built.
     public struct ToolMissing: Error, CustomStringConvertible {
+        /// Creates the error.
+        public init() {}
+        /// What is missing and how to build it.
         public var description: String { "the trendstore executable is not built next to the tests (run swift build first)" }
     }
 }
