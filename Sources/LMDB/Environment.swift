@@ -59,6 +59,26 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
     /// - Throws: ``LMDBError`` when the directory cannot be opened, the file is not an
     ///   LMDB file (``LMDBError/Code/invalid``) or was written by an incompatible version.
     public init(path: String, options: Options = Options()) throws {
+        do {
+            pointer = try Self.open(path: path, options: options, lockless: false)
+            isLockless = false
+        } catch let error as LMDBError where options.readOnly && (error.code == .permissionDenied || error.code.rawValue == 30) {
+            // A read-only directory or medium: LMDB cannot open its lock file for writing.
+            pointer = try Self.open(path: path, options: options, lockless: true)
+            isLockless = true
+        }
+        self.path = path
+        self.options = options
+    }
+
+    /// Whether the environment was opened without LMDB's lock file, because its directory
+    /// cannot be written (read-only only).
+    ///
+    /// - Warning: Reads then do not coordinate with writers: do not let another process
+    ///   write the store meanwhile.
+    public let isLockless: Bool
+
+    private static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer {
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "create environment for \(path)")
         guard let env else { throw LMDBError(code: .invalid, operation: "create environment") }
@@ -73,17 +93,18 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
             var flags = UInt32(MDB_NOTLS)
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if !options.durableCommits { flags |= UInt32(MDB_NOSYNC) }
+            if lockless { flags |= UInt32(MDB_NOLOCK) }
             try check(mdb_env_open(env, path, flags, options.fileMode), "open environment \(path)")
-            var dead: Int32 = 0
-            try check(mdb_reader_check(env, &dead), "clear stale readers of \(path)")
-            try Self.checkNotTruncated(env, path: path)
+            if !lockless {
+                var dead: Int32 = 0
+                try check(mdb_reader_check(env, &dead), "clear stale readers of \(path)")
+            }
+            try checkNotTruncated(env, path: path)
+            return env
         } catch {
             mdb_env_close(env)
             throw error
         }
-        self.pointer = env
-        self.path = path
-        self.options = options
     }
 
     deinit {
