@@ -50,7 +50,6 @@ struct DayRollup: Equatable {
         var exact = exponent != nil
         for sample in samples {
             let start = sample.startMilliseconds
-            let end = sample.endMilliseconds
             if start >= dayStart && start < dayEnd {
                 let slot = Int((start - dayStart) / TimeGrid.quarterHour)
                 rollup.startCounts[slot] += 1
