@@ -2,15 +2,19 @@ import Foundation
 import LMDB
 import Testing
 
+/// Runs `body` with a fresh directory, removed afterwards.
+private func withDirectory<R>(_ body: (String) throws -> R) throws -> R {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
 /// A fresh directory for one environment, removed afterwards.
 private func withEnvironment<R>(
     _ options: Environment.Options = .init(), _ body: (Environment, String) throws -> R
 ) throws -> R {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let env = try Environment(path: path, options: options)
-    return try body(env, path)
+    try withDirectory { path in try body(try Environment(path: path, options: options), path) }
 }
 
 private struct Rollback: Error {}
@@ -19,9 +23,10 @@ private struct Rollback: Error {}
 struct EnvironmentTests {
     @Test("a committed write is read back, and survives reopening")
     func writeThenRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        try withDirectory { path in try writeThenRead(at: path) }
+    }
+
+    private func writeThenRead(at path: String) throws {
         do {
             let env = try Environment(path: path)
             let db = try env.openDatabase(named: "things")
@@ -110,9 +115,7 @@ struct EnvironmentTests {
 
     @Test("errors name the operation and carry LMDB's code and message")
     func errorsCarryContext() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        try withDirectory { path in
         try Data("this is not an LMDB file, just text that is long enough to have a header".utf8 + Data(count: 8192))
             .write(to: URL(fileURLWithPath: path + "/data.mdb"))
         do {
@@ -122,6 +125,7 @@ struct EnvironmentTests {
             #expect(error.code == .invalid)
             #expect(error.description.contains("open environment"))
             #expect(!error.message.isEmpty)
+        }
         }
     }
 
@@ -142,9 +146,10 @@ struct EnvironmentTests {
 struct DamagedFileTests {
     @Test("a truncated data file fails to open with a clear error and is left as it was")
     func truncated() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        try withDirectory { path in try truncated(at: path) }
+    }
+
+    private func truncated(at path: String) throws {
         do {
             let env = try Environment(path: path)
             let db = try env.openDatabase(named: "things")
@@ -168,9 +173,10 @@ struct DamagedFileTests {
 
     @Test("a file that is not an LMDB file fails to open and is never overwritten")
     func notLMDB() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        try withDirectory { path in try notLMDB(at: path) }
+    }
+
+    private func notLMDB(at path: String) throws {
         var random = SystemRandomNumberGenerator()
         let garbage = Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &random) })
         try garbage.write(to: URL(fileURLWithPath: path + "/data.mdb"))

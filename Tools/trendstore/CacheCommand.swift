@@ -16,19 +16,14 @@ struct CacheListCommand: AsyncParsableCommand {
 
     @OptionGroup var location: StoreLocation
 
-    @Option(help: "The instant freshness is judged at, ISO-8601 with an offset or epoch ms (default: now).")
-    var now: String?
+    @OptionGroup var reference: ReferenceInstant
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    func validate() throws {
-        if let now, Timestamp.parse(now) == nil { throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset") }
-    }
-
     func run() async throws {
         try await reportingErrors {
-            let entries = try location.open(readOnly: true).cacheEntries(now: now.flatMap(Timestamp.parse))
+            let entries = try location.open(readOnly: true).cacheEntries(now: reference.given)
             if json {
                 print(try JSONOutput.encode(entries))
                 return
@@ -51,17 +46,12 @@ struct CacheRefreshCommand: AsyncParsableCommand {
 
     @OptionGroup var location: StoreLocation
 
-    @Option(help: "The reference instant (default: now).")
-    var now: String?
-
-    func validate() throws {
-        if let now, Timestamp.parse(now) == nil { throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset") }
-    }
+    @OptionGroup var reference: ReferenceInstant
 
     func run() async throws {
         try await reportingErrors {
             let store = try location.open()
-            let instant = now.flatMap(Timestamp.parse)
+            let instant = reference.given
             for cached in try await store.refreshedWeekdayAverages(of: series, now: instant) {
                 print("\(SchemaKey.weekdayAverage(series, weekday: cached.value.weekday)): \(cached.value.dayCount) days, "
                     + "computed \(JSONOutput.timestamp(cached.computedAt))" + (cached.isStale ? " (stale)" : "") + (cached.isMigrated ? " (migrated)" : ""))

@@ -10,12 +10,26 @@ struct QueryCommand: AsyncParsableCommand {
         subcommands: [TodayCommand.self, WeekdayAverageCommand.self, HeatmapCommand.self])
 }
 
+/// The `--now` option: the reference instant of a query or a cache verdict.
+struct ReferenceInstant: ParsableArguments {
+    @Option(help: "The reference instant, ISO-8601 with an offset or epoch ms (default: now).")
+    var now: String?
+
+    func validate() throws {
+        if let now, Timestamp.parse(now) == nil {
+            throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset")
+        }
+    }
+
+    /// The instant given, or `nil` for the clock.
+    var given: Date? { now.flatMap(Timestamp.parse) }
+}
+
 /// Options shared by the queries: the store, the zone and the reference instant.
 struct QueryContext: ParsableArguments {
     @OptionGroup var location: StoreLocation
 
-    @Option(help: "The reference instant, ISO-8601 with an offset or epoch ms (default: now).")
-    var now: String?
+    @OptionGroup var reference: ReferenceInstant
 
     @Option(help: "The time zone of local days (default: the store's).")
     var tz: String?
@@ -24,13 +38,10 @@ struct QueryContext: ParsableArguments {
     var json = false
 
     func validate() throws {
-        if let now, Timestamp.parse(now) == nil {
-            throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset")
-        }
         _ = try parseZone(tz)
     }
 
-    var instant: Date { now.flatMap(Timestamp.parse) ?? Date() }
+    var instant: Date { reference.given ?? Date() }
 }
 
 struct TodayCommand: AsyncParsableCommand {

@@ -55,36 +55,41 @@ struct LocalDayGrid {
     ///
     /// Equal for a date the zone skips.
     func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
-        let wallStart = date.dayNumber * TimeGrid.day
-        let wallEnd = wallStart + TimeGrid.day
         var start = Int64.max
         var end = Int64.min
-        var period = offsets.period(containing: wallStart - Self.offsetReach)
-        while period < offsets.periodCount {
-            let (periodStart, periodEnd) = offsets.bounds(ofPeriod: period)
-            if periodStart > wallEnd + Self.offsetReach { break }
-            let offset = offsets.offsets[period]
-            let from = max(periodStart, wallStart - offset)
-            let to = min(periodEnd, wallEnd - offset)
-            if from < to {
-                start = min(start, from)
-                end = max(end, to)
-            }
-            period += 1
+        forEachPiece(of: date) { from, to, _ in
+            start = min(start, from)
+            end = max(end, to)
         }
-        if start > end {
-            let instant = wallStart - offsets.offset(at: wallStart)
-            return (instant, instant)
-        }
-        return (start, end)
+        return start > end ? skippedDay(date) : (start, end)
     }
 
     /// The instants and hour spans of `date`.
     func instants(of date: LocalDate) -> LocalDayInstants {
         let wallStart = date.dayNumber * TimeGrid.day
-        let wallEnd = wallStart + TimeGrid.day
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
+        forEachPiece(of: date) { from, to, offset in
+            let firstHour = Int((from + offset - wallStart) / TimeGrid.hour)
+            for hour in firstHour..<24 {
+                let hourStart = wallStart + Int64(hour) * TimeGrid.hour - offset
+                if hourStart >= to { break }
+                let spanStart = max(from, hourStart)
+                let spanEnd = min(to, hourStart + TimeGrid.hour)
+                if spanStart < spanEnd { spans.append(HourSpan(hour: hour, start: spanStart, end: spanEnd)) }
+            }
+        }
+        guard let first = spans.first, let last = spans.last else {
+            let instant = skippedDay(date).start
+            return LocalDayInstants(date: date, start: instant, end: instant, spans: [])
+        }
+        return LocalDayInstants(date: date, start: first.start, end: last.end, spans: spans)
+    }
+
+    /// Calls `body(from, to, offset)` for each run of instants of `date` under one offset, in time order.
+    private func forEachPiece(of date: LocalDate, _ body: (Int64, Int64, Int64) -> Void) {
+        let wallStart = date.dayNumber * TimeGrid.day
+        let wallEnd = wallStart + TimeGrid.day
         var period = offsets.period(containing: wallStart - Self.offsetReach)
         while period < offsets.periodCount {
             let (periodStart, periodEnd) = offsets.bounds(ofPeriod: period)
@@ -92,22 +97,15 @@ struct LocalDayGrid {
             let offset = offsets.offsets[period]
             let from = max(periodStart, wallStart - offset)
             let to = min(periodEnd, wallEnd - offset)
-            if from < to {
-                let firstHour = Int((from + offset - wallStart) / TimeGrid.hour)
-                for hour in firstHour..<24 {
-                    let hourStart = wallStart + Int64(hour) * TimeGrid.hour - offset
-                    if hourStart >= to { break }
-                    let spanStart = max(from, hourStart)
-                    let spanEnd = min(to, hourStart + TimeGrid.hour)
-                    if spanStart < spanEnd { spans.append(HourSpan(hour: hour, start: spanStart, end: spanEnd)) }
-                }
-            }
+            if from < to { body(from, to, offset) }
             period += 1
         }
-        if spans.isEmpty {
-            let instant = wallStart - offsets.offset(at: wallStart)
-            return LocalDayInstants(date: date, start: instant, end: instant, spans: [])
-        }
-        return LocalDayInstants(date: date, start: spans.first!.start, end: spans.last!.end, spans: spans)
+    }
+
+    /// The empty range of a date the zone skips, placed where its midnight would have been.
+    private func skippedDay(_ date: LocalDate) -> (start: Int64, end: Int64) {
+        let wallStart = date.dayNumber * TimeGrid.day
+        let instant = wallStart - offsets.offset(at: wallStart)
+        return (instant, instant)
     }
 }

@@ -20,14 +20,7 @@ final class SampleCSVParser: RecordParser {
     var totalBytes: Int { reader.totalBytes }
 
     private func readHeader() throws(ImportError) {
-        do {
-            guard try reader.next() else { throw ImportError(file: file, reason: "the file is empty") }
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(file: file, line: 1, reason: "\((error as? FieldError)?.reason ?? "\(error)")")
-        }
-        let header = (0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces).lowercased() }
+        let header = try reader.readHeader()
         func column(_ name: String) throws(ImportError) -> Int {
             if let exact = header.firstIndex(of: name) { return exact }
             if let prefixed = header.firstIndex(where: { $0.hasPrefix(name + "_") || $0.hasPrefix(name + " ") }) {
@@ -41,13 +34,7 @@ final class SampleCSVParser: RecordParser {
     }
 
     func next() throws(ImportError) -> ParsedRecord? {
-        repeat {
-            do {
-                guard try reader.next() else { return nil }
-            } catch {
-                throw ImportError(file: file, line: reader.line, reason: (error as? FieldError)?.reason ?? "\(error)")
-            }
-        } while reader.isBlank
+        guard try reader.nextNonBlank() else { return nil }
         let line = reader.line
         let needed = max(columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0) + 1
         guard reader.fieldCount >= needed else {

@@ -36,6 +36,32 @@ final class CSVReader {
     /// Whether the current record is one empty field (a blank line).
     var isBlank: Bool { fieldRanges.count == 1 && fieldRanges[0].isEmpty }
 
+    /// Reads the header record's fields, trimmed and lowercased.
+    ///
+    /// - Throws: ``ImportError`` when the file is empty or its first record cannot be read.
+    func readHeader() throws(ImportError) -> [String] {
+        do {
+            guard try next() else { throw ImportError(file: stream.path, reason: "the file is empty") }
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(file: stream.path, line: 1, reason: (error as? FieldError)?.reason ?? "\(error)")
+        }
+        return (0..<fieldCount).map { string($0).trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+
+    /// Reads the next record that is not a blank line; `false` at the end of the file.
+    func nextNonBlank() throws(ImportError) -> Bool {
+        repeat {
+            do {
+                guard try next() else { return false }
+            } catch {
+                throw ImportError(file: stream.path, line: line, reason: (error as? FieldError)?.reason ?? "\(error)")
+            }
+        } while isBlank
+        return true
+    }
+
     /// Reads the next record; `false` at the end of the file.
     ///
     /// - Throws: ``FieldError`` when the file ends inside a quoted field.

@@ -20,16 +20,7 @@ final class StravaCSVParser: RecordParser {
     init(stream: ByteStream) throws(ImportError) {
         reader = CSVReader(stream: stream)
         file = stream.path
-        do {
-            guard try reader.next() else { throw ImportError(file: file, reason: "the file is empty") }
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(file: file, line: 1, reason: (error as? FieldError)?.reason ?? "\(error)")
-        }
-        let header = (0..<reader.fieldCount).map {
-            reader.string($0).trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: " ")
-        }
+        let header = try reader.readHeader().map { $0.replacingOccurrences(of: "_", with: " ") }
         func positions(_ name: String) -> [Int] { header.indices.filter { header[$0] == name } }
         func required(_ names: [String]) throws(ImportError) -> [Int] {
             for name in names where !positions(name).isEmpty { return positions(name) }
@@ -46,13 +37,7 @@ final class StravaCSVParser: RecordParser {
     var totalBytes: Int { reader.totalBytes }
 
     func next() throws(ImportError) -> ParsedRecord? {
-        repeat {
-            do {
-                guard try reader.next() else { return nil }
-            } catch {
-                throw ImportError(file: file, line: reader.line, reason: (error as? FieldError)?.reason ?? "\(error)")
-            }
-        } while reader.isBlank
+        guard try reader.nextNonBlank() else { return nil }
         let line = reader.line
         let needed = max(columns.date, columns.type, columns.elapsed, columns.distance) + 1
         guard reader.fieldCount >= needed else {
