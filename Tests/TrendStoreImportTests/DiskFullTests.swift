@@ -44,3 +44,63 @@ struct DiskFullTests {
         #expect(try store.samples(of: "energy", from: .distantPast, to: .distantFuture).count == samples.count)
     }
 }
+
+/// Whether this process may mount a tmpfs (root in a sandbox that allows it).
+private let canMountTmpfs: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-probe-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: probe) }
+    guard (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])) == 0 else { return false }
+    _ = try? runProgram("/bin/umount", [probe.path])
+    return true
+}()
+
+@discardableResult
+private func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+@Suite("A small file system that fills up")
+struct SmallFileSystemTests {
+    @Test("an import onto a 1 MiB tmpfs stops with a clear error; the store opens, verifies and keeps whole batches",
+          .enabled(if: canMountTmpfs))
+    func tmpfs() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let mountPoint = directory.url.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        #expect(try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
+        defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
+
+        var generator = SampleGenerator(seed: 5)
+        let samples = generator.minuteSamples(from: 1_780_000_000_000, count: 300_000)
+        let csv = directory.url.appendingPathComponent("big.csv").path
+        let writer = try SampleCSVWriter(path: csv)
+        try writer.write(SeriesSamples(series: "energy", unit: "kcal", samples: samples))
+        try writer.close()
+
+        let storeURL = mountPoint.appendingPathComponent("store")
+        var options = ImportOptions()
+        options.batchSize = 20_000
+        do {
+            let store = try TrendStore(directory: storeURL)
+            _ = try await Importer(store: store).importFile(at: csv, options: options)
+            Issue.record("the import fitted in 1 MiB")
+        } catch {
+            #expect("\(error)".contains("the disk may be full"), "\(error)")
+        }
+        let reopened = try TrendStore(directory: storeURL)
+        #expect(try reopened.verify().isHealthy)
+        let stored = (try? reopened.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+        #expect(stored.count % 20_000 == 0 && stored.count < samples.count, "\(stored.count)")
+        #expect(stored == Array(samples.prefix(stored.count)))
+    }
+}

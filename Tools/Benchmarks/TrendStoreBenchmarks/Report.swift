@@ -7,6 +7,7 @@ struct Report {
     struct Row {
         var label: String
         var trendStore: Double
+        var trendStoreP99: Double?
         var sqliteSQL: Double?
         var sqliteRows: Double?
         var difference: Double?
@@ -18,6 +19,12 @@ struct Report {
 
     mutating func add(_ label: String, trendStore: Double, sqliteSQL: Double? = nil, sqliteRows: Double? = nil, difference: Double? = nil, unit: Unit) {
         rows.append(Row(label: label, trendStore: trendStore, sqliteSQL: sqliteSQL, sqliteRows: sqliteRows, difference: difference, unit: unit))
+    }
+
+    /// Adds a timed figure: TrendStore's median and p99 beside the peers' medians.
+    mutating func add(_ label: String, trendStore: BenchClock.Timing, sqliteSQL: Double? = nil, sqliteRows: Double? = nil, difference: Double? = nil, unit: Unit) {
+        rows.append(Row(label: label, trendStore: trendStore.median, trendStoreP99: trendStore.p99, sqliteSQL: sqliteSQL,
+                        sqliteRows: sqliteRows, difference: difference, unit: unit))
     }
 
     /// The largest difference between two lists, relative to the larger magnitude (1 when their lengths differ).
@@ -40,10 +47,11 @@ struct Report {
             let factor = unit == .rate ? ours / peer : peer / ours
             return String(format: "%.1f×", factor)
         }
-        var lines = ["figure".padding(toLength: 44, withPad: " ", startingAt: 0) + "TrendStore     SQLite SQL      ×       SQLite rows     ×       answers differ by"]
+        var lines = ["figure".padding(toLength: 44, withPad: " ", startingAt: 0) + "TrendStore     p99            SQLite SQL      ×       SQLite rows     ×       answers differ by"]
         for row in rows {
             var line = row.label.padding(toLength: 44, withPad: " ", startingAt: 0)
             line += value(row.trendStore, row.unit).padding(toLength: 15, withPad: " ", startingAt: 0)
+            line += (row.trendStoreP99.map { value($0, row.unit) } ?? "").padding(toLength: 15, withPad: " ", startingAt: 0)
             line += value(row.sqliteSQL, row.unit).padding(toLength: 16, withPad: " ", startingAt: 0)
             line += ratio(row.sqliteSQL, row.trendStore, row.unit).padding(toLength: 8, withPad: " ", startingAt: 0)
             line += value(row.sqliteRows, row.unit).padding(toLength: 16, withPad: " ", startingAt: 0)
@@ -51,7 +59,7 @@ struct Report {
             line += row.difference.map { String(format: "%.1e", $0) } ?? ""
             lines.append(line)
         }
-        lines.append("× = how many times TrendStore is faster (smaller, for bytes); medians; differences are relative.")
+        lines.append("× = how many times TrendStore is faster (smaller, for bytes); peers' figures are medians; differences are relative.")
         if let duckDB { lines.append(duckDB) }
         return lines.joined(separator: "\n")
     }
