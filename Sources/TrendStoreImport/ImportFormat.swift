@@ -25,6 +25,9 @@ enum FormatDetector {
             throw ImportError(file: stream.path, reason: "the file is empty")
         }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .appleHealth }
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            throw ImportError(file: stream.path, reason: "UTF-16 text: save the file as UTF-8")
+        }
         if head.prefix(8192).contains(0) || head.starts(with: [0x1F, 0x8B]) {
             throw ImportError(file: stream.path, reason: "binary data, not a text file this importer reads")
         }

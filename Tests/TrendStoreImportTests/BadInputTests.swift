@@ -15,6 +15,7 @@ struct BadInputTests {
             ("bad/end-before-start.csv", 2, "end", "is before start"),
             ("bad/unterminated-quote.csv", 2, nil, "the file ends inside a quoted field"),
             ("bad/bad-line.ndjson", 2, "value", "missing or not a finite number"),
+            ("bad/latin1.csv", 3, "series", "is not valid UTF-8"),
         ] as [(String, Int?, String?, String)])
     func namesTheProblem(fixture: String, line: Int?, field: String?, reason: String) async throws {
         try await withTemporaryStore { store, _ in
@@ -38,6 +39,7 @@ struct BadInputTests {
         arguments: [
             ("bad/empty.csv", "the file is empty"),
             ("bad/binary.csv", "binary data, not a text file this importer reads"),
+            ("bad/utf16.csv", "UTF-16 text: save the file as UTF-8"),
             ("does/not/exist.csv", "no such file"),
         ])
     func namesFileProblems(fixture: String, reason: String) async throws {

@@ -40,7 +40,9 @@ final class SampleCSVParser: RecordParser {
         guard reader.fieldCount >= needed else {
             return .invalid(ImportError(file: file, line: line, reason: "expected at least \(needed) fields, found \(reader.fieldCount)"))
         }
-        let series = reader.withField(columns.series) { names.intern($0) }
+        guard let series = reader.withField(columns.series, { names.intern($0) }) else {
+            return .invalid(ImportError(file: file, line: line, field: "series", reason: notUTF8))
+        }
         if series.isEmpty { return .invalid(ImportError(file: file, line: line, field: "series", reason: "is empty")) }
         guard let start = reader.withField(columns.start, TimestampParser.milliseconds) else {
             return .invalid(ImportError(file: file, line: line, field: "start", reason: "\"\(reader.string(columns.start).prefix(40))\": \(TimestampParser.expectation)"))
@@ -54,7 +56,13 @@ final class SampleCSVParser: RecordParser {
         guard let value = reader.withField(columns.value, NumberParser.double) else {
             return .invalid(ImportError(file: file, line: line, field: "value", reason: "\"\(reader.string(columns.value).prefix(40))\" is not a finite number"))
         }
-        let unit = columns.unit.map { column in reader.withField(column) { units.intern($0) } }
+        var unit: String?
+        if let column = columns.unit {
+            guard let text = reader.withField(column, { units.intern($0) }) else {
+                return .invalid(ImportError(file: file, line: line, field: "unit", reason: notUTF8))
+            }
+            unit = text
+        }
         return .sample(series: series, unit: unit?.isEmpty == true ? nil : unit, sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line)
     }
 }
