@@ -52,9 +52,13 @@ let package = Package(
             ],
             path: "Tools/Benchmarks/TrendStoreBenchmarks"
         ),
-        .target(name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "TrendStoreTests", dependencies: ["TrendStore", "TrendStoreImport", "TestSupport"]),
+        .testTarget(
+            name: "TrendStoreTests",
+            dependencies: ["TrendStore", "TrendStoreImport", "TestSupport"]),
         .testTarget(
             name: "TrendStoreImportTests",
             dependencies: ["TrendStoreImport", "TrendStore", "TestSupport"]

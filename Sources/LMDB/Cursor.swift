@@ -21,7 +21,8 @@ public struct Cursor: ~Copyable {
     ///
     /// The corresponding LMDB function is `mdb_cursor_get` with `MDB_SET_RANGE`.
     public mutating func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> Entry? {
-        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var keyVal = MDB_val(
+            mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         return try move(MDB_SET_RANGE, &keyVal, "seek")
     }
 
@@ -57,7 +58,8 @@ public struct Cursor: ~Copyable {
     /// Calls `body` for each entry from the first key at or after `start`, in key order,
     /// until `body` returns `false` or the database ends.
     public mutating func forEach(
-        from start: [UInt8] = [], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+        from start: [UInt8] = [],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         var entry = try start.isEmpty ? first() : seek(atOrAfter: start)
         while let current = entry, try body(current.key, current.value) {
@@ -65,7 +67,9 @@ public struct Cursor: ~Copyable {
         }
     }
 
-    private mutating func move(_ op: MDB_cursor_op, _ keyVal: inout MDB_val, _ name: String) throws -> Entry? {
+    private mutating func move(_ op: MDB_cursor_op, _ keyVal: inout MDB_val, _ name: String) throws
+        -> Entry?
+    {
         var dataVal = MDB_val()
         let rc = mdb_cursor_get(pointer, &keyVal, &dataVal, op)
         if rc == MDB_NOTFOUND { return nil }

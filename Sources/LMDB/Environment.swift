@@ -20,7 +20,9 @@ import Glibc
 /// doubled and the write runs again.
 ///
 /// The corresponding LMDB function is `mdb_env_open`.
-public final class Environment: @unchecked Sendable {  // @unchecked: LMDB environments are thread-safe with MDB_NOTLS; mutable state is behind `resizeLock`.
+///
+/// @unchecked: LMDB environments are thread-safe with MDB_NOTLS; mutable state is behind `resizeLock`.
+public final class Environment: @unchecked Sendable {
     /// How to open an environment.
     public struct Options: Sendable {
         /// The initial size of the memory map in bytes. It grows by itself when full.
@@ -62,7 +64,9 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
         do {
             pointer = try Self.open(path: path, options: options, lockless: false)
             isLockless = false
-        } catch let error as LMDBError where options.readOnly && (error.code == .permissionDenied || error.code.rawValue == 30) {
+        } catch let error as LMDBError
+            where options.readOnly && (error.code == .permissionDenied || error.code.rawValue == 30)
+        {
             // A read-only directory or medium: LMDB cannot open its lock file for writing.
             pointer = try Self.open(path: path, options: options, lockless: true)
             isLockless = true
@@ -78,7 +82,8 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
     ///   write the store meanwhile.
     public let isLockless: Bool
 
-    private static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer {
+    private static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer
+    {
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "create environment for \(path)")
         guard let env else { throw LMDBError(code: .invalid, operation: "create environment") }
@@ -124,7 +129,9 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
         if Int(status.st_size) < needed {
             throw LMDBError(
                 code: .corrupted,
-                operation: "open \(path): the data file is \(status.st_size) bytes but its pages reach \(needed) (truncated)")
+                operation:
+                    "open \(path): the data file is \(status.st_size) bytes but its pages reach \(needed) (truncated)"
+            )
         }
     }
 
@@ -148,9 +155,12 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
             // A handle opened in a read transaction survives only if that transaction commits.
             return try resizeLock.withShared {
                 var txn: OpaquePointer?
-                try check(mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn), "begin read transaction in \(path)")
+                try check(
+                    mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn),
+                    "begin read transaction in \(path)")
                 do {
-                    let database = try TransactionOperations.openDatabase(txn!, named: name, create: false)
+                    let database = try TransactionOperations.openDatabase(
+                        txn!, named: name, create: false)
                     try check(mdb_txn_commit(txn), "commit opening of database '\(name)'")
                     return database
                 } catch {
@@ -201,7 +211,8 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
         _ body: (borrowing WriteTransaction) throws -> R
     ) throws -> R {
         if options.readOnly {
-            throw LMDBError(code: .permissionDenied, operation: "write to read-only environment \(path)")
+            throw LMDBError(
+                code: .permissionDenied, operation: "write to read-only environment \(path)")
         }
         while true {
             let state = WriteTransaction.State()
@@ -245,7 +256,8 @@ public final class Environment: @unchecked Sendable {  // @unchecked: LMDB envir
         try resizeLock.withExclusive { () in
             let current = mapSize
             guard current < options.maximumMapSize else {
-                throw LMDBError(code: .mapFull, operation: "grow map of \(path) beyond \(current) bytes")
+                throw LMDBError(
+                    code: .mapFull, operation: "grow map of \(path) beyond \(current) bytes")
             }
             let grown = min(current * 2, options.maximumMapSize)
             try check(mdb_env_set_mapsize(pointer, grown), "grow map of \(path) to \(grown) bytes")

@@ -71,7 +71,9 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let hint: String
         switch code.rawValue {
-        case 5, 27, 28: hint = "; the disk may be full or the file too large: nothing of this transaction was written"
+        case 5, 27, 28:
+            hint =
+                "; the disk may be full or the file too large: nothing of this transaction was written"
         default: hint = ""
         }
         return "LMDB: \(operation): \(message) (\(code.rawValue))\(hint)"

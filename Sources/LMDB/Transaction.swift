@@ -42,7 +42,8 @@ enum TransactionOperations {
         _ txn: OpaquePointer, key: UnsafeRawBufferPointer, database: Database,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var keyVal = MDB_val(
+            mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
         let rc = mdb_get(txn, database.handle, &keyVal, &dataVal)
         if rc == MDB_NOTFOUND { return nil }
@@ -54,13 +55,16 @@ enum TransactionOperations {
         _ txn: OpaquePointer, database: Database, _ body: (inout Cursor) throws -> R
     ) throws -> R {
         var cursor: OpaquePointer?
-        try check(mdb_cursor_open(txn, database.handle, &cursor), "open cursor on database \(database)")
+        try check(
+            mdb_cursor_open(txn, database.handle, &cursor), "open cursor on database \(database)")
         var wrapped = Cursor(pointer: cursor!, database: database)
         defer { mdb_cursor_close(cursor) }
         return try body(&wrapped)
     }
 
-    static func openDatabase(_ txn: OpaquePointer, named name: String, create: Bool) throws -> Database {
+    static func openDatabase(_ txn: OpaquePointer, named name: String, create: Bool) throws
+        -> Database
+    {
         var dbi: MDB_dbi = 0
         let flags = create ? UInt32(MDB_CREATE) : 0
         try check(mdb_dbi_open(txn, name, flags, &dbi), "open database '\(name)'")
@@ -85,7 +89,8 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     }
 
     /// Calls `body` with a cursor over `database`.
-    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
+    {
         try TransactionOperations.withCursor(pointer, database: database, body)
     }
 }
@@ -96,7 +101,9 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
 /// it sees its own writes.
 public struct WriteTransaction: ~Copyable, ReadableTransaction {
     /// Flags that outlive a transaction attempt, so the environment can tell a full map.
-    final class State: @unchecked Sendable {  // @unchecked: used by one thread, within one write call.
+    ///
+    /// @unchecked: used by one thread, within one write call.
+    final class State: @unchecked Sendable {
         var mapFull = false
     }
 
@@ -117,7 +124,8 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     }
 
     /// Calls `body` with a cursor over `database`.
-    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
+    {
         try TransactionOperations.withCursor(pointer, database: database, body)
     }
 
@@ -136,9 +144,12 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         _ value: UnsafeRawBufferPointer, forKey key: UnsafeRawBufferPointer, in database: Database,
         append: Bool = false
     ) throws {
-        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var dataVal = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        let rc = mdb_put(pointer, database.handle, &keyVal, &dataVal, append ? UInt32(MDB_APPEND) : 0)
+        var keyVal = MDB_val(
+            mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataVal = MDB_val(
+            mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(
+            pointer, database.handle, &keyVal, &dataVal, append ? UInt32(MDB_APPEND) : 0)
         if rc == MDB_MAP_FULL { state.mapFull = true }
         try check(rc, "put \(value.count) bytes in database \(database)")
     }
@@ -157,7 +168,8 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     /// The corresponding LMDB function is `mdb_del`.
     @discardableResult
     public func delete(forKey key: UnsafeRawBufferPointer, in database: Database) throws -> Bool {
-        var keyVal = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var keyVal = MDB_val(
+            mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let rc = mdb_del(pointer, database.handle, &keyVal, nil)
         if rc == MDB_NOTFOUND { return false }
         try check(rc, "delete from database \(database)")

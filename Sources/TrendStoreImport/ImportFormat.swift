@@ -21,7 +21,11 @@ enum FormatDetector {
     static func detect(_ stream: ByteStream) throws(ImportError) -> ImportFormat {
         var head = stream.peek(64 << 10)
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
-        guard let first = head.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+        guard
+            let first = head.firstIndex(where: {
+                !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D)
+            })
+        else {
             throw ImportError(file: stream.path, reason: "the file is empty")
         }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .appleHealth }
@@ -29,17 +33,21 @@ enum FormatDetector {
             throw ImportError(file: stream.path, reason: "UTF-16 text: save the file as UTF-8")
         }
         if head.prefix(8192).contains(0) || head.starts(with: [0x1F, 0x8B]) {
-            throw ImportError(file: stream.path, reason: "binary data, not a text file this importer reads")
+            throw ImportError(
+                file: stream.path, reason: "binary data, not a text file this importer reads")
         }
         let text = String(decoding: head, as: UTF8.self)
         switch head[first] {
         case UInt8(ascii: "<"):
             if text.contains("<HealthData") { return .appleHealth }
-            throw ImportError(file: stream.path, reason: "XML without a <HealthData> root: not an Apple Health export")
+            throw ImportError(
+                file: stream.path,
+                reason: "XML without a <HealthData> root: not an Apple Health export")
         case UInt8(ascii: "["):
             return .stravaJSON
         case UInt8(ascii: "{"):
-            if text.contains("\"buckets\"") || text.contains("\"weekdayData\"") || text.contains("\"averageHourlyPattern\"")
+            if text.contains("\"buckets\"") || text.contains("\"weekdayData\"")
+                || text.contains("\"averageHourlyPattern\"")
                 || text.contains("\"todayHourlyData\"")
             {
                 return .legacy
@@ -47,7 +55,9 @@ enum FormatDetector {
             return .ndjson
         default:
             let header = text.prefix { $0 != "\n" && $0 != "\r\n" }.lowercased()
-            if header.contains("activity id") || header.contains("activity_id") || header.contains("activity type") {
+            if header.contains("activity id") || header.contains("activity_id")
+                || header.contains("activity type")
+            {
                 return .stravaCSV
             }
             if header.contains("series") && header.contains("start") {
@@ -55,7 +65,9 @@ enum FormatDetector {
             }
             throw ImportError(
                 file: stream.path, line: 1,
-                reason: "not a format this importer knows (a CSV needs a header naming series, start, end and value)")
+                reason:
+                    "not a format this importer knows (a CSV needs a header naming series, start, end and value)"
+            )
         }
     }
 }

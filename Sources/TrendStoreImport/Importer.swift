@@ -98,7 +98,8 @@ public struct Importer: Sendable {
         if format == .legacy {
             var summary = ImportSummary(file: path, format: format)
             summary.bytes = stream.totalBytes
-            summary.cachesWritten = try await importLegacy(path: path, stream: stream, series: options.legacySeries)
+            summary.cachesWritten = try await importLegacy(
+                path: path, stream: stream, series: options.legacySeries)
             summary.recordsRead = summary.cachesWritten.count
             summary.seconds = Date().timeIntervalSince(began)
             return summary
@@ -108,8 +109,10 @@ public struct Importer: Sendable {
             var source = path
             var displayPath = path
             if stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trendstore-import-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "trendstore-import-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true)
                 scratch = directory
                 let extracted = try AppleHealthArchive.extractExport(from: path, into: directory)
                 source = extracted.path
@@ -131,7 +134,10 @@ public struct Importer: Sendable {
             case let .sample(series, unit, sample, line):
                 if let unit, lastUnit.series != series || lastUnit.unit != unit {
                     if let known = units[series], known != unit {
-                        throw ImportError(file: path, line: line, field: "unit", reason: "\(unit) differs from \(known), used earlier for series \(series)")
+                        throw ImportError(
+                            file: path, line: line, field: "unit",
+                            reason:
+                                "\(unit) differs from \(known), used earlier for series \(series)")
                     }
                     units[series] = unit
                     lastUnit = (series, unit)
@@ -142,47 +148,64 @@ public struct Importer: Sendable {
             case let .invalid(error):
                 guard options.skipInvalid else { throw error }
                 summary.skipped += 1
-                if summary.skippedExamples.count < 5 { summary.skippedExamples.append(error.description) }
+                if summary.skippedExamples.count < 5 {
+                    summary.skippedExamples.append(error.description)
+                }
             }
             if batch.count >= options.batchSize {
                 try await write(&batch, summary: &summary, options: options)
             }
-            if let progress, summary.recordsRead & 0x3FFF == 0, Date().timeIntervalSince(lastReport) > 0.2 {
+            if let progress, summary.recordsRead & 0x3FFF == 0,
+                Date().timeIntervalSince(lastReport) > 0.2
+            {
                 lastReport = Date()
-                progress(ImportProgress(bytesDone: parser.bytesConsumed, bytesTotal: parser.totalBytes,
-                                        samples: summary.samplesRead, elapsed: lastReport.timeIntervalSince(began)))
+                progress(
+                    ImportProgress(
+                        bytesDone: parser.bytesConsumed, bytesTotal: parser.totalBytes,
+                        samples: summary.samplesRead, elapsed: lastReport.timeIntervalSince(began)))
             }
         }
         try await write(&batch, summary: &summary, options: options)
         summary.seconds = Date().timeIntervalSince(began)
-        progress?(ImportProgress(bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
-                                 samples: summary.samplesRead, elapsed: summary.seconds))
+        progress?(
+            ImportProgress(
+                bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
+                samples: summary.samplesRead, elapsed: summary.seconds))
         return summary
     }
 
     /// Reads a legacy cache file into the store's caches; returns the keys written.
-    private func importLegacy(path: String, stream: ByteStream, series: String) async throws -> [String] {
+    private func importLegacy(path: String, stream: ByteStream, series: String) async throws
+        -> [String]
+    {
         var data = Data()
-        while stream.consume({ bytes, _ in data.append(contentsOf: bytes); return bytes.count }) {}
+        while stream.consume({ bytes, _ in
+            data.append(contentsOf: bytes); return bytes.count
+        }) {}
         let content: LegacyCacheFile.Content
         do {
             content = try LegacyCacheFile.read(data, zone: store.timeZone)
         } catch {
-            throw ImportError(file: path, field: error.field.isEmpty ? nil : error.field, reason: error.reason)
+            throw ImportError(
+                file: path, field: error.field.isEmpty ? nil : error.field, reason: error.reason)
         }
         switch content {
         case let .v1Average(pattern, total, cachedAt):
-            try await store.importV1Average(of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
+            try await store.importV1Average(
+                of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
             return (1...7).map { SchemaKey.weekdayAverage(series, weekday: $0) }
         case let .v2Averages(entries):
             for entry in entries {
                 try await store.importWeekdayAverage(
-                    of: series, weekday: entry.weekday, pattern: entry.pattern, projectedTotal: entry.projectedTotal, computedAt: entry.cachedAt)
+                    of: series, weekday: entry.weekday, pattern: entry.pattern,
+                    projectedTotal: entry.projectedTotal, computedAt: entry.cachedAt)
             }
             return entries.map { SchemaKey.weekdayAverage(series, weekday: $0.weekday) }
         case let .today(cumulative, date, latest, goal):
             let snapshot = TodaySnapshot(
-                curve: DayCurve(series: series, date: date, cumulative: cumulative, latestSampleTimestamp: latest), moveGoal: goal)
+                curve: DayCurve(
+                    series: series, date: date, cumulative: cumulative,
+                    latestSampleTimestamp: latest), moveGoal: goal)
             try await store.importToday(snapshot, computedAt: latest ?? Date())
             return [SchemaKey.today(series)]
         case let .heatmapBuckets(buckets):
@@ -191,7 +214,9 @@ public struct Importer: Sendable {
         }
     }
 
-    private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError) -> any RecordParser {
+    private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError)
+        -> any RecordParser
+    {
         switch format {
         case .csv: return try SampleCSVParser(stream: stream)
         case .ndjson: return NDJSONParser(stream: stream)
@@ -199,11 +224,14 @@ public struct Importer: Sendable {
         case .stravaJSON: return try StravaJSONParser(stream: stream)
         case .auto, .appleHealth, .legacy:
             // Apple Health and legacy files are handled by importFile itself.
-            throw ImportError(file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
+            throw ImportError(
+                file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }
     }
 
-    private func write(_ batch: inout PendingBatch, summary: inout ImportSummary, options: ImportOptions) async throws {
+    private func write(
+        _ batch: inout PendingBatch, summary: inout ImportSummary, options: ImportOptions
+    ) async throws {
         guard batch.count > 0 else { return }
         var parts: [SeriesSamples] = []
         for pending in batch.series.sorted(by: { $0.name < $1.name }) {

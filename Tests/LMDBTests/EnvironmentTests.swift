@@ -4,7 +4,9 @@ import Testing
 
 /// Runs `body` with a fresh directory, removed afterwards.
 private func withDirectory<R>(_ body: (String) throws -> R) throws -> R {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "lmdb-\(UUID().uuidString)"
+    ).path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
@@ -66,17 +68,23 @@ struct EnvironmentTests {
         try withEnvironment { env, _ in
             let db = try env.openDatabase(named: "things")
             try env.write { txn in
-                for key: UInt8 in [5, 1, 9, 3, 7] { try txn.put([key * 2], forKey: [0, key], in: db) }
+                for key: UInt8 in [5, 1, 9, 3, 7] {
+                    try txn.put([key * 2], forKey: [0, key], in: db)
+                }
             }
             let keys: [UInt8] = try env.read { txn in
                 try txn.withCursor(db) { cursor in
                     var keys: [UInt8] = []
-                    try cursor.forEach(from: [0, 4]) { key, _ in keys.append(key[1]); return key[1] < 7 }
+                    try cursor.forEach(from: [0, 4]) { key, _ in
+                        keys.append(key[1]); return key[1] < 7
+                    }
                     return keys
                 }
             }
             #expect(keys == [5, 7])
-            let last: UInt8? = try env.read { txn in try txn.withCursor(db) { try $0.last()?.key[1] } }
+            let last: UInt8? = try env.read { txn in
+                try txn.withCursor(db) { try $0.last()?.key[1] }
+            }
             #expect(last == 9)
         }
     }
@@ -90,14 +98,17 @@ struct EnvironmentTests {
             let value = [UInt8](repeating: 0xAB, count: 4000)
             try env.write { txn in
                 for index in 0..<1000 as Range<UInt32> {
-                    try txn.put(value, forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
+                    try txn.put(
+                        value, forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
                 }
             }
             #expect(env.mapSize >= 1000 * 4096)  // grew from 64 KiB to hold the data
             let count = try env.read { txn in
                 try txn.withCursor(db) { cursor in
                     var count = 0
-                    try cursor.forEach { _, value in count += value.count == 4000 ? 1 : 0; return true }
+                    try cursor.forEach { _, value in
+                        count += value.count == 4000 ? 1 : 0; return true
+                    }
                     return count
                 }
             }
@@ -116,16 +127,19 @@ struct EnvironmentTests {
     @Test("errors name the operation and carry LMDB's code and message")
     func errorsCarryContext() throws {
         try withDirectory { path in
-        try Data("this is not an LMDB file, just text that is long enough to have a header".utf8 + Data(count: 8192))
+            try Data(
+                "this is not an LMDB file, just text that is long enough to have a header".utf8
+                    + Data(count: 8192)
+            )
             .write(to: URL(fileURLWithPath: path + "/data.mdb"))
-        do {
-            _ = try Environment(path: path)
-            Issue.record("opening a non-LMDB file succeeded")
-        } catch let error as LMDBError {
-            #expect(error.code == .invalid)
-            #expect(error.description.contains("open environment"))
-            #expect(!error.message.isEmpty)
-        }
+            do {
+                _ = try Environment(path: path)
+                Issue.record("opening a non-LMDB file succeeded")
+            } catch let error as LMDBError {
+                #expect(error.code == .invalid)
+                #expect(error.description.contains("open environment"))
+                #expect(!error.message.isEmpty)
+            }
         }
     }
 
@@ -155,7 +169,9 @@ struct DamagedFileTests {
             let db = try env.openDatabase(named: "things")
             try env.write { txn in
                 for index in 0..<2_000 as Range<UInt32> {
-                    try txn.put([UInt8](repeating: 7, count: 3000), forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
+                    try txn.put(
+                        [UInt8](repeating: 7, count: 3000),
+                        forKey: withUnsafeBytes(of: index.bigEndian, Array.init), in: db)
                 }
             }
         }

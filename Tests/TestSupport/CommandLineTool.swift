@@ -10,7 +10,8 @@ public enum CommandLineTool {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        let fromBuild = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let fromBuild = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/debug/trendstore")
         return FileManager.default.isExecutableFile(atPath: fromBuild.path) ? fromBuild : nil
     }
@@ -41,6 +42,8 @@ public enum CommandLineTool {
         /// Creates the error.
         public init() {}
         /// What is missing and how to build it.
-        public var description: String { "the trendstore executable is not built next to the tests (run swift build first)" }
+        public var description: String {
+            "the trendstore executable is not built next to the tests (run swift build first)"
+        }
     }
 }

@@ -17,6 +17,8 @@ public enum Fixtures {
 public func foundationMilliseconds(_ text: String) -> Int64? {
     if let epoch = Int64(text) { return epoch }
     let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+    formatter.formatOptions =
+        text.contains(".")
+        ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
     return formatter.date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
 }

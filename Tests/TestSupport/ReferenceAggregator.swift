@@ -12,6 +12,7 @@ public struct ReferenceAggregator {
     private let firstStep: Int64
     private let dates: [Int64]  // local day number of each step
     private let hours: [Int]  // wall-clock hour of each step
+    /// The zone whose wall clock labels the steps.
     public let zone: TimeZone
 
     /// Labels every step from a day before `from` to a day after `through`.
@@ -28,7 +29,8 @@ public struct ReferenceAggregator {
         while instant < end {
             let date = Date(timeIntervalSince1970: Double(instant) / 1000)
             let parts = calendar.dateComponents([.year, .month, .day, .hour], from: date)
-            dates.append(LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!.dayNumber)
+            dates.append(
+                LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!.dayNumber)
             hours.append(parts.hour!)
             instant += Self.step
         }
@@ -49,7 +51,8 @@ public struct ReferenceAggregator {
         // No instant more than 26 hours from the date's wall-clock span can belong to it.
         let lowest = date.dayNumber * 86_400_000 - 26 * 3_600_000
         let highest = (date.dayNumber + 1) * 86_400_000 + 26 * 3_600_000
-        for sample in samples where sample.startMilliseconds < highest && sample.endMilliseconds >= lowest {
+        for sample in samples
+        where sample.startMilliseconds < highest && sample.endMilliseconds >= lowest {
             let start = sample.startMilliseconds
             let end = sample.endMilliseconds
             if let (startDate, startHour) = label(of: start), startDate == date.dayNumber {
@@ -85,7 +88,8 @@ public struct ReferenceAggregator {
 
     /// The greatest end among samples overlapping `[start of the date of now, now]`.
     public func latestSampleTimestamp(samples: [Sample], now: Int64) -> Int64? {
-        guard let (today, _) = label(of: now), let dayStart = start(of: LocalDate(dayNumber: today)) else { return nil }
+        guard let (today, _) = label(of: now), let dayStart = start(of: LocalDate(dayNumber: today))
+        else { return nil }
         return samples.filter { sample in
             sample.endMilliseconds == sample.startMilliseconds
                 ? sample.startMilliseconds >= dayStart && sample.startMilliseconds <= now
@@ -99,7 +103,10 @@ public struct ReferenceAggregator {
     }
 
     /// The weekday average as SPEC §3.2 defines it, from per-day reference curves.
-    public func weekdayAverage(samples: [Sample], weekday: Int, now: Int64, windowDays: Int = 70, includeEmpty: Bool = false)
+    public func weekdayAverage(
+        samples: [Sample], weekday: Int, now: Int64, windowDays: Int = 70,
+        includeEmpty: Bool = false
+    )
         -> (days: [LocalDate], pattern: [Double]?)
     {
         guard let today = date(of: now) else { return ([], nil) }
@@ -108,15 +115,24 @@ public struct ReferenceAggregator {
         var included: [(LocalDate, [Double])] = []
         for back in stride(from: windowDays, through: 1, by: -1) {
             let day = today.adding(days: -back)
-            let noon = utc.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!
+            let noon = utc.date(
+                from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!
             guard utc.component(.weekday, from: noon) == weekday else { continue }
             let figures = figures(of: day, samples: samples)
             guard includeEmpty || figures.hasData else { continue }
             var running = 0.0
-            included.append((day, figures.hourly.map { running += $0; return running }))
+            included.append(
+                (
+                    day,
+                    figures.hourly.map {
+                        running += $0; return running
+                    }
+                ))
         }
         guard !included.isEmpty else { return ([], nil) }
-        let pattern = (0..<24).map { hour in included.map { $0.1[hour] }.reduce(0, +) / Double(included.count) }
+        let pattern = (0..<24).map { hour in
+            included.map { $0.1[hour] }.reduce(0, +) / Double(included.count)
+        }
         return (included.map(\.0), pattern)
     }
 

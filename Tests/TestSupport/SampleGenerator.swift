@@ -16,8 +16,12 @@ public struct SampleGenerator {
         for _ in 0..<count {
             let duration = Int64.random(in: 59_000...61_000, using: &random)
             let value = Double(Int.random(in: 0...15_000, using: &random)) / 1000
-            samples.append(Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
-            cursor += duration + (Int.random(in: 0..<20, using: &random) == 0 ? Int64.random(in: 0...600_000, using: &random) : 0)
+            samples.append(
+                Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
+            cursor +=
+                duration
+                + (Int.random(in: 0..<20, using: &random) == 0
+                    ? Int64.random(in: 0...600_000, using: &random) : 0)
         }
         return samples
     }
@@ -49,5 +53,7 @@ public struct SampleGenerator {
     public mutating func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }
 
     /// A random integer in `range`.
-    public mutating func integer(in range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &random) }
+    public mutating func integer(in range: ClosedRange<Int64>) -> Int64 {
+        Int64.random(in: range, using: &random)
+    }
 }

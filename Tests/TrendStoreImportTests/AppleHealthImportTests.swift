@@ -13,15 +13,20 @@ private func figures(_ store: TrendStore, _ series: String) throws -> (count: In
 @Suite("Importing Apple Health exports")
 struct AppleHealthImportTests {
     // The figures below are worked out by hand from Fixtures/apple-health/export.xml (see its comments).
-    @Test("the export's figures, from the XML and from the zip", arguments: ["apple-health/export.xml", "apple-health/export.zip"])
+    @Test(
+        "the export's figures, from the XML and from the zip",
+        arguments: ["apple-health/export.xml", "apple-health/export.zip"])
     func exportFigures(fixture: String) async throws {
         try await withTemporaryStore { store, _ in
             let summary = try await Importer(store: store).importFile(at: Fixtures.path(fixture))
             #expect(summary.format == .appleHealth)
             #expect(summary.recordsRead == 19)
             #expect(summary.ignored.values.reduce(0, +) == 4)
-            #expect(summary.ignored["record type HKCategoryTypeIdentifierSleepAnalysis is not imported"] == 1)
-            #expect(summary.ignored["starts after the export's ExportDate (device clock error)"] == 1)
+            #expect(
+                summary.ignored["record type HKCategoryTypeIdentifierSleepAnalysis is not imported"]
+                    == 1)
+            #expect(
+                summary.ignored["starts after the export's ExportDate (device clock error)"] == 1)
             #expect(summary.ignored["activeEnergy also recorded by a higher-priority source"] == 1)
             #expect(summary.ignored["steps also recorded by a higher-priority source"] == 1)
 
@@ -31,13 +36,22 @@ struct AppleHealthImportTests {
             #expect(try store.unit(of: "activeEnergy") == "kcal")
             let basal = try figures(store, "basalEnergy")  // 418.4 kJ
             #expect(basal.count == 1 && abs(basal.total - 100) < 1e-9)
-            #expect(try figures(store, "steps") == (2, 1200))  // the app's 1200 daily total is dropped
+            // the app's 1200 daily total is dropped
+            #expect(try figures(store, "steps") == (2, 1200))
             let distance = try figures(store, "distanceWalkingRunning")
             #expect(distance.count == 2 && abs(distance.total - (1500 + 1609.344)) < 1e-9)
-            #expect(try store.samples(of: "heartRate", from: .distantPast, to: .distantFuture).map(\.value) == [120, 142])
-            #expect(try store.samples(of: "Running", from: .distantPast, to: .distantFuture).map(\.value) == [5010])
-            #expect(try store.samples(of: "Cycling", from: .distantPast, to: .distantFuture).map(\.value) == [20_500])
-            #expect(try store.samples(of: "Yoga", from: .distantPast, to: .distantFuture).map(\.value) == [0])
+            #expect(
+                try store.samples(of: "heartRate", from: .distantPast, to: .distantFuture).map(
+                    \.value) == [120, 142])
+            #expect(
+                try store.samples(of: "Running", from: .distantPast, to: .distantFuture).map(
+                    \.value) == [5010])
+            #expect(
+                try store.samples(of: "Cycling", from: .distantPast, to: .distantFuture).map(
+                    \.value) == [20_500])
+            #expect(
+                try store.samples(of: "Yoga", from: .distantPast, to: .distantFuture).map(\.value)
+                    == [0])
             #expect(try store.unit(of: "Running") == "m")
         }
     }
@@ -45,21 +59,29 @@ struct AppleHealthImportTests {
     @Test("timestamps keep their own offsets across the daylight-saving change")
     func offsets() async throws {
         try await withTemporaryStore { store, _ in
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("apple-health/export.xml"))
-            let energy = try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture)
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("apple-health/export.xml"))
+            let energy = try store.samples(
+                of: "activeEnergy", from: .distantPast, to: .distantFuture)
             // "2026-03-08 00:58:00 -0700" is 07:58 UTC (23:58 PST the evening before, written in the export's PDT offset).
-            #expect(energy.contains { $0.startMilliseconds == foundationMilliseconds("2026-03-08T07:58:00Z") })
+            #expect(
+                energy.contains {
+                    $0.startMilliseconds == foundationMilliseconds("2026-03-08T07:58:00Z")
+                })
             // The iOS 9 compact date "20260307120000-0800".
-            #expect(energy.first?.startMilliseconds == foundationMilliseconds("2026-03-07T20:00:00Z"))
+            #expect(
+                energy.first?.startMilliseconds == foundationMilliseconds("2026-03-07T20:00:00Z"))
         }
     }
 
     @Test("re-importing the export changes nothing")
     func idempotent() async throws {
         try await withTemporaryStore { store, _ in
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("apple-health/export.zip"))
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("apple-health/export.zip"))
             let before = try store.series()
-            let again = try await Importer(store: store).importFile(at: Fixtures.path("apple-health/export.xml"))
+            let again = try await Importer(store: store).importFile(
+                at: Fixtures.path("apple-health/export.xml"))
             #expect(again.written.values.allSatisfy { $0.inserted == 0 && $0.replaced == 0 })
             #expect(try store.series() == before)
         }
@@ -69,13 +91,17 @@ struct AppleHealthImportTests {
     func brokenExports() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let full = try String(contentsOfFile: Fixtures.path("apple-health/export.xml"), encoding: .utf8)
+        let full = try String(
+            contentsOfFile: Fixtures.path("apple-health/export.xml"), encoding: .utf8)
         let truncated = directory.url.appendingPathComponent("truncated.xml").path
-        try String(full.prefix(full.count * 2 / 3)).write(toFile: truncated, atomically: true, encoding: .utf8)
+        try String(full.prefix(full.count * 2 / 3)).write(
+            toFile: truncated, atomically: true, encoding: .utf8)
         let cutBetweenTags = directory.url.appendingPathComponent("cut.xml").path
-        try String(full[..<full.range(of: "<!-- Workouts")!.lowerBound]).write(toFile: cutBetweenTags, atomically: true, encoding: .utf8)
+        try String(full[..<full.range(of: "<!-- Workouts")!.lowerBound]).write(
+            toFile: cutBetweenTags, atomically: true, encoding: .utf8)
         let notHealth = directory.url.appendingPathComponent("other.xml").path
-        try "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n".write(toFile: notHealth, atomically: true, encoding: .utf8)
+        try "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n".write(
+            toFile: notHealth, atomically: true, encoding: .utf8)
         try await withTemporaryStore { store, _ in
             do {
                 _ = try await Importer(store: store).importFile(at: truncated)
@@ -84,14 +110,21 @@ struct AppleHealthImportTests {
                 #expect(error.file == truncated)
                 #expect(error.reason.contains("ends inside") || error.line != nil, "\(error)")
             }
-            await #expect(throws: ImportError(file: cutBetweenTags, reason: "the export ends before </HealthData>: the file is truncated")) {
+            await #expect(
+                throws: ImportError(
+                    file: cutBetweenTags,
+                    reason: "the export ends before </HealthData>: the file is truncated")
+            ) {
                 _ = try await Importer(store: store).importFile(at: cutBetweenTags)
             }
             let series = try store.series()
             #expect(series.isEmpty, "a truncated export wrote samples")
-            await #expect(throws: ImportError.self) { _ = try await Importer(store: store).importFile(at: notHealth) }
+            await #expect(throws: ImportError.self) {
+                _ = try await Importer(store: store).importFile(at: notHealth)
+            }
             do {
-                _ = try await Importer(store: store).importFile(at: Fixtures.path("bad/garbage.csv"))
+                _ = try await Importer(store: store).importFile(
+                    at: Fixtures.path("bad/garbage.csv"))
                 Issue.record("garbage imported")
             } catch let error as ImportError {
                 #expect(error.reason.hasPrefix("not a readable zip archive"), "\(error)")

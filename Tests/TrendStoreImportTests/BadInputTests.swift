@@ -10,7 +10,10 @@ struct BadInputTests {
         "each broken file names where and what",
         arguments: [
             ("bad/missing-column.csv", 1, "end", "the header has no end column"),
-            ("bad/bad-start.csv", 4, "start", "\"2026-03-08 00:00:00\": expected epoch milliseconds"),
+            (
+                "bad/bad-start.csv", 4, "start",
+                "\"2026-03-08 00:00:00\": expected epoch milliseconds"
+            ),
             ("bad/bad-value.csv", 3, "value", "\"NaN\" is not a finite number"),
             ("bad/end-before-start.csv", 2, "end", "is before start"),
             ("bad/unterminated-quote.csv", 2, nil, "the file ends inside a quoted field"),
@@ -58,7 +61,9 @@ struct BadInputTests {
         let path = directory.url.appendingPathComponent("random.csv").path
         var bytes = Array("series,start,end,value\n".utf8)
         let alphabet = Array("0123456789,.-:TZ+\"\n\r eactiv".utf8)
-        for _ in 0..<Int.random(in: 0...400, using: &random) { bytes.append(alphabet.randomElement(using: &random)!) }
+        for _ in 0..<Int.random(in: 0...400, using: &random) {
+            bytes.append(alphabet.randomElement(using: &random)!)
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         try await withTemporaryStore { store, _ in
             var options = ImportOptions()

@@ -6,7 +6,9 @@ import TrendStoreImport
 
 @Suite("A disk that fills up")
 struct DiskFullTests {
-    @Test("an import that runs out of space ends with a clear error, and the store opens, verifies and keeps whole batches")
+    @Test(
+        "an import that runs out of space ends with a clear error, and the store opens, verifies and keeps whole batches"
+    )
     func fileSizeLimit() async throws {
         guard let tool = CommandLineTool.url else { throw CommandLineTool.ToolMissing() }
         let directory = try TemporaryDirectory()
@@ -23,12 +25,17 @@ struct DiskFullTests {
         // Files this process writes may not grow past 400 KiB: the data file hits the limit mid-import.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "ulimit -f 800; trap '' XFSZ; exec \"$0\" import \"$1\" --store \"$2\" --batch-size 10000", tool.path, csv, storeURL.path]
+        process.arguments = [
+            "-c",
+            "ulimit -f 800; trap '' XFSZ; exec \"$0\" import \"$1\" --store \"$2\" --batch-size 10000",
+            tool.path, csv, storeURL.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
         #expect(text.hasPrefix("trendstore: ") && text.contains("the disk may be full"), "\(text)")
@@ -36,22 +43,31 @@ struct DiskFullTests {
 
         let store = try TrendStore(directory: storeURL)
         #expect(try store.verify().isHealthy)
-        let stored = (try? store.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
-        #expect(stored.count % 10_000 == 0 && stored.count < samples.count, "\(stored.count) samples")
+        let stored =
+            (try? store.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+        #expect(
+            stored.count % 10_000 == 0 && stored.count < samples.count, "\(stored.count) samples")
         #expect(stored == Array(samples.prefix(stored.count)))
         // With room again, the same import completes.
         _ = try await Importer(store: store).importFile(at: csv)
-        #expect(try store.samples(of: "energy", from: .distantPast, to: .distantFuture).count == samples.count)
+        #expect(
+            try store.samples(of: "energy", from: .distantPast, to: .distantFuture).count
+                == samples.count)
     }
 }
 
 /// Whether this process may mount a tmpfs (root in a sandbox that allows it).
 private let canMountTmpfs: Bool = {
-    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else { return false }
-    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tmpfs-probe-\(UUID().uuidString)")
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else {
+        return false
+    }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "tmpfs-probe-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: probe) }
-    guard (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])) == 0 else { return false }
+    guard
+        (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])) == 0
+    else { return false }
     _ = try? runProgram("/bin/umount", [probe.path])
     return true
 }()
@@ -70,14 +86,17 @@ private func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
 
 @Suite("A small file system that fills up")
 struct SmallFileSystemTests {
-    @Test("an import onto a 1 MiB tmpfs stops with a clear error; the store opens, verifies and keeps whole batches",
-          .enabled(if: canMountTmpfs))
+    @Test(
+        "an import onto a 1 MiB tmpfs stops with a clear error; the store opens, verifies and keeps whole batches",
+        .enabled(if: canMountTmpfs))
     func tmpfs() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let mountPoint = directory.url.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        #expect(try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
+        #expect(
+            try runProgram(
+                "/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
         defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
 
         var generator = SampleGenerator(seed: 5)
@@ -99,7 +118,8 @@ struct SmallFileSystemTests {
         }
         let reopened = try TrendStore(directory: storeURL)
         #expect(try reopened.verify().isHealthy)
-        let stored = (try? reopened.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+        let stored =
+            (try? reopened.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
         #expect(stored.count % 20_000 == 0 && stored.count < samples.count, "\(stored.count)")
         #expect(stored == Array(samples.prefix(stored.count)))
     }

@@ -17,15 +17,22 @@ private func withLegacyStore(_ body: (TrendStore) async throws -> Void) async th
 @Suite("Importing the legacy cache files")
 struct LegacyCacheImportTests {
     // The fixtures were written by a script from the shapes in SPEC §5; the values below are the ones it wrote.
-    @Test("v1 average-data-cache.json (ISO-8601 dates) seeds all seven weekdays as migrated, ignoring the now marker")
+    @Test(
+        "v1 average-data-cache.json (ISO-8601 dates) seeds all seven weekdays as migrated, ignoring the now marker"
+    )
     func v1() async throws {
         try await withLegacyStore { store in
-            let summary = try await Importer(store: store).importFile(at: Fixtures.path("legacy/average-data-cache.json"))
+            let summary = try await Importer(store: store).importFile(
+                at: Fixtures.path("legacy/average-data-cache.json"))
             #expect(summary.format == .legacy && summary.cachesWritten.count == 7)
             for weekday in 1...7 {
-                let cached = try #require(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: weekday))
+                let cached = try #require(
+                    try store.cachedWeekdayAverage(of: "activeEnergy", weekday: weekday))
                 #expect(cached.isMigrated && cached.isImported)
-                #expect(cached.computedAt == foundationMilliseconds("2026-10-01T14:30:00Z").map(Date.init(milliseconds:)))
+                #expect(
+                    cached.computedAt
+                        == foundationMilliseconds("2026-10-01T14:30:00Z").map(
+                            Date.init(milliseconds:)))
                 #expect(cached.value.averageHourlyPattern == (1...24).map { 20.5 * Double($0) })
                 #expect(cached.value.projectedTotal == 492)
             }
@@ -35,26 +42,40 @@ struct LegacyCacheImportTests {
     @Test("average-data-cache-v2.json (seconds since 2001) fills its weekdays with their cachedAt")
     func v2() async throws {
         try await withLegacyStore { store in
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("legacy/average-data-cache-v2.json"))
-            let monday = try #require(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 2))
-            #expect(monday.value.averageHourlyPattern == (1...24).map { 10 * Double($0) } && monday.value.projectedTotal == 240)
-            #expect(monday.computedAt == foundationMilliseconds("2026-10-12T13:15:00Z").map(Date.init(milliseconds:)))
-            #expect(monday.isImported && !monday.isMigrated && monday.isStale)  // 39 days old at the store's clock
-            #expect(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 7)?.value.projectedTotal == 360)
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("legacy/average-data-cache-v2.json"))
+            let monday = try #require(
+                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 2))
+            #expect(
+                monday.value.averageHourlyPattern == (1...24).map { 10 * Double($0) }
+                    && monday.value.projectedTotal == 240)
+            #expect(
+                monday.computedAt
+                    == foundationMilliseconds("2026-10-12T13:15:00Z").map(Date.init(milliseconds:)))
+            // 39 days old at the store's clock
+            #expect(monday.isImported && !monday.isMigrated && monday.isStale)
+            #expect(
+                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 7)?.value.projectedTotal
+                    == 360)
             #expect(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 3) == nil)
         }
     }
 
-    @Test("energy-data.json: the curve up to 09:00 carried forward, move goal and latest sample kept, the now marker ignored")
+    @Test(
+        "energy-data.json: the curve up to 09:00 carried forward, move goal and latest sample kept, the now marker ignored"
+    )
     func today() async throws {
         try await withLegacyStore { store in
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("legacy/energy-data.json"))
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("legacy/energy-data.json"))
             let cached = try #require(try store.cachedToday(of: "activeEnergy"))
             #expect(cached.value.curve.date == LocalDate("2026-11-20"))
             let expected: [Double] = (0..<24).map { hour in Double(min(hour + 1, 9) * 30) }
             #expect(cached.value.curve.cumulative == expected)
             #expect(cached.value.moveGoal == 600)
-            #expect(cached.value.curve.latestSampleTimestamp == foundationMilliseconds("2026-11-20T17:38:00Z").map(Date.init(milliseconds:)))
+            #expect(
+                cached.value.curve.latestSampleTimestamp
+                    == foundationMilliseconds("2026-11-20T17:38:00Z").map(Date.init(milliseconds:)))
             #expect(!cached.isStale)  // latest sample on the clock's local day
         }
     }
@@ -64,10 +85,14 @@ struct LegacyCacheImportTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("average-data-cache.json").path
-        try #"{"averageHourlyPattern": [{"hour": "2026-10-01T07:00:00Z", "calories": 0}], "cachedAt": "2026-10-01T14:30:00Z", "cacheVersion": 1}"#
+        try
+            #"{"averageHourlyPattern": [{"hour": "2026-10-01T07:00:00Z", "calories": 0}], "cachedAt": "2026-10-01T14:30:00Z", "cacheVersion": 1}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         try await withLegacyStore { store in
-            await #expect(throws: ImportError(file: path, field: "projectedTotal", reason: "missing or not a number")) {
+            await #expect(
+                throws: ImportError(
+                    file: path, field: "projectedTotal", reason: "missing or not a number")
+            ) {
                 _ = try await Importer(store: store).importFile(at: path)
             }
         }
@@ -81,17 +106,25 @@ struct LegacyActivityCacheTests {
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "UTC")
         try await withTemporaryStore(options: options) { store, _ in
-            let summary = try await Importer(store: store).importFile(at: Fixtures.path("legacy/activity-cache.json"))
+            let summary = try await Importer(store: store).importFile(
+                at: Fixtures.path("legacy/activity-cache.json"))
             #expect(summary.cachesWritten == ["v2/heatmap/Ride,Run", "v2/heatmap/Run"])
             let both = try #require(try store.cachedHeatmap(forSeries: ["Run", "Ride"]))
-            #expect(both.value.heatmapDays.map(\.date.description) == ["2026-02-26", "2026-02-27", "2026-02-28"])
+            #expect(
+                both.value.heatmapDays.map(\.date.description) == [
+                    "2026-02-26", "2026-02-27", "2026-02-28",
+                ])
             #expect(both.value.heatmapDays.map(\.count) == [0, 2, 1])
             #expect(both.value.heatmapDays.map(\.total) == [0, 31500.5, 8012.3])
             #expect(both.value.activities == nil && both.isImported)
-            #expect(both.computedAt == foundationMilliseconds("2026-02-28T11:00:00Z").map(Date.init(milliseconds:)))
+            #expect(
+                both.computedAt
+                    == foundationMilliseconds("2026-02-28T11:00:00Z").map(Date.init(milliseconds:)))
             let run = try #require(try store.cachedHeatmap(forSeries: ["Run"]))
             #expect(run.computedAt == Date(timeIntervalSinceReferenceDate: 793_969_800))
-            let activities = try JSONSerialization.jsonObject(with: try #require(run.value.activities)) as? [[String: Any]]
+            let activities =
+                try JSONSerialization.jsonObject(with: try #require(run.value.activities))
+                as? [[String: Any]]
             #expect(activities?.first?["name"] as? String == "Evening Run, with friends 🏃")
         }
     }

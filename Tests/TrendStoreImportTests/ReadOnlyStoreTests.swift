@@ -11,7 +11,8 @@ struct ReadOnlyStoreTests {
         guard let tool = CommandLineTool.url else { throw CommandLineTool.ToolMissing() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments
+        process.arguments =
+            ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -21,31 +22,44 @@ struct ReadOnlyStoreTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test("is opened read-only for queries by a user who cannot write it; writes fail with a clear error",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && getuid() == 0))
+    @Test(
+        "is opened read-only for queries by a user who cannot write it; writes fail with a clear error",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && getuid() == 0))
     func readOnlyDirectory() async throws {
         let directory = try TemporaryDirectory()
         defer {
-            try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.url.appendingPathComponent("store").path)
+            try? FileManager.default.setAttributes(
+                [.posixPermissions: 0o700],
+                ofItemAtPath: directory.url.appendingPathComponent("store").path)
             directory.remove()
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
         let storeURL = directory.url.appendingPathComponent("store")
         do {
             let store = try TrendStore(directory: storeURL)
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("csv/energy-small.csv"))
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("csv/energy-small.csv"))
         }
         for file in ["data.mdb", "lock.mdb"] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: storeURL.appendingPathComponent(file).path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o444], ofItemAtPath: storeURL.appendingPathComponent(file).path
+            )
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: storeURL.path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o555], ofItemAtPath: storeURL.path)
 
         let info = try runAsNobody(["info", "--store", storeURL.path, "--json"])
         #expect(info.status == 0, "\(info.output)")
         #expect(info.output.contains("\"sampleCount\" : 8"), "\(info.output)")
         let verify = try runAsNobody(["verify", "--store", storeURL.path])
         #expect(verify.status == 0 && verify.output.contains("healthy"), "\(verify.output)")
-        let write = try runAsNobody(["import", Fixtures.path("csv/bom-crlf.csv"), "--store", storeURL.path])
-        #expect(write.status != 0 && write.output.hasPrefix("trendstore: ") && write.output.contains("Permission denied"), "\(write.output)")
+        let write = try runAsNobody([
+            "import", Fixtures.path("csv/bom-crlf.csv"), "--store", storeURL.path,
+        ])
+        #expect(
+            write.status != 0 && write.output.hasPrefix("trendstore: ")
+                && write.output.contains("Permission denied"), "\(write.output)")
     }
 }

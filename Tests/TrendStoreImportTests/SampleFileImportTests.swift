@@ -10,27 +10,43 @@ private func independentlyRead(_ path: String) throws -> [String: [Sample]] {
     var identities: [String: [String: Sample]] = [:]
     let text = try String(contentsOfFile: path, encoding: .utf8)
     func add(_ series: String, _ start: Int64, _ end: Int64, _ value: Double) {
-        identities[series, default: [:]]["\(start)-\(end)"] = Sample(startMilliseconds: start, endMilliseconds: end, value: value)
+        identities[series, default: [:]]["\(start)-\(end)"] = Sample(
+            startMilliseconds: start, endMilliseconds: end, value: value)
     }
     if path.hasSuffix(".ndjson") {
-        for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for line in text.split(separator: "\n")
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            func time(_ value: Any?) -> Int64 { (value as? String).flatMap(foundationMilliseconds) ?? (value as! NSNumber).int64Value }
-            add(object["series"] as! String, time(object["start"]), time(object["end"]), (object["value"] as! NSNumber).doubleValue)
+            func time(_ value: Any?) -> Int64 {
+                (value as? String).flatMap(foundationMilliseconds)
+                    ?? (value as! NSNumber).int64Value
+            }
+            add(
+                object["series"] as! String, time(object["start"]), time(object["end"]),
+                (object["value"] as! NSNumber).doubleValue)
         }
     } else {
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF}")) }
-            add(fields[0], foundationMilliseconds(fields[1])!, foundationMilliseconds(fields[2])!, Double(fields[3])!)
+            let fields = line.split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF}"))
+            }
+            add(
+                fields[0], foundationMilliseconds(fields[1])!, foundationMilliseconds(fields[2])!,
+                Double(fields[3])!)
         }
     }
-    return identities.mapValues { $0.values.sorted { ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds) } }
+    return identities.mapValues {
+        $0.values.sorted {
+            ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds)
+        }
+    }
 }
 
 @Suite("Importing CSV and NDJSON files")
 struct SampleFileImportTests {
-    @Test("fixtures import to exactly the samples an independent reading finds, and re-importing changes nothing",
-          arguments: ["csv/energy-small.csv", "ndjson/energy-small.ndjson", "csv/bom-crlf.csv"])
+    @Test(
+        "fixtures import to exactly the samples an independent reading finds, and re-importing changes nothing",
+        arguments: ["csv/energy-small.csv", "ndjson/energy-small.ndjson", "csv/bom-crlf.csv"])
     func importsFixture(fixture: String) async throws {
         try await withTemporaryStore { store, _ in
             let path = Fixtures.path(fixture)
@@ -38,7 +54,9 @@ struct SampleFileImportTests {
             let summary = try await Importer(store: store).importFile(at: path)
             #expect(summary.skipped == 0)
             for (series, samples) in expected {
-                #expect(try store.samples(of: series, from: .distantPast, to: .distantFuture) == samples, "\(series)")
+                #expect(
+                    try store.samples(of: series, from: .distantPast, to: .distantFuture)
+                        == samples, "\(series)")
                 #expect(summary.written[series]?.inserted == samples.count)
             }
             #expect(Set(try store.series().map(\.name)) == Set(expected.keys))
@@ -53,10 +71,12 @@ struct SampleFileImportTests {
     @Test("the CSV fixture's figures: units from the file, the duplicated row's last value wins")
     func csvFigures() async throws {
         try await withTemporaryStore { store, _ in
-            _ = try await Importer(store: store).importFile(at: Fixtures.path("csv/energy-small.csv"))
+            _ = try await Importer(store: store).importFile(
+                at: Fixtures.path("csv/energy-small.csv"))
             #expect(try store.unit(of: "activeEnergy") == "kcal")
             #expect(try store.unit(of: "Run") == "m")
-            let energy = try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture)
+            let energy = try store.samples(
+                of: "activeEnergy", from: .distantPast, to: .distantFuture)
             #expect(energy.count == 6)
             let expectedTotal: Double = 0.5 + 0.75 + 1.5 + 2 + 3.5 + 0.125
             #expect(energy.map(\.value).reduce(0, +) == expectedTotal)
@@ -68,7 +88,8 @@ struct SampleFileImportTests {
     @Test("a file named .csv holding NDJSON is read by its content")
     func detectsByContent() async throws {
         try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: Fixtures.path("bad/json-named-csv.csv"))
+            let summary = try await Importer(store: store).importFile(
+                at: Fixtures.path("bad/json-named-csv.csv"))
             #expect(summary.format == .ndjson)
             #expect(summary.written["activeEnergy"]?.inserted == 1)
         }
@@ -90,11 +111,17 @@ struct SampleFileImportTests {
                 _ = try await Importer(store: store).importFile(at: path, options: options)
                 Issue.record("the import succeeded")
             } catch let error as ImportError {
-                #expect(error == ImportError(file: path, line: 12, field: "value", reason: "\"oops\" is not a finite number"))
+                #expect(
+                    error
+                        == ImportError(
+                            file: path, line: 12, field: "value",
+                            reason: "\"oops\" is not a finite number"))
                 #expect(error.description == "\(path):12: value: \"oops\" is not a finite number")
             }
             // Batches of rows 1–4 and 5–8 were committed; rows 9–10 shared the failing batch.
-            #expect(try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value) == (0..<8).map(Double.init))
+            #expect(
+                try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
+                    == (0..<8).map(Double.init))
             #expect(try store.verify().isHealthy)
         }
     }
@@ -104,17 +131,24 @@ struct SampleFileImportTests {
         try await withTemporaryStore { store, _ in
             var options = ImportOptions()
             options.skipInvalid = true
-            let summary = try await Importer(store: store).importFile(at: Fixtures.path("bad/bad-start.csv"), options: options)
+            let summary = try await Importer(store: store).importFile(
+                at: Fixtures.path("bad/bad-start.csv"), options: options)
             #expect(summary.recordsRead == 4)
             #expect(summary.skipped == 1)
             #expect(summary.skippedExamples.count == 1)
-            #expect(summary.skippedExamples[0].hasSuffix("bad-start.csv:4: start: \"2026-03-08 00:00:00\": \(ImportErrorText.timestamp)"))
-            #expect(try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count == 3)
+            #expect(
+                summary.skippedExamples[0].hasSuffix(
+                    "bad-start.csv:4: start: \"2026-03-08 00:00:00\": \(ImportErrorText.timestamp)")
+            )
+            #expect(
+                try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
+                    == 3)
         }
     }
 }
 
 /// Message fragments the importer promises.
 enum ImportErrorText {
-    static let timestamp = "expected epoch milliseconds or ISO-8601 with a UTC offset (2026-03-08T01:59:00-08:00)"
+    static let timestamp =
+        "expected epoch milliseconds or ISO-8601 with a UTC offset (2026-03-08T01:59:00-08:00)"
 }

@@ -17,12 +17,17 @@ struct TextParsingTests {
             ("1772956680000", "2026-03-08T07:58:00Z"),
         ])
     func timestampForms(text: String, utc: String) throws {
-        #expect(Timestamp.parse(text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == foundationMilliseconds(utc))
+        #expect(
+            Timestamp.parse(text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+                == foundationMilliseconds(utc))
     }
 
     @Test(
         "timestamps without an offset, or impossible ones, are rejected",
-        arguments: ["2026-03-08T01:59:00", "2026-02-30T00:00:00Z", "2026-03-08T24:00:00Z", "yesterday", "", "12:00", "2026-03-08T01:59:00+25:00"])
+        arguments: [
+            "2026-03-08T01:59:00", "2026-02-30T00:00:00Z", "2026-03-08T24:00:00Z", "yesterday", "",
+            "12:00", "2026-03-08T01:59:00+25:00",
+        ])
     func rejectsTimestamps(text: String) {
         #expect(Timestamp.parse(text) == nil)
     }
@@ -42,13 +47,17 @@ struct DecimalParsingTests {
                 text.insert(".", at: text.index(text.endIndex, offsetBy: -places))
             }
             if integer < 0 { text = "-" + text }
-            if Int.random(in: 0..<10, using: &random) == 0 { text += "e\(Int.random(in: -30...30, using: &random))" }
+            if Int.random(in: 0..<10, using: &random) == 0 {
+                text += "e\(Int.random(in: -30...30, using: &random))"
+            }
             let parsed = Array(text.utf8).withUnsafeBytes { NumberParser.double($0) }
             #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
         }
     }
 
-    @Test("non-numbers are rejected", arguments: ["", "-", ".", "1.2.3", "nan", "inf", "0x10", "1,5", "12a", "1e999"])
+    @Test(
+        "non-numbers are rejected",
+        arguments: ["", "-", ".", "1.2.3", "nan", "inf", "0x10", "1,5", "12a", "1e999"])
     func rejects(text: String) {
         #expect(Array(text.utf8).withUnsafeBytes { NumberParser.double($0) } == nil)
     }

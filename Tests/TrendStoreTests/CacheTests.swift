@@ -10,7 +10,8 @@ private let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
 private func la(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = losAngeles
-    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
+    return calendar.date(
+        from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
 }
 
 /// A store in Los Angeles with a clock the test moves, holding one sample at noon on each of the 80 days before 2026-11-23.
@@ -22,7 +23,8 @@ private func withCachedStore(_ body: (TrendStore, MovableClock) async throws -> 
     try await withTemporaryStore(options: options) { store, _ in
         let samples = (1...80).map { back in
             let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(back) * 86_400_000
-            return Sample(startMilliseconds: start, endMilliseconds: start + 600_000, value: Double(back))
+            return Sample(
+                startMilliseconds: start, endMilliseconds: start + 600_000, value: Double(back))
         }
         try await store.write(samples, to: "energy", unit: "kcal")
         try await body(store, clock)
@@ -44,8 +46,12 @@ struct FreshnessTests {
     func todayRule() {
         let now = la(2026, 11, 23, 0, 30)
         #expect(Freshness.isTodayStale(latestSampleTimestamp: nil, now: now, timeZone: losAngeles))
-        #expect(Freshness.isTodayStale(latestSampleTimestamp: la(2026, 11, 22, 23, 59), now: now, timeZone: losAngeles))
-        #expect(!Freshness.isTodayStale(latestSampleTimestamp: la(2026, 11, 23, 0, 10), now: now, timeZone: losAngeles))
+        #expect(
+            Freshness.isTodayStale(
+                latestSampleTimestamp: la(2026, 11, 22, 23, 59), now: now, timeZone: losAngeles))
+        #expect(
+            !Freshness.isTodayStale(
+                latestSampleTimestamp: la(2026, 11, 23, 0, 10), now: now, timeZone: losAngeles))
     }
 
     @Test(
@@ -55,14 +61,19 @@ struct FreshnessTests {
             (la(2026, 10, 23, 11), 2, la(2026, 11, 23, 12), true),  // 31 days old
             (la(2026, 10, 25, 12), 3, la(2026, 11, 23, 12), false),  // 29 days old, another weekday
             (la(2026, 11, 24, 12), 3, la(2026, 11, 23, 12), true),  // computed in the future
-            (la(2026, 11, 23, 5, 59), 2, la(2026, 11, 23, 7), true),  // Monday 07:00, computed before 06:00 today
-            (la(2026, 11, 23, 6, 1), 2, la(2026, 11, 23, 7), false),  // already refreshed this morning
+            // Monday 07:00, computed before 06:00 today
+            (la(2026, 11, 23, 5, 59), 2, la(2026, 11, 23, 7), true),
+            // already refreshed this morning
+            (la(2026, 11, 23, 6, 1), 2, la(2026, 11, 23, 7), false),
             (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 9), false),  // 09:00 is past the window
             (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 6), true),  // 06:00 is in it
             (la(2026, 11, 22, 20), 3, la(2026, 11, 23, 7), false),  // not today's weekday
         ] as [(Date?, Int, Date, Bool)])
     func weekdayRule(computedAt: Date?, weekday: Int, now: Date, expected: Bool) {
-        #expect(Freshness.mustRefreshWeekdayAverage(computedAt: computedAt, weekday: weekday, now: now, timeZone: losAngeles) == expected)
+        #expect(
+            Freshness.mustRefreshWeekdayAverage(
+                computedAt: computedAt, weekday: weekday, now: now, timeZone: losAngeles)
+                == expected)
     }
 }
 
@@ -72,32 +83,44 @@ struct CacheTests {
     func refresh() async throws {
         try await withCachedStore { store, clock in
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 4) == nil)
-            let first = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)  // Wednesday, on Monday
+            // Wednesday, on Monday
+            let first = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
             #expect(first.computedAt == clock.now && !first.isStale && first.schemaVersion == 2)
-            #expect(first.value == (try store.weekdayAverage(of: "energy", weekday: 4, now: clock.now)))
+            #expect(
+                first.value == (try store.weekdayAverage(of: "energy", weekday: 4, now: clock.now)))
             clock.set(la(2026, 12, 1, 10))  // 8 days later, another weekday: still fresh
             let second = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
             #expect(second.computedAt == first.computedAt)
             clock.set(la(2026, 12, 30, 10))  // 37 days after computing: refreshed
             let third = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
             #expect(third.computedAt == clock.now)
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 4)?.computedAt == clock.now)
+            #expect(
+                try store.cachedWeekdayAverage(of: "energy", weekday: 4)?.computedAt == clock.now)
         }
     }
 
-    @Test("writing samples into the window removes the cached figure in the same transaction; writing outside keeps it")
+    @Test(
+        "writing samples into the window removes the cached figure in the same transaction; writing outside keeps it"
+    )
     func invalidation() async throws {
         try await withCachedStore { store, clock in
             _ = try await store.refreshedWeekdayAverages(of: "energy")
             let future = Milliseconds(la(2026, 11, 24, 12))
-            try await store.write([Sample(startMilliseconds: future, endMilliseconds: future + 60_000, value: 1)], to: "energy", unit: "kcal")
+            try await store.write(
+                [Sample(startMilliseconds: future, endMilliseconds: future + 60_000, value: 1)],
+                to: "energy", unit: "kcal")
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) != nil)
             let inside = Milliseconds(la(2026, 11, 2, 8))  // a Monday in the window
-            try await store.write([Sample(startMilliseconds: inside, endMilliseconds: inside + 60_000, value: 50)], to: "energy", unit: "kcal")
+            try await store.write(
+                [Sample(startMilliseconds: inside, endMilliseconds: inside + 60_000, value: 50)],
+                to: "energy", unit: "kcal")
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) == nil)
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)  // every weekday's window holds that day's UTC span
+            // every weekday's window holds that day's UTC span
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)
             let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: 2)
-            #expect(rebuilt.value == (try store.weekdayAverage(of: "energy", weekday: 2, now: clock.now)))
+            #expect(
+                rebuilt.value
+                    == (try store.weekdayAverage(of: "energy", weekday: 2, now: clock.now)))
         }
     }
 
@@ -126,14 +149,17 @@ struct CacheTests {
             // Damage every rollup block behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.requireSeries(named: "energy", in: txn)
-                for block in try store.engine.indices(in: store.engine.rollups, series: record.id, from: .min, through: .max, txn: txn) {
+                for block in try store.engine.indices(
+                    in: store.engine.rollups, series: record.id, from: .min, through: .max, txn: txn
+                ) {
                     let key = StorageKey.make(series: record.id, index: block)
                     var bytes = try #require(try txn.value(forKey: key, in: store.engine.rollups))
                     bytes[0] ^= 0x55  // the block header: every row in it becomes unreadable
                     try txn.put(bytes, forKey: key, in: store.engine.rollups)
                 }
             }
-            clock.set(la(2026, 12, 30, 10))  // 37 days on: a refresh is due, and its window still holds the damaged rows
+            // 37 days on: a refresh is due, and its window still holds the damaged rows
+            clock.set(la(2026, 12, 30, 10))
             let served = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
             #expect(served.isStale)
             #expect(served.value == good.value && served.computedAt == good.computedAt)
@@ -145,7 +171,11 @@ struct CacheTests {
     func todayMoveGoal() async throws {
         try await withCachedStore { store, clock in
             let now = Milliseconds(clock.now)
-            try await store.write([Sample(startMilliseconds: now - 600_000, endMilliseconds: now - 60_000, value: 12)], to: "energy", unit: "kcal")
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: now - 600_000, endMilliseconds: now - 60_000, value: 12)
+                ], to: "energy", unit: "kcal")
             let first = try await store.refreshedToday(of: "energy", moveGoal: 600)
             #expect(first.value.moveGoal == 600 && !first.isStale && first.value.curve.total == 12)
             let second = try await store.refreshedToday(of: "energy", moveGoal: nil)
@@ -161,7 +191,9 @@ struct CacheTests {
         try await withCachedStore { store, _ in
             _ = try await store.refreshedWeekdayAverages(of: "energy")
             _ = try await store.refreshedToday(of: "energy")
-            #expect(try await store.clearCache(.key(SchemaKey.weekdayAverage("energy", weekday: 1))) == 1)
+            #expect(
+                try await store.clearCache(.key(SchemaKey.weekdayAverage("energy", weekday: 1)))
+                    == 1)
             #expect(try store.cacheEntries().count == 7)
             #expect(try await store.clearCache(.series("energ")) == 0)
             #expect(try await store.clearCache(.series("energy")) == 7)
@@ -174,7 +206,9 @@ struct CacheTests {
 
 @Suite("Schema migrations")
 struct MigrationTests {
-    @Test("v1 → v2: weekdays with samples are rebuilt, the others seeded from the v1 pattern, the v1 key removed")
+    @Test(
+        "v1 → v2: weekdays with samples are rebuilt, the others seeded from the v1 pattern, the v1 key removed"
+    )
     func v1ToV2() async throws {
         let clock = MovableClock(la(2026, 11, 23, 10))
         var options = StoreOptions()
@@ -185,36 +219,50 @@ struct MigrationTests {
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
                 let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(week) * 7 * 86_400_000
-                return Sample(startMilliseconds: start, endMilliseconds: start + 600_000, value: 100)
+                return Sample(
+                    startMilliseconds: start, endMilliseconds: start + 600_000, value: 100)
             }
             try await store.write(mondays, to: "energy", unit: "kcal")
             let pattern = (1...24).map { Double($0) * 10 }
             let cachedAt = la(2026, 10, 1, 8)
-            try await store.importV1Average(of: "energy", pattern: pattern, projectedTotal: 240, computedAt: cachedAt)
+            try await store.importV1Average(
+                of: "energy", pattern: pattern, projectedTotal: 240, computedAt: cachedAt)
 
             let monday = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: 2))
-            #expect(!monday.isMigrated && monday.computedAt == clock.now && monday.value.dayCount == 10)
+            #expect(
+                !monday.isMigrated && monday.computedAt == clock.now && monday.value.dayCount == 10)
             #expect(monday.value.projectedTotal == 100)
             for weekday in [1, 3, 4, 5, 6, 7] {
-                let seeded = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: weekday))
+                let seeded = try #require(
+                    try store.cachedWeekdayAverage(of: "energy", weekday: weekday))
                 #expect(seeded.isMigrated && seeded.computedAt == cachedAt)
-                #expect(seeded.value.averageHourlyPattern == pattern && seeded.value.projectedTotal == 240)
+                #expect(
+                    seeded.value.averageHourlyPattern == pattern
+                        && seeded.value.projectedTotal == 240)
             }
-            #expect(try store.cacheEntries().map(\.key).contains(SchemaKey.v1Average("energy")) == false)
+            #expect(
+                try store.cacheEntries().map(\.key).contains(SchemaKey.v1Average("energy")) == false
+            )
             // A refresh with no samples for that weekday keeps the fallback, marked stale.
             let tuesday = try await store.refreshedWeekdayAverage(of: "energy", weekday: 3)
             #expect(tuesday.isMigrated && tuesday.isStale && tuesday.value.projectedTotal == 240)
         }
     }
 
-    @Test("opening a store runs each migration once, and a v1 key written afterwards is not touched by reopening")
+    @Test(
+        "opening a store runs each migration once, and a v1 key written afterwards is not touched by reopening"
+    )
     func runsOnce() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try TrendStore(directory: directory.url)
-        let v1 = AggregatePayload(kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
-                                  body: PayloadBodies.encode(V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
-        try store.engine.write { txn, _ in try store.engine.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn) }
+        let v1 = AggregatePayload(
+            kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
+            body: PayloadBodies.encode(
+                V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
+        try store.engine.write { txn, _ in
+            try store.engine.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
+        }
         let reopened = try TrendStore(directory: directory.url)
         #expect(try reopened.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])

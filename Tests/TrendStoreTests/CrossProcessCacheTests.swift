@@ -13,17 +13,26 @@ struct CrossProcessCacheTests {
         options.timeZone = TimeZone(identifier: "America/Los_Angeles")
         let store = try TrendStore(directory: directory.url, options: options)
         var generator = SampleGenerator(seed: 8)
-        try await store.write(generator.minuteSamples(from: 1_779_000_000_000, count: 20_000), to: "energy", unit: "kcal")
+        try await store.write(
+            generator.minuteSamples(from: 1_779_000_000_000, count: 20_000), to: "energy",
+            unit: "kcal")
         #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)
 
-        let result = try CommandLineTool.run(["cache", "refresh", "--series", "energy", "--store", directory.url.path, "--now", "2026-05-20T12:00:00-07:00"])
+        let result = try CommandLineTool.run([
+            "cache", "refresh", "--series", "energy", "--store", directory.url.path, "--now",
+            "2026-05-20T12:00:00-07:00",
+        ])
         #expect(result.status == 0, "\(result.output)")
         let cached = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: 3))
-        #expect(cached.value == (try store.weekdayAverage(of: "energy", weekday: 3, now: Timestamp("2026-05-20T19:00:00Z"))))
+        #expect(
+            cached.value
+                == (try store.weekdayAverage(
+                    of: "energy", weekday: 3, now: Timestamp("2026-05-20T19:00:00Z"))))
         #expect(cached.computedAt == Timestamp("2026-05-20T19:00:00Z"))
     }
 
-    @Test("killing a process during migration leaves the old state or the new one", arguments: 0..<4)
+    @Test(
+        "killing a process during migration leaves the old state or the new one", arguments: 0..<4)
     func killDuringMigration(trial: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -36,28 +45,45 @@ struct CrossProcessCacheTests {
                 for index in 0..<3_000 {
                     let payload = AggregatePayload(
                         kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
-                        body: PayloadBodies.encode(V1Average(pattern: Array(repeating: Double(index), count: 24), projectedTotal: 1)))
-                    try store.engine.putPayload(payload, forKey: SchemaKey.v1Average("series-\(index)"), in: txn)
+                        body: PayloadBodies.encode(
+                            V1Average(
+                                pattern: Array(repeating: Double(index), count: 24),
+                                projectedTotal: 1)))
+                    try store.engine.putPayload(
+                        payload, forKey: SchemaKey.v1Average("series-\(index)"), in: txn)
                 }
             }
         }
         // The child opens the store read-write, which runs the missing migration, and is killed at some moment.
-        let (child, _) = try CommandLineTool.start(["cache", "refresh", "--series", "series-0", "--store", directory.url.path])
+        let (child, _) = try CommandLineTool.start([
+            "cache", "refresh", "--series", "series-0", "--store", directory.url.path,
+        ])
         try await Task.sleep(for: .milliseconds(30 + 60 * trial))
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
 
-        let reopened = try TrendStore(directory: directory.url, options: { var o = StoreOptions(); o.readOnly = true; return o }())
+        let reopened = try TrendStore(
+            directory: directory.url,
+            options: {
+                var o = StoreOptions(); o.readOnly = true; return o
+            }())
         let keys = try reopened.cacheEntries().map(\.key)
         let v1Keys = keys.filter { $0.hasPrefix("v1/") }.count
-        let migrated = try reopened.appliedMigrations().contains("0001-v1-average-to-v2-weekday-averages")
-        #expect(migrated ? v1Keys == 0 : v1Keys == 3_000, "migrated: \(migrated), v1 keys left: \(v1Keys)")
-        print("kill trial \(trial): the migration had \(migrated ? "committed" : "not committed") when the child was killed")
+        let migrated = try reopened.appliedMigrations().contains(
+            "0001-v1-average-to-v2-weekday-averages")
+        #expect(
+            migrated ? v1Keys == 0 : v1Keys == 3_000,
+            "migrated: \(migrated), v1 keys left: \(v1Keys)")
+        print(
+            "kill trial \(trial): the migration had \(migrated ? "committed" : "not committed") when the child was killed"
+        )
         #expect(try reopened.verify().isHealthy)
         // Opening read-write finishes the job.
         let finished = try TrendStore(directory: directory.url)
         #expect(try finished.cacheEntries().filter { $0.key.hasPrefix("v1/") }.isEmpty)
-        #expect(try finished.cachedWeekdayAverage(of: "series-7", weekday: 1)?.value.projectedTotal == 1)
+        #expect(
+            try finished.cachedWeekdayAverage(of: "series-7", weekday: 1)?.value.projectedTotal == 1
+        )
     }
 }
 

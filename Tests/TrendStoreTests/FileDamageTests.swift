@@ -17,7 +17,9 @@ struct FileDamageTests {
         return true
     }
 
-    @Test("flipped bytes of a chunk, a rollup block and a cached payload in a copy are detected; no query returns their numbers")
+    @Test(
+        "flipped bytes of a chunk, a rollup block and a cached payload in a copy are detected; no query returns their numbers"
+    )
     func flippedBytes() async throws {
         let original = try TemporaryDirectory()
         let copy = try TemporaryDirectory()
@@ -36,17 +38,27 @@ struct FileDamageTests {
             (chunk, block, payload, damagedDay) = try store.engine.read { txn in
                 let engine = store.engine
                 let record = try engine.requireSeries(named: "energy", in: txn)
-                let windows = try engine.existingWindows(series: record.id, from: .min, through: .max, in: txn)
-                let blocks = try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)
+                let windows = try engine.existingWindows(
+                    series: record.id, from: .min, through: .max, in: txn)
+                let blocks = try engine.indices(
+                    in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)
                 return (
-                    try txn.value(forKey: StorageKey.make(series: record.id, index: windows[1]), in: engine.chunks)!,
-                    try txn.value(forKey: StorageKey.make(series: record.id, index: blocks[0]), in: engine.rollups)!,
-                    try txn.value(forKey: Array(SchemaKey.weekdayAverage("energy", weekday: 3).utf8), in: engine.aggregates)!,
-                    LocalDate(dayNumber: blocks[0] * 7 + 3))
+                    try txn.value(
+                        forKey: StorageKey.make(series: record.id, index: windows[1]),
+                        in: engine.chunks)!,
+                    try txn.value(
+                        forKey: StorageKey.make(series: record.id, index: blocks[0]),
+                        in: engine.rollups)!,
+                    try txn.value(
+                        forKey: Array(SchemaKey.weekdayAverage("energy", weekday: 3).utf8),
+                        in: engine.aggregates)!,
+                    LocalDate(dayNumber: blocks[0] * 7 + 3)
+                )
             }
         }
         let dataFile = copy.url.appendingPathComponent("data.mdb").path
-        try FileManager.default.copyItem(atPath: original.url.appendingPathComponent("data.mdb").path, toPath: dataFile)
+        try FileManager.default.copyItem(
+            atPath: original.url.appendingPathComponent("data.mdb").path, toPath: dataFile)
         #expect(try flip(chunk, in: dataFile, at: chunk.count / 2))
         #expect(try flip(block, in: dataFile, at: block.count / 2))
         #expect(try flip(payload, in: dataFile, at: payload.count - 20))
@@ -54,14 +66,27 @@ struct FileDamageTests {
         let damaged = try TrendStore(directory: copy.url, options: options)
         let report = try damaged.verify()
         #expect(report.problems.contains { $0.kind == .damagedChunk && $0.series == "energy" })
-        #expect(report.problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
-        #expect(throws: StoreError.self) { try damaged.samples(of: "energy", from: .distantPast, to: .distantFuture) }
+        #expect(
+            report.problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
+        #expect(throws: StoreError.self) {
+            try damaged.samples(of: "energy", from: .distantPast, to: .distantFuture)
+        }
         // The day whose row was hit: its curve throws rather than showing wrong numbers, whichever of the block's rows it was.
-        let curves = (0..<7).map { offset in Result { try damaged.dayCurve(of: "energy", on: LocalDate(dayNumber: damagedDay.dayNumber - 3 + Int64(offset))) } }
+        let curves = (0..<7).map { offset in
+            Result {
+                try damaged.dayCurve(
+                    of: "energy", on: LocalDate(dayNumber: damagedDay.dayNumber - 3 + Int64(offset))
+                )
+            }
+        }
         let healthy = try TrendStore(directory: original.url, options: options)
         for (offset, curve) in curves.enumerated() {
             if case .success(let value) = curve {
-                #expect(value == (try healthy.dayCurve(of: "energy", on: LocalDate(dayNumber: damagedDay.dayNumber - 3 + Int64(offset)))))
+                #expect(
+                    value
+                        == (try healthy.dayCurve(
+                            of: "energy",
+                            on: LocalDate(dayNumber: damagedDay.dayNumber - 3 + Int64(offset)))))
             }
         }
         #expect(curves.contains { if case .failure = $0 { return true } else { return false } })

@@ -10,20 +10,28 @@ struct HeatmapCacheTests {
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "UTC")
         options.clock = clock.reading
-        try await withTemporaryStore(options: options) { (store, _) async throws in try await body(store, clock) }
+        try await withTemporaryStore(options: options) { (store, _) async throws in
+            try await body(store, clock)
+        }
     }
 
     private func day(_ text: String, _ count: Int) -> HeatmapDay {
-        HeatmapDay(date: LocalDate(text)!, series: ["Run"], seriesFigures: [DayCount(count: count, total: Double(count) * 5000)])
+        HeatmapDay(
+            date: LocalDate(text)!, series: ["Run"],
+            seriesFigures: [DayCount(count: count, total: Double(count) * 5000)])
     }
 
     @Test("a write keeps other buckets; a read finds the bucket whatever the order of the series")
     func readWrite() async throws {
         try await withStore { store, clock in
-            try await store.writeHeatmapCache(HeatmapBucket(heatmapDays: [day("2026-02-27", 1)]), forSeries: ["Run"])
+            try await store.writeHeatmapCache(
+                HeatmapBucket(heatmapDays: [day("2026-02-27", 1)]), forSeries: ["Run"])
             let raw = Data(#"[{"id":1}]"#.utf8)
-            try await store.writeHeatmapCache(HeatmapBucket(heatmapDays: [day("2026-02-27", 2)], activities: raw), forSeries: ["Run", "Ride"])
-            #expect(try store.cachedHeatmap(forSeries: ["Run"])?.value.heatmapDays.first?.count == 1)
+            try await store.writeHeatmapCache(
+                HeatmapBucket(heatmapDays: [day("2026-02-27", 2)], activities: raw),
+                forSeries: ["Run", "Ride"])
+            #expect(
+                try store.cachedHeatmap(forSeries: ["Run"])?.value.heatmapDays.first?.count == 1)
             let both = try #require(try store.cachedHeatmap(forSeries: ["Ride", "Run"]))
             #expect(both.value.heatmapDays.first?.count == 2 && both.value.activities == raw)
             #expect(SchemaKey.heatmap(["Run", "Ride"]) == "v2/heatmap/Ride,Run")
@@ -35,24 +43,35 @@ struct HeatmapCacheTests {
         }
     }
 
-    @Test("a computed bucket is served while fresh and invalidated by writes of its series in its dates")
+    @Test(
+        "a computed bucket is served while fresh and invalidated by writes of its series in its dates"
+    )
     func refreshed() async throws {
         try await withStore { store, clock in
-            let run = Sample(start: Date(timeIntervalSince1970: 1_771_900_000), end: Date(timeIntervalSince1970: 1_771_903_000), value: 5000)
+            let run = Sample(
+                start: Date(timeIntervalSince1970: 1_771_900_000),
+                end: Date(timeIntervalSince1970: 1_771_903_000), value: 5000)
             try await store.write([run], to: "Run", unit: "m")
             let from = LocalDate("2026-02-20")!
             let through = LocalDate("2026-02-28")!
-            let first = try await store.refreshedHeatmap(of: ["Run", "Ride"], from: from, through: through, maxAge: 3600)
+            let first = try await store.refreshedHeatmap(
+                of: ["Run", "Ride"], from: from, through: through, maxAge: 3600)
             #expect(first.value.days.reduce(0) { $0 + $1.count } == 1)
             clock.set(clock.now.addingTimeInterval(60))
-            #expect(try await store.refreshedHeatmap(of: ["Ride", "Run"], from: from, through: through, maxAge: 3600).computedAt == first.computedAt)
+            #expect(
+                try await store.refreshedHeatmap(
+                    of: ["Ride", "Run"], from: from, through: through, maxAge: 3600
+                ).computedAt == first.computedAt)
             // Another series' write leaves the bucket; a Ride in its dates removes it.
             try await store.write([run], to: "Swim", unit: "m")
             #expect(try store.cachedHeatmap(forSeries: ["Run", "Ride"]) != nil)
             try await store.write([run], to: "Ride", unit: "m")
             #expect(try store.cachedHeatmap(forSeries: ["Run", "Ride"]) == nil)
-            let second = try await store.refreshedHeatmap(of: ["Run", "Ride"], from: from, through: through, maxAge: 3600)
-            #expect(second.value.days.reduce(0) { $0 + $1.count } == 2 && second.computedAt == clock.now)
+            let second = try await store.refreshedHeatmap(
+                of: ["Run", "Ride"], from: from, through: through, maxAge: 3600)
+            #expect(
+                second.value.days.reduce(0) { $0 + $1.count } == 2 && second.computedAt == clock.now
+            )
         }
     }
 }

@@ -32,7 +32,9 @@ enum RollupReference {
                     contribution = sample.value * Double(overlap) / Double(end - start)
                 }
                 figures.prorated += contribution
-                figures.magnitude += abs(contribution) + ((start >= slotStart && start < slotEnd) ? abs(sample.value) : 0)
+                figures.magnitude +=
+                    abs(contribution)
+                    + ((start >= slotStart && start < slotEnd) ? abs(sample.value) : 0)
             }
             return figures
         }
@@ -43,7 +45,9 @@ enum RollupReference {
         var days = Set<Int64>()
         for sample in samples {
             let first = sample.startMilliseconds.floorDivided(by: 86_400_000)
-            let lastInstant = sample.endMilliseconds > sample.startMilliseconds ? sample.endMilliseconds - 1 : sample.startMilliseconds
+            let lastInstant =
+                sample.endMilliseconds > sample.startMilliseconds
+                ? sample.endMilliseconds - 1 : sample.startMilliseconds
             for day in first...lastInstant.floorDivided(by: 86_400_000) { days.insert(day) }
         }
         return days

@@ -5,11 +5,14 @@ import TestSupport
 
 @Suite("Rollups kept in step with samples")
 struct RollupTests {
-    @Test("rollups equal a brute-force recomputation after inserts, replacements and deletes", arguments: 0..<12)
+    @Test(
+        "rollups equal a brute-force recomputation after inserts, replacements and deletes",
+        arguments: 0..<12)
     func rollupsMatchReference(seed: Int) async throws {
         try await withTemporaryStore { store, _ in
             var generator = SampleGenerator(seed: seed)
-            let base: Int64 = 1_710_000_000_000 + generator.integer(in: -86_400_000 * 400...86_400_000 * 400)
+            let base: Int64 =
+                1_710_000_000_000 + generator.integer(in: -86_400_000 * 400...86_400_000 * 400)
             var model: [Pair: Double] = [:]
             for _ in 0..<4 {
                 let batch = generator.awkwardSamples(in: base..<(base + 5 * 86_400_000), count: 300)
@@ -17,8 +20,11 @@ struct RollupTests {
                 for sample in batch { model[Pair(sample)] = sample.value }
             }
             // Replace the values of a third of the stored samples.
-            let replacements = model.keys.sorted().enumerated().filter { $0.offset % 3 == 0 }.map { index, pair in
-                Sample(startMilliseconds: pair.start, endMilliseconds: pair.end, value: Double(index) / 8)
+            let replacements = model.keys.sorted().enumerated().filter { $0.offset % 3 == 0 }.map {
+                index, pair in
+                Sample(
+                    startMilliseconds: pair.start, endMilliseconds: pair.end,
+                    value: Double(index) / 8)
             }
             try await store.write(replacements, to: "energy", unit: "kcal")
             for sample in replacements { model[Pair(sample)] = sample.value }
@@ -26,14 +32,23 @@ struct RollupTests {
             let deleteFrom = base + 86_400_000 + generator.integer(in: 0...86_400_000)
             let deleteTo = deleteFrom + 129_600_000
             let removed = try await store.deleteSamples(
-                of: "energy", from: Date(milliseconds: deleteFrom), to: Date(milliseconds: deleteTo))
+                of: "energy", from: Date(milliseconds: deleteFrom), to: Date(milliseconds: deleteTo)
+            )
             let before = model.count
             model = model.filter { $0.key.start < deleteFrom || $0.key.start >= deleteTo }
             #expect(removed == before - model.count)
 
-            let expected = model.map { Sample(startMilliseconds: $0.key.start, endMilliseconds: $0.key.end, value: $0.value) }
-                .sorted { ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds) }
-            #expect(try store.samples(of: "energy", from: .distantPast, to: .distantFuture) == expected)
+            let expected = model.map {
+                Sample(
+                    startMilliseconds: $0.key.start, endMilliseconds: $0.key.end, value: $0.value)
+            }
+            .sorted {
+                ($0.startMilliseconds, $0.endMilliseconds) < (
+                    $1.startMilliseconds, $1.endMilliseconds
+                )
+            }
+            #expect(
+                try store.samples(of: "energy", from: .distantPast, to: .distantFuture) == expected)
 
             let days = RollupReference.days(of: expected)
             for day in (days.min()! - 2)...(days.max()! + 2) {
@@ -48,8 +63,12 @@ struct RollupTests {
                     let want = reference[slot]
                     let got = slots[slot]
                     #expect(got.count == want.count, "day \(day) slot \(slot)")
-                    #expect(close(got.prorated, want.prorated, scale: want.magnitude), "day \(day) slot \(slot): \(got.prorated) vs \(want.prorated)")
-                    #expect(close(got.startSum, want.startSum, scale: want.magnitude), "day \(day) slot \(slot)")
+                    #expect(
+                        close(got.prorated, want.prorated, scale: want.magnitude),
+                        "day \(day) slot \(slot): \(got.prorated) vs \(want.prorated)")
+                    #expect(
+                        close(got.startSum, want.startSum, scale: want.magnitude),
+                        "day \(day) slot \(slot)")
                 }
             }
             let report = try store.verify()
@@ -63,7 +82,9 @@ struct RollupTests {
         try await withTemporaryStore { store, _ in
             let day: Int64 = 20_000
             let start = day * 86_400_000 + 13 * 3_600_000 + 57 * 60_000
-            try await store.write([Sample(startMilliseconds: start, endMilliseconds: start + 300_000, value: 5)], to: "e", unit: "kcal")
+            try await store.write(
+                [Sample(startMilliseconds: start, endMilliseconds: start + 300_000, value: 5)],
+                to: "e", unit: "kcal")
             let slots = try #require(try storedRollup(store, series: "e", day: day))
             #expect(slots[55].prorated == 3)  // 13:45–14:00
             #expect(slots[56].prorated == 2)  // 14:00–14:15
@@ -76,7 +97,12 @@ struct RollupTests {
     func straddlesMidnight() async throws {
         try await withTemporaryStore { store, _ in
             let midnight: Int64 = 20_001 * 86_400_000
-            try await store.write([Sample(startMilliseconds: midnight - 600_000, endMilliseconds: midnight + 1_200_000, value: 9)], to: "e", unit: "kcal")
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: midnight - 600_000,
+                        endMilliseconds: midnight + 1_200_000, value: 9)
+                ], to: "e", unit: "kcal")
             #expect(try storedRollup(store, series: "e", day: 20_000)?[95].prorated == 3)
             let after = try #require(try storedRollup(store, series: "e", day: 20_001))
             #expect(after[0].prorated == 4.5)  // 00:00–00:15: 15 of 30 minutes

@@ -14,7 +14,10 @@ struct SampleValidationTests {
             (Sample(startMilliseconds: 0, endMilliseconds: 1, value: .infinity), "not finite"),
             (Sample(startMilliseconds: 0, endMilliseconds: 1, value: -.infinity), "not finite"),
             (Sample(startMilliseconds: 10, endMilliseconds: 9, value: 1), "before start"),
-            (Sample(startMilliseconds: 0, endMilliseconds: 9_000_000_000_000_000, value: 1), "outside"),
+            (
+                Sample(startMilliseconds: 0, endMilliseconds: 9_000_000_000_000_000, value: 1),
+                "outside"
+            ),
         ])
     func rejectsBadSample(bad: Sample, reason: String) async throws {
         try await withTemporaryStore { store, _ in
@@ -36,10 +39,14 @@ struct SampleValidationTests {
         }
     }
 
-    @Test("series names must be 1 to 255 UTF-8 bytes", arguments: ["", String(repeating: "é", count: 128)])
+    @Test(
+        "series names must be 1 to 255 UTF-8 bytes",
+        arguments: ["", String(repeating: "é", count: 128)])
     func rejectsBadNames(name: String) async throws {
         try await withTemporaryStore { store, _ in
-            await #expect(throws: StoreError.self) { try await store.write([Self.good], to: name, unit: "kcal") }
+            await #expect(throws: StoreError.self) {
+                try await store.write([Self.good], to: name, unit: "kcal")
+            }
             let series = try store.series()
             #expect(series.isEmpty)
         }
@@ -50,7 +57,8 @@ struct SampleValidationTests {
         try await withTemporaryStore { store, _ in
             let name = String(repeating: "a", count: 255)
             try await store.write([Self.good], to: name, unit: "kcal")
-            #expect(try store.samples(of: name, from: .distantPast, to: .distantFuture) == [Self.good])
+            #expect(
+                try store.samples(of: name, from: .distantPast, to: .distantFuture) == [Self.good])
         }
     }
 
@@ -58,7 +66,9 @@ struct SampleValidationTests {
     func rejectsOtherUnit() async throws {
         try await withTemporaryStore { store, _ in
             try await store.write([Self.good], to: "energy", unit: "kcal")
-            await #expect(throws: StoreError.unitMismatch(series: "energy", stored: "kcal", given: "kJ")) {
+            await #expect(
+                throws: StoreError.unitMismatch(series: "energy", stored: "kcal", given: "kJ")
+            ) {
                 try await store.write([Self.good], to: "energy", unit: "kJ")
             }
         }

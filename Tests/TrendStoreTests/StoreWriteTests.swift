@@ -49,7 +49,8 @@ struct StoreWriteTests {
         let reopened = try TrendStore(directory: directory.url)
         #expect(reopened.timeZone.identifier == "Asia/Kathmandu")
         let sorted = batch.sorted { $0.startMilliseconds < $1.startMilliseconds }
-        #expect(try reopened.samples(of: "energy", from: .distantPast, to: .distantFuture) == sorted)
+        #expect(
+            try reopened.samples(of: "energy", from: .distantPast, to: .distantFuture) == sorted)
         let info = try #require(try reopened.series().first)
         #expect(info.sampleCount == 3_000 && info.unit == "kcal")
         #expect(info.firstStart == sorted.first!.start)
@@ -65,8 +66,13 @@ struct StoreWriteTests {
             for _ in 0..<20 {
                 let from = generator.integer(in: 1_649_000_000_000...1_652_000_000_000)
                 let to = from + generator.integer(in: 0...900_000_000)
-                let expected = batch.filter { $0.startMilliseconds >= from && $0.startMilliseconds < to }
-                #expect(try store.samples(of: "e", from: Date(milliseconds: from), to: Date(milliseconds: to)) == expected)
+                let expected = batch.filter {
+                    $0.startMilliseconds >= from && $0.startMilliseconds < to
+                }
+                #expect(
+                    try store.samples(
+                        of: "e", from: Date(milliseconds: from), to: Date(milliseconds: to))
+                        == expected)
             }
         }
     }
@@ -75,12 +81,15 @@ struct StoreWriteTests {
     func deleteSeries() async throws {
         try await withTemporaryStore { store, _ in
             var generator = SampleGenerator(seed: 9)
-            try await store.write(generator.minuteSamples(from: 0, count: 5_000), to: "a", unit: "kcal")
+            try await store.write(
+                generator.minuteSamples(from: 0, count: 5_000), to: "a", unit: "kcal")
             let kept = generator.minuteSamples(from: 0, count: 5_000)
             try await store.write(kept, to: "b", unit: "kcal")
             try await store.deleteSeries("a")
             #expect(try store.series().map(\.name) == ["b"])
-            #expect(throws: StoreError.unknownSeries("a")) { try store.samples(of: "a", from: .distantPast, to: .distantFuture) }
+            #expect(throws: StoreError.unknownSeries("a")) {
+                try store.samples(of: "a", from: .distantPast, to: .distantFuture)
+            }
             #expect(try store.samples(of: "b", from: .distantPast, to: .distantFuture) == kept)
             #expect(try store.verify().isHealthy)
         }
@@ -101,7 +110,9 @@ func dump(_ engine: StoreEngine, _ txn: borrowing ReadTransactionAlias) throws -
     var entries: [[UInt8]] = []
     for database in [engine.series, engine.chunks, engine.rollups] {
         try txn.withCursor(database) { cursor in
-            try cursor.forEach { key, value in entries.append(Array(key) + [0xFF] + Array(value)); return true }
+            try cursor.forEach { key, value in
+                entries.append(Array(key) + [0xFF] + Array(value)); return true
+            }
         }
     }
     return entries

@@ -18,7 +18,8 @@ private struct FetchFailed: Error, Equatable {}
 
 /// A fake remote service that counts its calls.
 private final class FakeAPI: Sendable {
-    private let state = Mutex((calls: 0, fails: false, value: Weather(temperature: 20, condition: "sunny")))
+    private let state = Mutex(
+        (calls: 0, fails: false, value: Weather(temperature: 20, condition: "sunny")))
     var calls: Int { state.withLock { $0.calls } }
     func set(fails: Bool) { state.withLock { $0.fails = fails } }
     func set(_ value: Weather) { state.withLock { $0.value = value } }
@@ -36,7 +37,8 @@ private final class FakeAPI: Sendable {
 
 private let here = Location(latitude: -37.8, longitude: 144.9)
 
-private func withClockedStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws {
+private func withClockedStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws
+{
     let clock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
     var options = StoreOptions()
     options.clock = clock.reading
@@ -48,14 +50,17 @@ struct TypedCacheTests {
     @Test("values round-trip; expired entries are never returned")
     func lifetime() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Location, Weather>(store: store, namespace: "weather", entryLifetime: 600)
+            let cache = TypedCache<Location, Weather>(
+                store: store, namespace: "weather", entryLifetime: 600)
             try cache.insert(Weather(temperature: 18, condition: "rain"), forKey: here)
             #expect(try cache.value(forKey: here) == Weather(temperature: 18, condition: "rain"))
             clock.set(clock.now.addingTimeInterval(599))
             #expect(try cache.value(forKey: here) != nil)
             clock.set(clock.now.addingTimeInterval(1))
             #expect(try cache.value(forKey: here) == nil)
-            guard case .expired(let stale) = try cache.lookup(here) else { Issue.record("expected an expired entry"); return }
+            guard case .expired(let stale) = try cache.lookup(here) else {
+                Issue.record("expected an expired entry"); return
+            }
             #expect(stale.condition == "rain")
         }
     }
@@ -63,7 +68,8 @@ struct TypedCacheTests {
     @Test("the count limit evicts the least recently used entry, counting reads")
     func countLimit() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Int, String>(store: store, namespace: "numbers", maximumEntryCount: 3)
+            let cache = TypedCache<Int, String>(
+                store: store, namespace: "numbers", maximumEntryCount: 3)
             for key in 1...3 {
                 try cache.insert("\(key)", forKey: key)
                 clock.set(clock.now.addingTimeInterval(1))
@@ -80,12 +86,17 @@ struct TypedCacheTests {
     @Test("the byte limit evicts the oldest entries until the rest fit")
     func byteLimit() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Int, String>(store: store, namespace: "blobs", maximumEntryCount: 100, maximumBytes: 250)
+            let cache = TypedCache<Int, String>(
+                store: store, namespace: "blobs", maximumEntryCount: 100, maximumBytes: 250)
             for key in 1...5 {
-                try cache.insert(String(repeating: "x", count: 100), forKey: key)  // 102 bytes of JSON each
+                // 102 bytes of JSON each
+                try cache.insert(String(repeating: "x", count: 100), forKey: key)
                 clock.set(clock.now.addingTimeInterval(1))
             }
-            #expect(try (1...5).map { try cache.value(forKey: $0) != nil } == [false, false, false, true, true])
+            #expect(
+                try (1...5).map { try cache.value(forKey: $0) != nil } == [
+                    false, false, false, true, true,
+                ])
         }
     }
 
@@ -99,8 +110,10 @@ struct TypedCacheTests {
             try TypedCache<String, Int>(store: store, namespace: "ab").insert(2, forKey: "k")
         }
         let reopened = try TrendStore(directory: directory.url)
-        #expect(try TypedCache<String, Int>(store: reopened, namespace: "a").value(forKey: "k") == 1)
-        #expect(try TypedCache<String, Int>(store: reopened, namespace: "ab").value(forKey: "k") == 2)
+        #expect(
+            try TypedCache<String, Int>(store: reopened, namespace: "a").value(forKey: "k") == 1)
+        #expect(
+            try TypedCache<String, Int>(store: reopened, namespace: "ab").value(forKey: "k") == 2)
         try TypedCache<String, Int>(store: reopened, namespace: "a").removeAll()
         #expect(try TypedCache<String, Int>(store: reopened, namespace: "ab").count == 1)
     }
@@ -114,7 +127,9 @@ struct TypedCacheTests {
             clock.set(clock.now.addingTimeInterval(60))
             try events.insert("Run club", forKey: "e1")
             let stamps = try store.collectionTimestamps()
-            #expect(stamps["events"] == clock.now && stamps["friends"] == clock.now.addingTimeInterval(-60))
+            #expect(
+                stamps["events"] == clock.now
+                    && stamps["friends"] == clock.now.addingTimeInterval(-60))
             try await store.applyValidation([
                 "friends": .replace(try friends.encodedItems(["2": "Bo"]), lifetime: 3600),
                 "events": .invalidate,
@@ -127,8 +142,11 @@ struct TypedCacheTests {
 
 @Suite("Cache-then-network loader")
 struct CachedLoaderTests {
-    private func makeLoader(_ store: TrendStore, _ api: FakeAPI) -> CachedLoader<Location, Weather> {
-        CachedLoader(cache: TypedCache(store: store, namespace: "weather", entryLifetime: 600)) { try await api.fetch($0) }
+    private func makeLoader(_ store: TrendStore, _ api: FakeAPI) -> CachedLoader<Location, Weather>
+    {
+        CachedLoader(cache: TypedCache(store: store, namespace: "weather", entryLifetime: 600)) {
+            try await api.fetch($0)
+        }
     }
 
     @Test("1. no cache: fetch, and store")
@@ -171,8 +189,16 @@ struct CachedLoaderTests {
             let api = FakeAPI()
             let loader = makeLoader(store, api)
             // An entry whose bytes are not the value type: unreadable, so treated as missing.
-            let key = Array("weather".utf8) + [0] + Array(try { let e = JSONEncoder(); e.outputFormatting = .sortedKeys; return try e.encode(here) }())
-            try store.engine.write { txn, _ in try txn.put([1, 2, 3], forKey: key, in: store.engine.keyValues) }
+            let key =
+                Array("weather".utf8) + [0]
+                + Array(
+                    try {
+                        let e = JSONEncoder(); e.outputFormatting = .sortedKeys;
+                        return try e.encode(here)
+                    }())
+            try store.engine.write { txn, _ in
+                try txn.put([1, 2, 3], forKey: key, in: store.engine.keyValues)
+            }
             #expect(try await loader.load(here).condition == "sunny")
             #expect(api.calls == 1)
         }

@@ -10,7 +10,9 @@ struct VerifyTests {
     func healthy() async throws {
         try await withTemporaryStore { store, _ in
             var generator = SampleGenerator(seed: 1)
-            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e", unit: "kcal")
+            try await store.write(
+                generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e",
+                unit: "kcal")
             let report = try store.verify()
             #expect(report.isHealthy)
             #expect(report.samplesChecked == 30_000)
@@ -19,15 +21,20 @@ struct VerifyTests {
         }
     }
 
-    @Test("a damaged chunk is reported with its series and window, and reads fail instead of lying", arguments: [0, 20, 41, 200])
+    @Test(
+        "a damaged chunk is reported with its series and window, and reads fail instead of lying",
+        arguments: [0, 20, 41, 200])
     func damagedChunk(offset: Int) async throws {
         try await withTemporaryStore { store, _ in
             var generator = SampleGenerator(seed: 2)
-            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e", unit: "kcal")
+            try await store.write(
+                generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e",
+                unit: "kcal")
             let engine = store.engine
             let damagedWindow: Int64 = try engine.write { txn, _ in
                 let record = try engine.requireSeries(named: "e", in: txn)
-                let window = try engine.existingWindows(series: record.id, from: .min, through: .max, in: txn)[1]
+                let window = try engine.existingWindows(
+                    series: record.id, from: .min, through: .max, in: txn)[1]
                 let key = StorageKey.make(series: record.id, index: window)
                 var bytes = try #require(try txn.value(forKey: key, in: engine.chunks))
                 bytes[offset] ^= 0x04
@@ -40,7 +47,9 @@ struct VerifyTests {
             #expect(damaged.first?.series == "e")
             #expect(damaged.first.map { Milliseconds($0.at) } == damagedWindow * engine.chunkWindow)
             #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
-            #expect(throws: StoreError.self) { try store.samples(of: "e", from: .distantPast, to: .distantFuture) }
+            #expect(throws: StoreError.self) {
+                try store.samples(of: "e", from: .distantPast, to: .distantFuture)
+            }
         }
     }
 
@@ -48,14 +57,18 @@ struct VerifyTests {
     func tamperedRollup() async throws {
         try await withTemporaryStore { store, _ in
             var generator = SampleGenerator(seed: 4)
-            try await store.write(generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e", unit: "kcal")
+            try await store.write(
+                generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e",
+                unit: "kcal")
             let engine = store.engine
             try engine.write { txn, _ in
                 let record = try engine.requireSeries(named: "e", in: txn)
-                let block = try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let block = try engine.indices(
+                    in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)[1]
                 let key = StorageKey.make(series: record.id, index: block)
                 var bytes = try #require(try txn.value(forKey: key, in: engine.rollups))
-                bytes[bytes.count / 2] ^= 0x01  // inside one day's row: that row's checksum no longer matches
+                // inside one day's row: that row's checksum no longer matches
+                bytes[bytes.count / 2] ^= 0x01
                 try txn.put(bytes, forKey: key, in: engine.rollups)
             }
             let report = try store.verify()

@@ -4,7 +4,9 @@
 import Foundation
 import TrendStore
 
-private let path = FileManager.default.temporaryDirectory.appendingPathComponent("trendstore-fuzz-\(getpid()).input").path
+private let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "trendstore-fuzz-\(getpid()).input"
+).path
 
 private func drain(_ parser: any RecordParser) {
     var records = 0
@@ -14,6 +16,7 @@ private func drain(_ parser: any RecordParser) {
     }
 }
 
+/// libFuzzer's entry point: reads `size` bytes with every importer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
@@ -25,10 +28,17 @@ public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     }
     _ = StravaActivityDate.milliseconds(String(decoding: bytes.prefix(64), as: UTF8.self))
     if let stream = try? ByteStream(path: path) { _ = try? FormatDetector.detect(stream) }
-    if let stream = try? ByteStream(path: path), let parser = try? SampleCSVParser(stream: stream) { drain(parser) }
+    if let stream = try? ByteStream(path: path), let parser = try? SampleCSVParser(stream: stream) {
+        drain(parser)
+    }
     if let stream = try? ByteStream(path: path) { drain(NDJSONParser(stream: stream)) }
-    if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) { drain(parser) }
-    if let stream = try? ByteStream(path: path), let parser = try? StravaJSONParser(stream: stream) { drain(parser) }
+    if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) {
+        drain(parser)
+    }
+    if let stream = try? ByteStream(path: path), let parser = try? StravaJSONParser(stream: stream)
+    {
+        drain(parser)
+    }
     if let parser = try? AppleHealthParser(path: path, displayPath: "fuzz") { drain(parser) }
     _ = try? LegacyCacheFile.read(bytes, zone: TimeZone(identifier: "America/Los_Angeles")!)
     return 0

@@ -12,7 +12,9 @@ struct CacheCommand: AsyncParsableCommand {
 
 struct CacheListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "Every cached aggregate with its key, computedAt, schema version and freshness at now.")
+        commandName: "list",
+        abstract:
+            "Every cached aggregate with its key, computedAt, schema version and freshness at now.")
 
     @OptionGroup var location: StoreLocation
 
@@ -29,17 +31,24 @@ struct CacheListCommand: AsyncParsableCommand {
                 return
             }
             let rows = entries.map { entry in
-                [entry.key, entry.computedAt.map(JSONOutput.timestamp) ?? "unreadable", entry.schemaVersion.map { "v\($0)" } ?? "-",
-                 entry.fresh ? "fresh" : "stale", entry.migrated ? "migrated" : ""]
+                [
+                    entry.key, entry.computedAt.map(JSONOutput.timestamp) ?? "unreadable",
+                    entry.schemaVersion.map { "v\($0)" } ?? "-",
+                    entry.fresh ? "fresh" : "stale", entry.migrated ? "migrated" : "",
+                ]
             }
-            print(Table.render(header: ["key", "computed at", "schema", "verdict", ""], rows: rows))
+            print(
+                Table.render(header: ["key", "computed at", "schema", "verdict", ""], rows: rows))
         }
     }
 }
 
 struct CacheRefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "refresh", abstract: "Refresh the seven weekday averages and today's curve of a series where the rules call for it.")
+        commandName: "refresh",
+        abstract:
+            "Refresh the seven weekday averages and today's curve of a series where the rules call for it."
+    )
 
     @Option(help: "The series.")
     var series: String
@@ -53,17 +62,23 @@ struct CacheRefreshCommand: AsyncParsableCommand {
             let store = try location.open()
             let instant = reference.given
             for cached in try await store.refreshedWeekdayAverages(of: series, now: instant) {
-                print("\(SchemaKey.weekdayAverage(series, weekday: cached.value.weekday)): \(cached.value.dayCount) days, "
-                    + "computed \(JSONOutput.timestamp(cached.computedAt))" + (cached.isStale ? " (stale)" : "") + (cached.isMigrated ? " (migrated)" : ""))
+                print(
+                    "\(SchemaKey.weekdayAverage(series, weekday: cached.value.weekday)): \(cached.value.dayCount) days, "
+                        + "computed \(JSONOutput.timestamp(cached.computedAt))"
+                        + (cached.isStale ? " (stale)" : "")
+                        + (cached.isMigrated ? " (migrated)" : ""))
             }
             let today = try await store.refreshedToday(of: series, now: instant)
-            print("\(SchemaKey.today(series)): total \(Format.number(today.value.curve.total))" + (today.isStale ? " (no sample today yet)" : ""))
+            print(
+                "\(SchemaKey.today(series)): total \(Format.number(today.value.curve.total))"
+                    + (today.isStale ? " (no sample today yet)" : ""))
         }
     }
 }
 
 struct CacheClearCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove cached aggregates: one series', one key, or all.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear", abstract: "Remove cached aggregates: one series', one key, or all.")
 
     @OptionGroup var location: StoreLocation
 

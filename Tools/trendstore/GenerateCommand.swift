@@ -21,7 +21,8 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "The last date generated, YYYY-MM-DD (default: today in the zone).")
     var end: String?
 
-    @Option(help: "Write to this file: CSV, or an Apple Health export.xml when the name ends in .xml.")
+    @Option(
+        help: "Write to this file: CSV, or an Apple Health export.xml when the name ends in .xml.")
     var out: String?
 
     @Option(name: .customLong("store"), help: "Write straight into the store in this directory.")
@@ -29,8 +30,12 @@ struct GenerateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
-        guard (out == nil) != (storePath == nil) else { throw ValidationError("give exactly one of --out FILE.csv and --store DIR") }
-        if let end, LocalDate(end) == nil { throw ValidationError("--end \(end) is not a YYYY-MM-DD date") }
+        guard (out == nil) != (storePath == nil) else {
+            throw ValidationError("give exactly one of --out FILE.csv and --store DIR")
+        }
+        if let end, LocalDate(end) == nil {
+            throw ValidationError("--end \(end) is not a YYYY-MM-DD date")
+        }
         _ = try parseZone(tz)
     }
 
@@ -38,7 +43,8 @@ struct GenerateCommand: AsyncParsableCommand {
         try await reportingErrors {
             let zone = try parseZone(tz) ?? .current
             var configuration = DatasetGenerator.Configuration(
-                days: days, endDate: end.flatMap(LocalDate.init) ?? LocalDate(containing: Date(), in: zone))
+                days: days,
+                endDate: end.flatMap(LocalDate.init) ?? LocalDate(containing: Date(), in: zone))
             configuration.seed = seed
             configuration.timeZone = zone
             let generator = DatasetGenerator(configuration)
@@ -46,7 +52,9 @@ struct GenerateCommand: AsyncParsableCommand {
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = zone
                 let endDate = configuration.endDate.adding(days: 1)
-                let exportDate = calendar.date(from: DateComponents(year: endDate.year, month: endDate.month, day: endDate.day, hour: 9))!
+                let exportDate = calendar.date(
+                    from: DateComponents(
+                        year: endDate.year, month: endDate.month, day: endDate.day, hour: 9))!
                 let writer = try AppleHealthXMLWriter(path: out, exportDate: exportDate, zone: zone)
                 try generator.generate { try writer.write($0) }
                 try writer.close()
@@ -59,7 +67,8 @@ struct GenerateCommand: AsyncParsableCommand {
             } else if let storePath {
                 var options = StoreOptions()
                 options.timeZone = zone
-                let store = try TrendStore(directory: URL(fileURLWithPath: storePath), options: options)
+                let store = try TrendStore(
+                    directory: URL(fileURLWithPath: storePath), options: options)
                 var pending: [SeriesSamples] = []
                 var pendingCount = 0
                 var total = 0

@@ -17,7 +17,9 @@ enum HeatmapGrid {
         }
         let labels = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         var lines = zip(labels, grid).map { "\($0) \(String($1))" }
-        lines.append("    \(shades.map(String.init).joined()) less → more (by total); \(first) … \(heatmap.days.last!.date)")
+        lines.append(
+            "    \(shades.map(String.init).joined()) less → more (by total); \(first) … \(heatmap.days.last!.date)"
+        )
         return lines.joined(separator: "\n")
     }
 

@@ -6,14 +6,16 @@ import TrendStoreImport
 /// `trendstore import`: reads files into a store.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import samples from CSV, NDJSON and export files into a store.")
+        commandName: "import",
+        abstract: "Import samples from CSV, NDJSON and export files into a store.")
 
     @Argument(help: "The files to import.")
     var files: [String]
 
     @OptionGroup var location: StoreLocation
 
-    @Option(help: "The file format: \(ImportFormat.allCases.map(\.rawValue).joined(separator: "|")).")
+    @Option(
+        help: "The file format: \(ImportFormat.allCases.map(\.rawValue).joined(separator: "|")).")
     var format: ImportFormat = .auto
 
     @Flag(help: "Skip malformed records (counting them) instead of stopping at the first.")
@@ -57,7 +59,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             for file in files {
                 let bar = ProgressBar(label: (file as NSString).lastPathComponent)
-                let summary = try await Importer(store: store).importFile(at: file, options: options, progress: bar.update)
+                let summary = try await Importer(store: store).importFile(
+                    at: file, options: options, progress: bar.update)
                 bar.finish()
                 print(ImportReport.text(summary))
             }
@@ -78,7 +81,9 @@ enum ImportReport {
         ]
         for key in summary.cachesWritten { lines.append("  cache \(key)") }
         for (series, written) in summary.written.sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged")
+            lines.append(
+                "  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged"
+            )
         }
         for (reason, count) in summary.ignored.sorted(by: { $0.key < $1.key }) {
             lines.append("  ignored \(count): \(reason)")

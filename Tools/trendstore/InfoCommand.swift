@@ -5,7 +5,8 @@ import TrendStore
 /// `trendstore info`: what a store holds.
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "info", abstract: "Show a store's series, sample counts, time spans and size on disk.")
+        commandName: "info",
+        abstract: "Show a store's series, sample counts, time spans and size on disk.")
 
     @OptionGroup var location: StoreLocation
 
@@ -18,7 +19,8 @@ struct InfoCommand: AsyncParsableCommand {
             let series = try store.series()
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(
-                directory: store.directory.path, timeZone: store.timeZone.identifier, formatVersion: store.formatVersion,
+                directory: store.directory.path, timeZone: store.timeZone.identifier,
+                formatVersion: store.formatVersion,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, sampleCount: samples, series: series)
             if json {
@@ -27,15 +29,26 @@ struct InfoCommand: AsyncParsableCommand {
             }
             print("store     \(info.directory)")
             print("zone      \(info.timeZone)")
-            print("format    version \(info.formatVersion), cache schema v\(info.schemaVersion), migrations: "
-                + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
-            print("size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
-                + (samples > 0 ? String(format: " (%.2f bytes per sample)", Double(info.bytesOnDisk) / Double(samples)) : ""))
+            print(
+                "format    version \(info.formatVersion), cache schema v\(info.schemaVersion), migrations: "
+                    + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
+            print(
+                "size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
+                    + (samples > 0
+                        ? String(
+                            format: " (%.2f bytes per sample)",
+                            Double(info.bytesOnDisk) / Double(samples)) : ""))
             let rows = series.map { item in
-                [item.name, item.unit, String(item.sampleCount),
-                 item.firstStart.map(JSONOutput.timestamp) ?? "-", item.lastEnd.map(JSONOutput.timestamp) ?? "-"]
+                [
+                    item.name, item.unit, String(item.sampleCount),
+                    item.firstStart.map(JSONOutput.timestamp) ?? "-",
+                    item.lastEnd.map(JSONOutput.timestamp) ?? "-",
+                ]
             }
-            print(Table.render(header: ["series", "unit", "samples", "first start", "last end"], rows: rows, rightAligned: [2]))
+            print(
+                Table.render(
+                    header: ["series", "unit", "samples", "first start", "last end"], rows: rows,
+                    rightAligned: [2]))
         }
     }
 }
@@ -55,7 +68,8 @@ struct StoreInfo: Encodable {
 /// `trendstore verify`: the store's integrity check.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verify", abstract: "Check every chunk and rollup of a store; exit 1 when anything is wrong.")
+        commandName: "verify",
+        abstract: "Check every chunk and rollup of a store; exit 1 when anything is wrong.")
 
     @OptionGroup var location: StoreLocation
 
@@ -68,9 +82,10 @@ struct VerifyCommand: AsyncParsableCommand {
             if json {
                 print(try JSONOutput.encode(report))
             } else {
-                print("checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
-                    + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
-                    + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
+                print(
+                    "checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
+                        + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
+                        + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
                 for problem in report.problems { print("  \(problem)") }
             }
             if !report.isHealthy { throw ExitCode.failure }

@@ -2,7 +2,9 @@ import Foundation
 import TrendStoreImport
 
 /// A one-line progress bar on standard error, shown only when it is a terminal.
-final class ProgressBar: @unchecked Sendable {  // @unchecked: updates come from the importing task only, one at a time.
+///
+/// @unchecked: updates come from the importing task only, one at a time.
+final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let enabled = isatty(STDERR_FILENO) != 0
     private var shown = false
@@ -17,7 +19,8 @@ final class ProgressBar: @unchecked Sendable {  // @unchecked: updates come from
         let filled = Int(fraction * Double(width))
         let rate = progress.elapsed > 0 ? Double(progress.samples) / progress.elapsed : 0
         let left = fraction > 0 ? progress.elapsed * (1 - fraction) / fraction : 0
-        let line = "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] "
+        let line =
+            "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] "
             + "\(Int(fraction * 100))% \(Format.bytes(progress.bytesDone))/\(Format.bytes(progress.bytesTotal)) "
             + "\(Format.rate(rate)) samples/s, \(Int(left.rounded())) s left   "
         FileHandle.standardError.write(Data(line.utf8))
@@ -44,8 +47,10 @@ enum Format {
     }
 
     static func rate(_ perSecond: Double) -> String {
-        perSecond >= 1e6 ? String(format: "%.2fM", perSecond / 1e6)
-            : perSecond >= 1e3 ? String(format: "%.1fk", perSecond / 1e3) : String(format: "%.0f", perSecond)
+        perSecond >= 1e6
+            ? String(format: "%.2fM", perSecond / 1e6)
+            : perSecond >= 1e3
+                ? String(format: "%.1fk", perSecond / 1e3) : String(format: "%.0f", perSecond)
     }
 
     static func number(_ value: Double) -> String { String(format: "%.1f", value) }

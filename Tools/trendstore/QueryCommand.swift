@@ -62,17 +62,21 @@ struct TodayCommand: AsyncParsableCommand {
                 print(try JSONOutput.encode(TodayJSON(curve)))
                 return
             }
-            print("\(series), today \(curve.date) (\(zone.identifier)) up to \(JSONOutput.timestamp(context.instant))")
+            print(
+                "\(series), today \(curve.date) (\(zone.identifier)) up to \(JSONOutput.timestamp(context.instant))"
+            )
             print(CurveTable.render(curve.cumulative))
-            print("total \(Format.number(curve.total)); latest sample "
-                + (curve.latestSampleTimestamp.map(JSONOutput.timestamp) ?? "none today"))
+            print(
+                "total \(Format.number(curve.total)); latest sample "
+                    + (curve.latestSampleTimestamp.map(JSONOutput.timestamp) ?? "none today"))
         }
     }
 }
 
 struct WeekdayAverageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "weekday-average", abstract: "The average cumulative curve of one weekday over the 70 days before today.")
+        commandName: "weekday-average",
+        abstract: "The average cumulative curve of one weekday over the 70 days before today.")
 
     @Option(help: "The series.")
     var series: String
@@ -92,7 +96,9 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
     @OptionGroup var context: QueryContext
 
     func validate() throws {
-        if let weekday, !(1...7).contains(weekday) { throw ValidationError("--weekday must be 1 (Sunday) … 7 (Saturday)") }
+        if let weekday, !(1...7).contains(weekday) {
+            throw ValidationError("--weekday must be 1 (Sunday) … 7 (Saturday)")
+        }
     }
 
     func run() async throws {
@@ -103,7 +109,8 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
             let day = weekday ?? LocalDate(containing: now, in: zone).weekday
             let average = try store.weekdayAverage(
                 of: series, weekday: day, now: now,
-                options: WeekdayAverageOptions(window: allTime ? .allTime : .days(70), includeEmptyDays: includeEmpty),
+                options: WeekdayAverageOptions(
+                    window: allTime ? .allTime : .days(70), includeEmptyDays: includeEmpty),
                 timeZone: zone)
             if let svg {
                 let today = try store.todayCurve(of: series, now: now, timeZone: zone)
@@ -114,9 +121,14 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
                 print(try JSONOutput.encode(WeekdayAverageJSON(average)))
                 return
             }
-            let name = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][day - 1]
-            print("\(series), average \(name) over \(average.dayCount) days: \(average.days.map(\.description).joined(separator: " "))")
-            guard let pattern = average.averageHourlyPattern, let projected = average.projectedTotal else {
+            let name = [
+                "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+            ][day - 1]
+            print(
+                "\(series), average \(name) over \(average.dayCount) days: \(average.days.map(\.description).joined(separator: " "))"
+            )
+            guard let pattern = average.averageHourlyPattern, let projected = average.projectedTotal
+            else {
                 print("no \(name) in the window has samples")
                 return
             }
@@ -128,7 +140,8 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
 
 struct HeatmapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "heatmap", abstract: "Samples per local day of a set of series, as a calendar grid.")
+        commandName: "heatmap",
+        abstract: "Samples per local day of a set of series, as a calendar grid.")
 
     @Option(help: "The series, comma-separated (for example Run,Ride).")
     var series: String
@@ -145,26 +158,38 @@ struct HeatmapCommand: AsyncParsableCommand {
     @OptionGroup var context: QueryContext
 
     func validate() throws {
-        guard let first = LocalDate(from) else { throw ValidationError("--from \(from) is not a YYYY-MM-DD date") }
-        guard let last = LocalDate(to) else { throw ValidationError("--to \(to) is not a YYYY-MM-DD date") }
+        guard let first = LocalDate(from) else {
+            throw ValidationError("--from \(from) is not a YYYY-MM-DD date")
+        }
+        guard let last = LocalDate(to) else {
+            throw ValidationError("--to \(to) is not a YYYY-MM-DD date")
+        }
         guard first <= last else { throw ValidationError("--from must not be after --to") }
         guard !names.isEmpty else { throw ValidationError("--series names no series") }
     }
 
-    var names: [String] { series.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    var names: [String] {
+        series.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+    }
 
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
             let zone = try parseZone(context.tz) ?? store.timeZone
-            let heatmap = try store.heatmap(of: names, from: LocalDate(from)!, through: LocalDate(to)!, timeZone: zone)
-            if let svg { try SVGCharts.heatmap(heatmap).write(toFile: svg, atomically: true, encoding: .utf8) }
+            let heatmap = try store.heatmap(
+                of: names, from: LocalDate(from)!, through: LocalDate(to)!, timeZone: zone)
+            if let svg {
+                try SVGCharts.heatmap(heatmap).write(toFile: svg, atomically: true, encoding: .utf8)
+            }
             if context.json {
                 print(try JSONOutput.encode(heatmap))
                 return
             }
-            print("\(heatmap.bucket): \(heatmap.days.reduce(0) { $0 + $1.count }) samples on "
-                + "\(heatmap.days.filter { $0.count > 0 }.count) of \(heatmap.days.count) days")
+            print(
+                "\(heatmap.bucket): \(heatmap.days.reduce(0) { $0 + $1.count }) samples on "
+                    + "\(heatmap.days.filter { $0.count > 0 }.count) of \(heatmap.days.count) days")
             print(HeatmapGrid.render(heatmap))
         }
     }
@@ -192,7 +217,9 @@ struct WeekdayAverageJSON: Encodable {
     let average: WeekdayAverage
     init(_ average: WeekdayAverage) { self.average = average }
 
-    enum CodingKeys: String, CodingKey { case series, weekday, dayCount, days, averageHourlyPattern, projectedTotal }
+    enum CodingKeys: String, CodingKey {
+        case series, weekday, dayCount, days, averageHourlyPattern, projectedTotal
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -210,8 +237,12 @@ enum CurveTable {
     static func render(_ cumulative: [Double]) -> String {
         let rows = cumulative.indices.map { hour in
             let bucket = hour == 0 ? cumulative[0] : cumulative[hour] - cumulative[hour - 1]
-            return [String(format: "%02d:00", hour), Format.number(bucket), Format.number(cumulative[hour])]
+            return [
+                String(format: "%02d:00", hour), Format.number(bucket),
+                Format.number(cumulative[hour]),
+            ]
         }
-        return Table.render(header: ["hour", "in hour", "cumulative"], rows: rows, rightAligned: [1, 2])
+        return Table.render(
+            header: ["hour", "in hour", "cumulative"], rows: rows, rightAligned: [1, 2])
     }
 }

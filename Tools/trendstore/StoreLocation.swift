@@ -4,17 +4,25 @@ import TrendStore
 
 /// The `--store` option every command that opens a store shares.
 struct StoreLocation: ParsableArguments {
-    @Option(name: .long, help: "The store directory (default: $TRENDSTORE_STORE, else ~/.local/share/trendstore/default).")
+    @Option(
+        name: .long,
+        help:
+            "The store directory (default: $TRENDSTORE_STORE, else ~/.local/share/trendstore/default)."
+    )
     var store: String?
 
     /// The directory the store lives in.
     var directory: URL {
         if let store { return URL(fileURLWithPath: store) }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["TRENDSTORE_STORE"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = ProcessInfo.processInfo.environment["TRENDSTORE_STORE"],
+            !fromEnvironment.isEmpty
+        {
             return URL(fileURLWithPath: fromEnvironment)
         }
-        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        let dataHome =
+            ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+                ".local/share")
         return dataHome.appendingPathComponent("trendstore/default")
     }
 
@@ -22,7 +30,8 @@ struct StoreLocation: ParsableArguments {
     func open(newStoreZone timeZone: TimeZone? = nil, readOnly: Bool = false) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
-        let exists = FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
+        let exists = FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent("data.mdb").path)
         if !exists {
             if readOnly { throw CommandFailure("no store at \(directory.path)") }
             options.timeZone = timeZone
@@ -53,7 +62,8 @@ func reportingErrors<R>(_ body: () async throws -> R) async throws -> R {
 func parseZone(_ identifier: String?) throws -> TimeZone? {
     guard let identifier else { return nil }
     guard let zone = TimeZone(identifier: identifier) else {
-        throw ValidationError("unknown time zone \"\(identifier)\" (use an IANA name such as America/Los_Angeles)")
+        throw ValidationError(
+            "unknown time zone \"\(identifier)\" (use an IANA name such as America/Los_Angeles)")
     }
     return zone
 }

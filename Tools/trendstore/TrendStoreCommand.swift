@@ -5,9 +5,11 @@ import ArgumentParser
 struct TrendStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trendstore",
-        abstract: "Import health and fitness samples into a TrendStore store and query its aggregates.",
+        abstract:
+            "Import health and fitness samples into a TrendStore store and query its aggregates.",
         subcommands: [
-            ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self, VerifyCommand.self,
+            ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self,
+            VerifyCommand.self,
             CacheCommand.self,
         ])
 }

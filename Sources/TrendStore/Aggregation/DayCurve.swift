@@ -25,7 +25,8 @@ public struct DayCurve: Sendable, Codable, Equatable {
     }
 
     /// Creates a curve.
-    public init(series: String, date: LocalDate, cumulative: [Double], latestSampleTimestamp: Date?) {
+    public init(series: String, date: LocalDate, cumulative: [Double], latestSampleTimestamp: Date?)
+    {
         self.series = series
         self.date = date
         self.cumulative = cumulative

@@ -38,15 +38,22 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     }
 
     /// The same figures for each series, by name.
-    public var bySeries: [String: DayCount] { Dictionary(uniqueKeysWithValues: zip(series, seriesFigures)) }
+    public var bySeries: [String: DayCount] {
+        Dictionary(uniqueKeysWithValues: zip(series, seriesFigures))
+    }
 
     private enum CodingKeys: String, CodingKey { case date, count, total, bySeries }
 
     /// Decodes `{"date", "count", "total", "bySeries": {name: {"count", "total"}}}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let bySeries = try container.decodeIfPresent([String: DayCount].self, forKey: .bySeries)?.sorted { $0.key < $1.key } ?? []
-        self.init(date: try container.decode(LocalDate.self, forKey: .date), series: bySeries.map(\.key), seriesFigures: bySeries.map(\.value))
+        let bySeries =
+            try container.decodeIfPresent([String: DayCount].self, forKey: .bySeries)?.sorted {
+                $0.key < $1.key
+            } ?? []
+        self.init(
+            date: try container.decode(LocalDate.self, forKey: .date), series: bySeries.map(\.key),
+            seriesFigures: bySeries.map(\.value))
         count = try container.decodeIfPresent(Int.self, forKey: .count) ?? count
         total = try container.decodeIfPresent(Double.self, forKey: .total) ?? total
     }

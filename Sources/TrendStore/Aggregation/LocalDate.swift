@@ -17,7 +17,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         let number = CivilDate.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day))
-        guard CivilDate.fromDayNumber(number) == (Int64(year), Int64(month), Int64(day)) else { return nil }
+        guard CivilDate.fromDayNumber(number) == (Int64(year), Int64(month), Int64(day)) else {
+            return nil
+        }
         dayNumber = number
     }
 
@@ -58,7 +60,10 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "not a YYYY-MM-DD date: \(text)"))
         }
         self = date
     }

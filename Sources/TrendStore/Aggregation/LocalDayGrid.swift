@@ -76,7 +76,9 @@ struct LocalDayGrid {
                 if hourStart >= to { break }
                 let spanStart = max(from, hourStart)
                 let spanEnd = min(to, hourStart + TimeGrid.hour)
-                if spanStart < spanEnd { spans.append(HourSpan(hour: hour, start: spanStart, end: spanEnd)) }
+                if spanStart < spanEnd {
+                    spans.append(HourSpan(hour: hour, start: spanStart, end: spanEnd))
+                }
             }
         }
         guard let first = spans.first, let last = spans.last else {

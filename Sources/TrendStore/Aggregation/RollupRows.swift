@@ -18,7 +18,8 @@ struct RollupRows {
     /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups of their
     /// week blocks when few are needed, by one cursor walk when most of the range is.
     init<T: ReadableTransaction & ~Copyable>(
-        engine: StoreEngine, record: SeriesRecord, days: [Int64], includesStarts: Bool, txn: borrowing T
+        engine: StoreEngine, record: SeriesRecord, days: [Int64], includesStarts: Bool,
+        txn: borrowing T
     ) throws {
         self.includesStarts = includesStarts
         firstDay = days.first ?? 0
@@ -29,23 +30,33 @@ struct RollupRows {
         for day in days { wanted[Int(day - firstDay)] = true }
         let firstDay = self.firstDay
         var blocks: [Int64] = []
-        for day in days where RollupBlock.index(ofDay: day) != blocks.last { blocks.append(RollupBlock.index(ofDay: day)) }
-        let readBlock = { (rows: inout RollupRows, index: Int64, bytes: UnsafeRawBufferPointer) throws in
+        for day in days where RollupBlock.index(ofDay: day) != blocks.last {
+            blocks.append(RollupBlock.index(ofDay: day))
+        }
+        let readBlock = {
+            (rows: inout RollupRows, index: Int64, bytes: UnsafeRawBufferPointer) throws in
             do {
                 try RollupBlock.forEachRow(bytes) { offset, row in
                     let day = index * RollupBlock.days + Int64(offset)
                     let index = day - firstDay
-                    if index >= 0 && index < wanted.count && wanted[Int(index)] { try rows.append(row, day: day, record: record) }
+                    if index >= 0 && index < wanted.count && wanted[Int(index)] {
+                        try rows.append(row, day: day, record: record)
+                    }
                 }
             } catch let damage as RollupCodec.Damage {
-                throw StoreError.damagedRollup(series: record.name, dayStart: index * RollupBlock.days * TimeGrid.day, reason: damage.reason)
+                throw StoreError.damagedRollup(
+                    series: record.name, dayStart: index * RollupBlock.days * TimeGrid.day,
+                    reason: damage.reason)
             }
         }
         if blocks.count * 3 >= Int(blocks.last! - blocks.first! + 1) {
             let last = blocks.last!
             try txn.withCursor(engine.rollups) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) { key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id, parsed.index <= last else {
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) {
+                    key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id,
+                        parsed.index <= last
+                    else {
                         return false
                     }
                     try readBlock(&self, parsed.index, value)
@@ -56,13 +67,17 @@ struct RollupRows {
             for index in blocks {
                 let key = StorageKey.make(series: record.id, index: index)
                 try key.withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: engine.rollups) { try readBlock(&self, index, $0) }
+                    _ = try txn.withValue(forKey: key, in: engine.rollups) {
+                        try readBlock(&self, index, $0)
+                    }
                 }
             }
         }
     }
 
-    private mutating func append(_ bytes: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord) throws {
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord)
+        throws
+    {
         let row = prorated.count / DayRollup.slotCount
         let base = prorated.count
         let slots = DayRollup.slotCount
@@ -99,7 +114,8 @@ struct RollupRows {
             } else {
                 try prorated.withUnsafeMutableBufferPointer { prorated in
                     try touched.withUnsafeMutableBufferPointer { touched in
-                        try RollupCodec.forEachSlot(bytes, decodingStartSums: false) { slot, value, _, _ in
+                        try RollupCodec.forEachSlot(bytes, decodingStartSums: false) {
+                            slot, value, _, _ in
                             prorated[base + slot] = value
                             touched[base + slot] = true
                         }
@@ -107,7 +123,8 @@ struct RollupRows {
                 }
             }
         } catch let damage as RollupCodec.Damage {
-            throw StoreError.damagedRollup(series: record.name, dayStart: day * TimeGrid.day, reason: damage.reason)
+            throw StoreError.damagedRollup(
+                series: record.name, dayStart: day * TimeGrid.day, reason: damage.reason)
         }
         rowOfDay[Int(day - firstDay)] = Int32(row)
     }

@@ -14,7 +14,9 @@ struct LocalDayFigures {
     /// The cumulative curve: `C[h] = Σ_{k ≤ h} hourly[k]`.
     var cumulative: [Double] {
         var running = 0.0
-        return hourly.map { running += $0; return running }
+        return hourly.map {
+            running += $0; return running
+        }
     }
 }
 
@@ -41,12 +43,15 @@ struct SeriesAggregator {
     ///
     /// `count` and `startSum` are filled only with `includesStarts`; curves do not need them.
     func figures<T: ReadableTransaction & ~Copyable>(
-        of days: [LocalDayInstants], until now: Int64? = nil, includesStarts: Bool = false, txn: borrowing T
+        of days: [LocalDayInstants], until now: Int64? = nil, includesStarts: Bool = false,
+        txn: borrowing T
     ) throws -> [LocalDayFigures] {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         let rows = try RollupRows(
             engine: engine, record: record,
-            days: usesRollups ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) }) : [],
+            days: usesRollups
+                ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) })
+                : [],
             includesStarts: includesStarts, txn: txn)
         var result: [LocalDayFigures] = []
         result.reserveCapacity(days.count)
@@ -55,15 +60,23 @@ struct SeriesAggregator {
             for span in day.spans {
                 if let now, span.start > now { break }
                 if usesRollups && span.isQuarterAligned {
-                    addSlots(rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour, into: &figures)
+                    addSlots(
+                        rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
+                        into: &figures)
                     if let now, let cut, span.end > cut {
-                        let samples = try rawSamples(startingFrom: cut - record.maximumDuration, through: now, txn: txn)
-                        Self.addRaw(samples, from: cut, to: now, closed: true, hour: span.hour, into: &figures)
+                        let samples = try rawSamples(
+                            startingFrom: cut - record.maximumDuration, through: now, txn: txn)
+                        Self.addRaw(
+                            samples, from: cut, to: now, closed: true, hour: span.hour,
+                            into: &figures)
                     }
                 } else {
                     let end = min(span.end, now ?? .max)
-                    let samples = try rawSamples(startingFrom: span.start - record.maximumDuration, through: end, txn: txn)
-                    Self.addRaw(samples, from: span.start, to: end, closed: now != nil && end == now, hour: span.hour, into: &figures)
+                    let samples = try rawSamples(
+                        startingFrom: span.start - record.maximumDuration, through: end, txn: txn)
+                    Self.addRaw(
+                        samples, from: span.start, to: end, closed: now != nil && end == now,
+                        hour: span.hour, into: &figures)
                 }
             }
             result.append(figures)
@@ -79,16 +92,20 @@ struct SeriesAggregator {
         of days: [(date: LocalDate, start: Int64, end: Int64)], grid: LocalDayGrid, txn: borrowing T
     ) throws -> [DayCount] {
         let rows = try RollupRows(
-            engine: engine, record: record, days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }),
+            engine: engine, record: record,
+            days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }),
             includesStarts: true, txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)
         for day in days {
             var figures = LocalDayFigures(hourly: [])
-            if day.start.floorModulo(TimeGrid.quarterHour) == 0 && day.end.floorModulo(TimeGrid.quarterHour) == 0 {
+            if day.start.floorModulo(TimeGrid.quarterHour) == 0
+                && day.end.floorModulo(TimeGrid.quarterHour) == 0
+            {
                 addSlots(rows, from: day.start, to: day.end, hour: 0, into: &figures)
             } else {
-                figures = try self.figures(of: [grid.instants(of: day.date)], includesStarts: true, txn: txn)[0]
+                figures = try self.figures(
+                    of: [grid.instants(of: day.date)], includesStarts: true, txn: txn)[0]
             }
             result.append(DayCount(count: figures.count, total: figures.startSum))
         }
@@ -108,7 +125,9 @@ struct SeriesAggregator {
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
     @inline(__always)
-    private func addSlots(_ rows: RollupRows, from: Int64, to: Int64, hour: Int, into figures: inout LocalDayFigures) {
+    private func addSlots(
+        _ rows: RollupRows, from: Int64, to: Int64, hour: Int, into figures: inout LocalDayFigures
+    ) {
         var instant = from
         while instant < to {
             let utcDay = instant.floorDivided(by: TimeGrid.day)
@@ -138,7 +157,8 @@ struct SeriesAggregator {
 
     /// Adds the part of `samples` inside `[from, to)` (or `[from, to]` when `closed`) to hour `hour`.
     static func addRaw(
-        _ samples: [Sample], from: Int64, to: Int64, closed: Bool, hour: Int, into figures: inout LocalDayFigures
+        _ samples: [Sample], from: Int64, to: Int64, closed: Bool, hour: Int,
+        into figures: inout LocalDayFigures
     ) {
         for sample in samples {
             let start = sample.startMilliseconds
@@ -151,7 +171,8 @@ struct SeriesAggregator {
             } else {
                 let overlap = min(end, to) - max(start, from)
                 if overlap > 0 {
-                    figures.hourly[hour] += Proration.share(of: sample.value, overlap: overlap, duration: Double(end - start))
+                    figures.hourly[hour] += Proration.share(
+                        of: sample.value, overlap: overlap, duration: Double(end - start))
                     figures.hasData = true
                 }
             }
@@ -182,9 +203,12 @@ struct SeriesAggregator {
     ///
     /// A sample with a duration overlaps when it starts before `now` and ends after
     /// `from`; an instant sample when it lies in `[from, now]`.
-    func latestEnd<T: ReadableTransaction & ~Copyable>(from: Int64, now: Int64, txn: borrowing T) throws -> Int64? {
+    func latestEnd<T: ReadableTransaction & ~Copyable>(from: Int64, now: Int64, txn: borrowing T)
+        throws -> Int64?
+    {
         var latest: Int64?
-        for chunk in try decodedChunks(from: from - record.maximumDuration, through: now, txn: txn) {
+        for chunk in try decodedChunks(from: from - record.maximumDuration, through: now, txn: txn)
+        {
             let samples = chunk.samples
             let beforeNow = samples.partitioningIndex { $0.startMilliseconds >= now }
             if beforeNow > 0 {
@@ -192,14 +216,18 @@ struct SeriesAggregator {
                 if candidate > from {
                     latest = max(latest ?? .min, candidate)
                 } else if candidate == from,
-                    samples[..<beforeNow].contains(where: { $0.startMilliseconds == from && $0.endMilliseconds == from })
+                    samples[..<beforeNow].contains(where: {
+                        $0.startMilliseconds == from && $0.endMilliseconds == from
+                    })
                 {
                     latest = max(latest ?? .min, from)
                 }
             }
             var index = beforeNow
             while index < samples.count && samples[index].startMilliseconds == now {
-                if samples[index].endMilliseconds == now && now >= from { latest = max(latest ?? .min, now) }
+                if samples[index].endMilliseconds == now && now >= from {
+                    latest = max(latest ?? .min, now)
+                }
                 index += 1
             }
         }
@@ -211,7 +239,8 @@ struct SeriesAggregator {
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> [DecodedChunk] {
         let windows = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from), through: engine.windowIndex(of: through), in: txn)
+            series: record.id, from: engine.windowIndex(of: from),
+            through: engine.windowIndex(of: through), in: txn)
         var chunks: [DecodedChunk] = []
         for window in windows {
             let key = StorageKey.make(series: record.id, index: window)
@@ -220,7 +249,8 @@ struct SeriesAggregator {
                     do {
                         let header = try ChunkCodec.header(bytes)
                         return try engine.decodedChunks.chunk(
-                            series: record.id, window: window, header: header, bytes: bytes, zlib: zlib)
+                            series: record.id, window: window, header: header, bytes: bytes,
+                            zlib: zlib)
                     } catch {
                         throw engine.chunkDamage(record, window: window, error)
                     }

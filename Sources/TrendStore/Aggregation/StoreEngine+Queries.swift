@@ -10,7 +10,9 @@ extension StoreEngine {
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
         guard let record = try seriesRecord(named: series, in: txn) else {
-            return DayCurve(series: series, date: today, cumulative: Array(repeating: 0, count: 24), latestSampleTimestamp: nil)
+            return DayCurve(
+                series: series, date: today, cumulative: Array(repeating: 0, count: 24),
+                latestSampleTimestamp: nil)
         }
         let aggregator = SeriesAggregator(engine: self, record: record)
         let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
@@ -22,17 +24,27 @@ extension StoreEngine {
 
     /// The weekday averages of `weekdays`, and the instants their candidate days span.
     func weekdayAverages<T: ReadableTransaction & ~Copyable>(
-        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions, zone: TimeZone, in txn: borrowing T
+        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions,
+        zone: TimeZone, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         let today = LocalDate(containing: now, in: zone)
-        let empty = weekdays.map { WeekdayAverage(series: series, weekday: $0, days: [], averageHourlyPattern: nil, projectedTotal: nil) }
+        let empty = weekdays.map {
+            WeekdayAverage(
+                series: series, weekday: $0, days: [], averageHourlyPattern: nil,
+                projectedTotal: nil)
+        }
         let first: LocalDate
         switch options.window {
         case .days(let count):
-            guard count > 0 else { throw StoreError.invalidArgument("the window must be at least one day, not \(count)") }
+            guard count > 0 else {
+                throw StoreError.invalidArgument(
+                    "the window must be at least one day, not \(count)")
+            }
             first = today.adding(days: -count)
         case .allTime:
-            guard let record = try seriesRecord(named: series, in: txn), let start = try firstStart(of: record, in: txn) else {
+            guard let record = try seriesRecord(named: series, in: txn),
+                let start = try firstStart(of: record, in: txn)
+            else {
                 return (empty, 0..<0)
             }
             first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
@@ -41,13 +53,18 @@ extension StoreEngine {
         let window = grid.bounds(of: first).start..<grid.bounds(of: today).start
         guard let record = try seriesRecord(named: series, in: txn) else { return (empty, window) }
         let wanted = Set(weekdays)
-        let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(LocalDate.init(dayNumber:))
-            .filter { wanted.contains($0.weekday) }
-        let figures = try SeriesAggregator(engine: self, record: record, usesRollups: !options.fromRawSamples)
-            .figures(of: dates.map(grid.instants(of:)), txn: txn)
+        let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(
+            LocalDate.init(dayNumber:)
+        )
+        .filter { wanted.contains($0.weekday) }
+        let figures = try SeriesAggregator(
+            engine: self, record: record, usesRollups: !options.fromRawSamples
+        )
+        .figures(of: dates.map(grid.instants(of:)), txn: txn)
         let averages = weekdays.map { weekday in
             WeekdayAverage.averaging(
-                series: series, weekday: weekday, candidates: zip(dates, figures).filter { $0.0.weekday == weekday },
+                series: series, weekday: weekday,
+                candidates: zip(dates, figures).filter { $0.0.weekday == weekday },
                 includeEmptyDays: options.includeEmptyDays)
         }
         return (averages, window)

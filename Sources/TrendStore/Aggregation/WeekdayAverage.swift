@@ -19,7 +19,9 @@ public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
     public var fromRawSamples = false
 
     /// The defaults: the last 70 days, empty days left out, from the rollups.
-    public init(window: Window = .days(70), includeEmptyDays: Bool = false, fromRawSamples: Bool = false) {
+    public init(
+        window: Window = .days(70), includeEmptyDays: Bool = false, fromRawSamples: Bool = false
+    ) {
         self.window = window
         self.includeEmptyDays = includeEmptyDays
         self.fromRawSamples = fromRawSamples
@@ -47,7 +49,10 @@ public struct WeekdayAverage: Sendable, Codable, Equatable {
     public var dayCount: Int { days.count }
 
     /// Creates an average.
-    public init(series: String, weekday: Int, days: [LocalDate], averageHourlyPattern: [Double]?, projectedTotal: Double?) {
+    public init(
+        series: String, weekday: Int, days: [LocalDate], averageHourlyPattern: [Double]?,
+        projectedTotal: Double?
+    ) {
         self.series = series
         self.weekday = weekday
         self.days = days
@@ -72,11 +77,14 @@ public struct WeekdayAverage: Sendable, Codable, Equatable {
     }
 
     static func averaging(
-        series: String, weekday: Int, candidates: [(LocalDate, LocalDayFigures)], includeEmptyDays: Bool
+        series: String, weekday: Int, candidates: [(LocalDate, LocalDayFigures)],
+        includeEmptyDays: Bool
     ) -> WeekdayAverage {
         let included = candidates.filter { includeEmptyDays || $0.1.hasData }
         guard !included.isEmpty else {
-            return WeekdayAverage(series: series, weekday: weekday, days: [], averageHourlyPattern: nil, projectedTotal: nil)
+            return WeekdayAverage(
+                series: series, weekday: weekday, days: [], averageHourlyPattern: nil,
+                projectedTotal: nil)
         }
         var sums = [Double](repeating: 0, count: 24)
         for (_, figures) in included {
@@ -84,7 +92,8 @@ public struct WeekdayAverage: Sendable, Codable, Equatable {
         }
         let pattern = sums.map { $0 / Double(included.count) }
         return WeekdayAverage(
-            series: series, weekday: weekday, days: included.map(\.0), averageHourlyPattern: pattern,
+            series: series, weekday: weekday, days: included.map(\.0),
+            averageHourlyPattern: pattern,
             projectedTotal: pattern[23])
     }
 }

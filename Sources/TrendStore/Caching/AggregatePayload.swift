@@ -42,7 +42,10 @@ struct AggregatePayload: Equatable {
         return writer.bytes
     }
 
-    init(kind: Kind, schemaVersion: UInt8, migrated: Bool = false, imported: Bool = false, computedAt: Int64, window: Range<Int64>, body: [UInt8]) {
+    init(
+        kind: Kind, schemaVersion: UInt8, migrated: Bool = false, imported: Bool = false,
+        computedAt: Int64, window: Range<Int64>, body: [UInt8]
+    ) {
         self.kind = kind
         self.schemaVersion = schemaVersion
         self.migrated = migrated
@@ -55,17 +58,25 @@ struct AggregatePayload: Equatable {
     /// Decodes a stored payload, checking its checksum and layout.
     init(bytes: UnsafeRawBufferPointer) throws(Damage) {
         guard bytes.count >= Self.headerSize + 4 else { throw Damage() }
-        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
-        guard ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)])) == stored,
+        let stored = UInt32(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+        guard
+            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)]))
+                == stored,
             let kind = Kind(rawValue: bytes[0]), bytes[2] & ~3 == 0, bytes[3] == 0
         else { throw Damage() }
-        func load(_ offset: Int) -> Int64 { Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)) }
-        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+        func load(_ offset: Int) -> Int64 {
+            Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+        }
+        let length = Int(
+            UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
         let (start, end) = (load(12), load(20))
         guard Self.headerSize + length + 4 == bytes.count, start <= end else { throw Damage() }
         self.init(
-            kind: kind, schemaVersion: bytes[1], migrated: bytes[2] & 1 != 0, imported: bytes[2] & 2 != 0,
-            computedAt: load(4), window: start..<end, body: Array(bytes[Self.headerSize..<(Self.headerSize + length)]))
+            kind: kind, schemaVersion: bytes[1], migrated: bytes[2] & 1 != 0,
+            imported: bytes[2] & 2 != 0,
+            computedAt: load(4), window: start..<end,
+            body: Array(bytes[Self.headerSize..<(Self.headerSize + length)]))
     }
 
     /// The window of a stored payload without decoding the rest, or `nil` if it is too short to have one.

@@ -17,7 +17,10 @@ public struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
     public var isStale: Bool
 
     /// Creates a cached value.
-    public init(value: Value, computedAt: Date, schemaVersion: Int, isMigrated: Bool = false, isImported: Bool = false, isStale: Bool = false) {
+    public init(
+        value: Value, computedAt: Date, schemaVersion: Int, isMigrated: Bool = false,
+        isImported: Bool = false, isStale: Bool = false
+    ) {
         self.value = value
         self.computedAt = computedAt
         self.schemaVersion = schemaVersion

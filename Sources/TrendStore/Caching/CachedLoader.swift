@@ -17,7 +17,9 @@ public actor CachedLoader<Key: Codable & Hashable & Sendable, Value: Codable & S
     private var inFlight: [Key: Task<Value, any Error>] = [:]
 
     /// Creates a loader that fetches with `fetch` what `cache` does not hold fresh.
-    public init(cache: TypedCache<Key, Value>, fetch: @escaping @Sendable (Key) async throws -> Value) {
+    public init(
+        cache: TypedCache<Key, Value>, fetch: @escaping @Sendable (Key) async throws -> Value
+    ) {
         self.cache = cache
         self.fetch = fetch
     }

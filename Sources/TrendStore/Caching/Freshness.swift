@@ -16,9 +16,12 @@ public enum Freshness {
     }
 
     /// Whether a today cache is stale: no latest sample, or one not on the local day of `now`.
-    public static func isTodayStale(latestSampleTimestamp: Date?, now: Date, timeZone: TimeZone) -> Bool {
+    public static func isTodayStale(latestSampleTimestamp: Date?, now: Date, timeZone: TimeZone)
+        -> Bool
+    {
         guard let latest = latestSampleTimestamp else { return true }
-        return LocalDate(containing: latest, in: timeZone) != LocalDate(containing: now, in: timeZone)
+        return LocalDate(containing: latest, in: timeZone)
+            != LocalDate(containing: now, in: timeZone)
     }
 
     /// Whether the weekday-`weekday` average computed at `computedAt` must be refreshed at `now`.
@@ -27,9 +30,13 @@ public enum Freshness {
     /// today's weekday, the local time is in [06:00, 09:00), and it was computed before
     /// 06:00 today — the once-a-morning refresh. A missing or unreadable payload must
     /// always be refreshed; pass `nil` for it.
-    public static func mustRefreshWeekdayAverage(computedAt: Date?, weekday: Int, now: Date, timeZone: TimeZone) -> Bool {
+    public static func mustRefreshWeekdayAverage(
+        computedAt: Date?, weekday: Int, now: Date, timeZone: TimeZone
+    ) -> Bool {
         guard let computedAt else { return true }
-        if !isFresh(computedAt: computedAt, maxAge: weekdayAverageMaximumAge, now: now) { return true }
+        if !isFresh(computedAt: computedAt, maxAge: weekdayAverageMaximumAge, now: now) {
+            return true
+        }
         let today = LocalDate(containing: now, in: timeZone)
         guard today.weekday == weekday else { return false }
         let grid = LocalDayGrid(zone: timeZone, from: today, through: today)

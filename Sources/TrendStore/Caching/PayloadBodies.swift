@@ -23,10 +23,16 @@ enum PayloadBodies {
             let weekday = Int(try reader.readByte())
             let count = Int(try reader.readLittleEndian(UInt16.self))
             var days: [LocalDate] = []
-            for _ in 0..<count { days.append(LocalDate(dayNumber: Int64(try reader.readLittleEndian(Int32.self)))) }
+            for _ in 0..<count {
+                days.append(LocalDate(dayNumber: Int64(try reader.readLittleEndian(Int32.self))))
+            }
             let (pattern, total) = try readPattern(&reader)
-            guard (1...7).contains(weekday), reader.remaining == 0 else { throw AggregatePayload.Damage() }
-            return WeekdayAverage(series: series, weekday: weekday, days: days, averageHourlyPattern: pattern, projectedTotal: total)
+            guard (1...7).contains(weekday), reader.remaining == 0 else {
+                throw AggregatePayload.Damage()
+            }
+            return WeekdayAverage(
+                series: series, weekday: weekday, days: days, averageHourlyPattern: pattern,
+                projectedTotal: total)
         }
     }
 
@@ -51,10 +57,13 @@ enum PayloadBodies {
             let latest = try reader.readLittleEndian(Int64.self)
             let hasGoal = try reader.readByte()
             let goal = try reader.readDouble()
-            guard hasLatest <= 1, hasGoal <= 1, reader.remaining == 0 else { throw AggregatePayload.Damage() }
+            guard hasLatest <= 1, hasGoal <= 1, reader.remaining == 0 else {
+                throw AggregatePayload.Damage()
+            }
             return TodaySnapshot(
-                curve: DayCurve(series: series, date: date, cumulative: cumulative,
-                                latestSampleTimestamp: hasLatest == 1 ? Date(milliseconds: latest) : nil),
+                curve: DayCurve(
+                    series: series, date: date, cumulative: cumulative,
+                    latestSampleTimestamp: hasLatest == 1 ? Date(milliseconds: latest) : nil),
                 moveGoal: hasGoal == 1 ? goal : nil)
         }
     }
@@ -69,12 +78,16 @@ enum PayloadBodies {
         try body.withUnsafeBytes { bytes in
             var reader = ByteReader(bytes)
             let (pattern, total) = try readPattern(&reader)
-            guard let pattern, let total, reader.remaining == 0 else { throw AggregatePayload.Damage() }
+            guard let pattern, let total, reader.remaining == 0 else {
+                throw AggregatePayload.Damage()
+            }
             return V1Average(pattern: pattern, projectedTotal: total)
         }
     }
 
-    private static func appendPattern(_ pattern: [Double]?, total: Double?, to writer: inout ByteWriter) {
+    private static func appendPattern(
+        _ pattern: [Double]?, total: Double?, to writer: inout ByteWriter
+    ) {
         guard let pattern, let total, pattern.count == 24 else {
             writer.append(0)
             return

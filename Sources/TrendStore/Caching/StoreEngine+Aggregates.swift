@@ -9,7 +9,9 @@ enum StoredPayload {
 
 extension StoreEngine {
     /// The payload stored under `key`.
-    func payload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws -> StoredPayload {
+    func payload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws
+        -> StoredPayload
+    {
         let keyBytes = Array(key.utf8)
         let result: StoredPayload? = try keyBytes.withUnsafeBytes { keyBytes in
             try txn.withValue(forKey: keyBytes, in: aggregates) { bytes -> StoredPayload in
@@ -20,12 +22,16 @@ extension StoreEngine {
         return result ?? .missing
     }
 
-    func putPayload(_ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction) throws {
+    func putPayload(
+        _ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction
+    ) throws {
         try txn.put(payload.encoded(), forKey: Array(key.utf8), in: aggregates)
     }
 
     /// The keys of the `aggregates` database starting with `prefix`, in order.
-    func aggregateKeys<T: ReadableTransaction & ~Copyable>(prefix: String, in txn: borrowing T) throws -> [String] {
+    func aggregateKeys<T: ReadableTransaction & ~Copyable>(prefix: String, in txn: borrowing T)
+        throws -> [String]
+    {
         let prefixBytes = Array(prefix.utf8)
         return try txn.withCursor(aggregates) { cursor in
             var keys: [String] = []
@@ -41,14 +47,20 @@ extension StoreEngine {
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
     /// inside the transaction that wrote the samples, so a cached figure never disagrees
     /// with the samples beside it.
-    func invalidateAggregates(of series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction) throws {
+    func invalidateAggregates(
+        of series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
+    ) throws {
         let buckets = try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
-            key.dropFirst(SchemaKey.heatmapPrefix.count).split(separator: ",").contains { $0 == series }
+            key.dropFirst(SchemaKey.heatmapPrefix.count).split(separator: ",").contains {
+                $0 == series
+            }
         }
         for key in SchemaKey.keys(of: series) + buckets {
             let keyBytes = Array(key.utf8)
             let window: Range<Int64>?? = try keyBytes.withUnsafeBytes { keyBytes in
-                try txn.withValue(forKey: keyBytes, in: aggregates) { AggregatePayload.window(of: $0) }
+                try txn.withValue(forKey: keyBytes, in: aggregates) {
+                    AggregatePayload.window(of: $0)
+                }
             }
             // Unreadable payloads go too: they would be rebuilt anyway.
             if let window, window.map({ $0.overlaps(touched) }) ?? true {
@@ -59,6 +71,8 @@ extension StoreEngine {
 
     /// Removes every cached payload of `series`; returns how many there were.
     func removeAggregates(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
-        try SchemaKey.keys(of: series).reduce(0) { count, key in count + (try txn.delete(forKey: Array(key.utf8), in: aggregates) ? 1 : 0) }
+        try SchemaKey.keys(of: series).reduce(0) { count, key in
+            count + (try txn.delete(forKey: Array(key.utf8), in: aggregates) ? 1 : 0)
+        }
     }
 }

@@ -38,7 +38,8 @@ extension TrendStore {
             try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn).map { cached in
                 var cached = cached
                 cached.isStale = Freshness.mustRefreshWeekdayAverage(
-                    computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: timeZone ?? engine.timeZone)
+                    computedAt: cached.computedAt, weekday: weekday, now: now,
+                    timeZone: timeZone ?? engine.timeZone)
                 return cached
             }
         }
@@ -60,23 +61,33 @@ extension TrendStore {
         }
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
-        let cached = try engine.read { txn in try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn) }
-        if let cached, !Freshness.mustRefreshWeekdayAverage(computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone) {
+        let cached = try engine.read { txn in
+            try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn)
+        }
+        if let cached,
+            !Freshness.mustRefreshWeekdayAverage(
+                computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
+        {
             return cached
         }
         do {
             return try engine.write { txn, _ in
                 let (averages, window) = try engine.weekdayAverages(
-                    of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(), zone: zone, in: txn)
+                    of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(),
+                    zone: zone, in: txn)
                 if averages[0].dayCount == 0, var fallback = cached, fallback.isMigrated {
                     fallback.isStale = true
                     return fallback
                 }
                 let payload = AggregatePayload(
-                    kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion), computedAt: Milliseconds(now),
+                    kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion),
+                    computedAt: Milliseconds(now),
                     window: window, body: PayloadBodies.encode(averages[0]))
-                try engine.putPayload(payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
-                return Cached(value: averages[0], computedAt: Date(milliseconds: Milliseconds(now)), schemaVersion: SchemaKey.currentVersion)
+                try engine.putPayload(
+                    payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+                return Cached(
+                    value: averages[0], computedAt: Date(milliseconds: Milliseconds(now)),
+                    schemaVersion: SchemaKey.currentVersion)
             }
         } catch {
             engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
@@ -87,8 +98,12 @@ extension TrendStore {
     }
 
     /// All seven weekday averages through the cache, refreshing those the rules call for (the seed's "populate all 7").
-    public func refreshedWeekdayAverages(of series: String, now: Date? = nil, timeZone: TimeZone? = nil) throws -> [Cached<WeekdayAverage>] {
-        try (1...7).map { try refreshedWeekdayAverage(of: series, weekday: $0, now: now, timeZone: timeZone) }
+    public func refreshedWeekdayAverages(
+        of series: String, now: Date? = nil, timeZone: TimeZone? = nil
+    ) throws -> [Cached<WeekdayAverage>] {
+        try (1...7).map {
+            try refreshedWeekdayAverage(of: series, weekday: $0, now: now, timeZone: timeZone)
+        }
     }
 
     /// Today's curve and move goal, recomputed and stored in the today cache.
@@ -96,23 +111,30 @@ extension TrendStore {
     /// Pass the goal the host just read; pass `nil` when it could not read one, and the
     /// cached goal is kept. If computing fails, the cached snapshot is returned marked
     /// stale; it is also marked stale when its latest sample is not from today.
-    public func refreshedToday(of series: String, moveGoal: Double? = nil, now: Date? = nil, timeZone: TimeZone? = nil) throws -> Cached<TodaySnapshot> {
+    public func refreshedToday(
+        of series: String, moveGoal: Double? = nil, now: Date? = nil, timeZone: TimeZone? = nil
+    ) throws -> Cached<TodaySnapshot> {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         let cached = try cachedToday(of: series)
         do {
             return try engine.write { txn, _ in
                 let curve = try engine.todayCurve(of: series, now: now, zone: zone, in: txn)
-                let snapshot = TodaySnapshot(curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal)
+                let snapshot = TodaySnapshot(
+                    curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal)
                 let grid = LocalDayGrid(zone: zone, from: curve.date, through: curve.date)
                 let bounds = grid.bounds(of: curve.date)
                 let payload = AggregatePayload(
-                    kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion), computedAt: Milliseconds(now),
+                    kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
+                    computedAt: Milliseconds(now),
                     window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
                 try engine.putPayload(payload, forKey: SchemaKey.today(series), in: txn)
                 return Cached(
-                    value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)), schemaVersion: SchemaKey.currentVersion,
-                    isStale: Freshness.isTodayStale(latestSampleTimestamp: curve.latestSampleTimestamp, now: now, timeZone: zone))
+                    value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)),
+                    schemaVersion: SchemaKey.currentVersion,
+                    isStale: Freshness.isTodayStale(
+                        latestSampleTimestamp: curve.latestSampleTimestamp, now: now, timeZone: zone
+                    ))
             }
         } catch {
             engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
@@ -123,16 +145,24 @@ extension TrendStore {
     }
 
     /// The today cache of `series` as stored, or `nil`; `isStale` by the same-day rule at the store's clock.
-    public nonisolated func cachedToday(of series: String, timeZone: TimeZone? = nil) throws -> Cached<TodaySnapshot>? {
+    public nonisolated func cachedToday(of series: String, timeZone: TimeZone? = nil) throws
+        -> Cached<TodaySnapshot>?
+    {
         let now = engine.clock()
         return try engine.read { txn -> Cached<TodaySnapshot>? in
-            guard case .found(let payload) = try engine.readablePayload(SchemaKey.today(series), in: txn),
-                payload.kind == .today, let snapshot = try? PayloadBodies.today(series: series, payload.body)
+            guard
+                case .found(let payload) = try engine.readablePayload(
+                    SchemaKey.today(series), in: txn),
+                payload.kind == .today,
+                let snapshot = try? PayloadBodies.today(series: series, payload.body)
             else { return nil }
             return Cached(
-                value: snapshot, computedAt: Date(milliseconds: payload.computedAt), schemaVersion: Int(payload.schemaVersion),
+                value: snapshot, computedAt: Date(milliseconds: payload.computedAt),
+                schemaVersion: Int(payload.schemaVersion),
                 isMigrated: payload.migrated, isImported: payload.imported,
-                isStale: Freshness.isTodayStale(latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now, timeZone: timeZone ?? engine.timeZone))
+                isStale: Freshness.isTodayStale(
+                    latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now,
+                    timeZone: timeZone ?? engine.timeZone))
         }
     }
 
@@ -161,23 +191,33 @@ extension TrendStore {
         return try engine.read { txn in
             try engine.aggregateKeys(prefix: "", in: txn).map { key in
                 guard case .found(let payload) = try engine.payload(key, in: txn) else {
-                    return CacheEntryInfo(key: key, computedAt: nil, schemaVersion: nil, migrated: false, fresh: false)
+                    return CacheEntryInfo(
+                        key: key, computedAt: nil, schemaVersion: nil, migrated: false, fresh: false
+                    )
                 }
                 let computedAt = Date(milliseconds: payload.computedAt)
                 let fresh: Bool
                 switch payload.kind {
                 case .weekdayAverage:
                     let weekday = Int(key.split(separator: "/").last ?? "") ?? 0
-                    fresh = !Freshness.mustRefreshWeekdayAverage(computedAt: computedAt, weekday: weekday, now: now, timeZone: engine.timeZone)
+                    fresh = !Freshness.mustRefreshWeekdayAverage(
+                        computedAt: computedAt, weekday: weekday, now: now,
+                        timeZone: engine.timeZone)
                 case .today:
                     let snapshot = try? PayloadBodies.today(series: "", payload.body)
-                    fresh = !Freshness.isTodayStale(latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now, timeZone: engine.timeZone)
+                    fresh = !Freshness.isTodayStale(
+                        latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now,
+                        timeZone: engine.timeZone)
                 case .v1Average:
                     fresh = false
                 case .heatmap:
-                    fresh = Freshness.isFresh(computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now)
+                    fresh = Freshness.isFresh(
+                        computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now
+                    )
                 }
-                return CacheEntryInfo(key: key, computedAt: computedAt, schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated, fresh: fresh)
+                return CacheEntryInfo(
+                    key: key, computedAt: computedAt, schemaVersion: Int(payload.schemaVersion),
+                    migrated: payload.migrated, fresh: fresh)
             }
         }
     }
@@ -189,43 +229,63 @@ extension TrendStore {
     /// - Parameters:
     ///   - pattern: The 24 cumulative values at the end of each hour.
     ///   - computedAt: When the old app computed it (its `cachedAt`).
-    public func importV1Average(of series: String, pattern: [Double], projectedTotal: Double, computedAt: Date) throws {
+    public func importV1Average(
+        of series: String, pattern: [Double], projectedTotal: Double, computedAt: Date
+    ) throws {
         guard pattern.count == 24, pattern.allSatisfy(\.isFinite), projectedTotal.isFinite else {
-            throw StoreError.invalidArgument("a v1 average needs 24 finite hourly values and a finite projected total")
+            throw StoreError.invalidArgument(
+                "a v1 average needs 24 finite hourly values and a finite projected total")
         }
         try engine.write { txn, _ in
             let payload = AggregatePayload(
-                kind: .v1Average, schemaVersion: 1, imported: true, computedAt: Milliseconds(computedAt), window: 0..<0,
-                body: PayloadBodies.encode(V1Average(pattern: pattern, projectedTotal: projectedTotal)))
+                kind: .v1Average, schemaVersion: 1, imported: true,
+                computedAt: Milliseconds(computedAt), window: 0..<0,
+                body: PayloadBodies.encode(
+                    V1Average(pattern: pattern, projectedTotal: projectedTotal)))
             try engine.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
-            try V1AverageMigration.convert(series: series, engine: engine, txn: txn, now: engine.clock())
+            try V1AverageMigration.convert(
+                series: series, engine: engine, txn: txn, now: engine.clock())
         }
     }
 
     /// Stores a weekday average imported from a legacy cache file (`average-data-cache-v2.json`),
     /// keeping its `computedAt` so the freshness rules decide when it is refreshed.
-    public func importWeekdayAverage(of series: String, weekday: Int, pattern: [Double], projectedTotal: Double, computedAt: Date) throws {
-        guard (1...7).contains(weekday), pattern.count == 24, pattern.allSatisfy(\.isFinite), projectedTotal.isFinite else {
-            throw StoreError.invalidArgument("a weekday average needs a weekday 1…7, 24 finite hourly values and a finite projected total")
+    public func importWeekdayAverage(
+        of series: String, weekday: Int, pattern: [Double], projectedTotal: Double, computedAt: Date
+    ) throws {
+        guard (1...7).contains(weekday), pattern.count == 24, pattern.allSatisfy(\.isFinite),
+            projectedTotal.isFinite
+        else {
+            throw StoreError.invalidArgument(
+                "a weekday average needs a weekday 1…7, 24 finite hourly values and a finite projected total"
+            )
         }
-        let average = WeekdayAverage(series: series, weekday: weekday, days: [], averageHourlyPattern: pattern, projectedTotal: projectedTotal)
+        let average = WeekdayAverage(
+            series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
+            projectedTotal: projectedTotal)
         try engine.write { txn, _ in
             try engine.putPayload(
-                AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, imported: true, computedAt: Milliseconds(computedAt),
-                                 window: 0..<0, body: PayloadBodies.encode(average)),
+                AggregatePayload(
+                    kind: .weekdayAverage, schemaVersion: 2, imported: true,
+                    computedAt: Milliseconds(computedAt),
+                    window: 0..<0, body: PayloadBodies.encode(average)),
                 forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
         }
     }
 
     /// Stores a today cache imported from a legacy `energy-data.json`.
     public func importToday(_ snapshot: TodaySnapshot, computedAt: Date) throws {
-        guard snapshot.curve.cumulative.count == 24, snapshot.curve.cumulative.allSatisfy(\.isFinite) else {
+        guard snapshot.curve.cumulative.count == 24,
+            snapshot.curve.cumulative.allSatisfy(\.isFinite)
+        else {
             throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
         }
         try engine.write { txn, _ in
             try engine.putPayload(
-                AggregatePayload(kind: .today, schemaVersion: 2, imported: true, computedAt: Milliseconds(computedAt),
-                                 window: 0..<0, body: PayloadBodies.encode(snapshot)),
+                AggregatePayload(
+                    kind: .today, schemaVersion: 2, imported: true,
+                    computedAt: Milliseconds(computedAt),
+                    window: 0..<0, body: PayloadBodies.encode(snapshot)),
                 forKey: SchemaKey.today(snapshot.curve.series), in: txn)
         }
     }
@@ -241,7 +301,9 @@ extension TrendStore {
 
 extension StoreEngine {
     /// The payload under `key`, counting an unreadable one in the statistics.
-    func readablePayload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws -> StoredPayload {
+    func readablePayload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T)
+        throws -> StoredPayload
+    {
         let stored = try payload(key, in: txn)
         if case .unreadable = stored { cacheCounters.withLock { $0.unreadablePayloads += 1 } }
         return stored
@@ -251,15 +313,20 @@ extension StoreEngine {
     func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
         _ series: String, weekday: Int, in txn: borrowing T
     ) throws -> Cached<WeekdayAverage>? {
-        guard case .found(let payload) = try readablePayload(SchemaKey.weekdayAverage(series, weekday: weekday), in: txn) else { return nil }
-        guard payload.kind == .weekdayAverage, let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
+        guard
+            case .found(let payload) = try readablePayload(
+                SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+        else { return nil }
+        guard payload.kind == .weekdayAverage,
+            let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
             average.weekday == weekday
         else {
             cacheCounters.withLock { $0.unreadablePayloads += 1 }
             return nil
         }
         return Cached(
-            value: average, computedAt: Date(milliseconds: payload.computedAt), schemaVersion: Int(payload.schemaVersion),
+            value: average, computedAt: Date(milliseconds: payload.computedAt),
+            schemaVersion: Int(payload.schemaVersion),
             isMigrated: payload.migrated, isImported: payload.imported)
     }
 }

@@ -20,7 +20,9 @@ extension TrendStore {
             try txn.withCursor(engine.keyValues) { cursor in
                 var latest: [String: Int64] = [:]
                 try cursor.forEach { key, value in
-                    guard let separator = key.firstIndex(of: 0), let entry = KeyValueEntry(Array(value)) else { return true }
+                    guard let separator = key.firstIndex(of: 0),
+                        let entry = KeyValueEntry(Array(value))
+                    else { return true }
                     let namespace = String(decoding: key[..<separator], as: UTF8.self)
                     latest[namespace] = max(latest[namespace] ?? .min, entry.insertedAt)
                     return true
@@ -42,8 +44,11 @@ extension TrendStore {
                 }
                 if case .replace(let items, let lifetime) = verdict {
                     for item in items {
-                        let entry = KeyValueEntry(expiresAt: now + Int64(lifetime * 1000), lastUsed: now, insertedAt: now, value: item.value)
-                        try txn.put(entry.encoded(), forKey: prefix + Array(item.key), in: engine.keyValues)
+                        let entry = KeyValueEntry(
+                            expiresAt: now + Int64(lifetime * 1000), lastUsed: now, insertedAt: now,
+                            value: item.value)
+                        try txn.put(
+                            entry.encoded(), forKey: prefix + Array(item.key), in: engine.keyValues)
                     }
                 }
             }

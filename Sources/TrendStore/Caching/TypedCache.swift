@@ -28,7 +28,9 @@ public enum CacheLookup<Value: Sendable>: Sendable {
 ///
 /// Recency is recorded in memory on reads and written with the next insert, so reads
 /// never write; reads in another process count once that process inserts.
-public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable & Sendable>: Sendable {
+public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable & Sendable>:
+    Sendable
+{
     /// The store holding the entries.
     public let store: TrendStore
     /// The namespace: caches with the same namespace share entries.
@@ -42,8 +44,13 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     private let recentReads = Mutex<[[UInt8]: Int64]>([:])
 
     /// Creates a cache over `namespace` of `store`.
-    public init(store: TrendStore, namespace: String, entryLifetime: TimeInterval = 12 * 3600, maximumEntryCount: Int = 50, maximumBytes: Int = 1 << 20) {
-        precondition(!namespace.isEmpty && !namespace.utf8.contains(0), "a namespace is a non-empty name without NUL bytes")
+    public init(
+        store: TrendStore, namespace: String, entryLifetime: TimeInterval = 12 * 3600,
+        maximumEntryCount: Int = 50, maximumBytes: Int = 1 << 20
+    ) {
+        precondition(
+            !namespace.isEmpty && !namespace.utf8.contains(0),
+            "a namespace is a non-empty name without NUL bytes")
         precondition(maximumEntryCount > 0 && maximumBytes > 0, "cache limits must be positive")
         self.store = store
         self.namespace = namespace
@@ -57,12 +64,17 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let engine = store.engine
         let now = Milliseconds(engine.clock())
         let entryKey = try encodedKey(key)
-        let entry = KeyValueEntry(expiresAt: now + Int64(entryLifetime * 1000), lastUsed: now, insertedAt: now, value: try Self.encoder.encode(value))
-        let reads = recentReads.withLock { reads in defer { reads.removeAll() }; return reads }
+        let entry = KeyValueEntry(
+            expiresAt: now + Int64(entryLifetime * 1000), lastUsed: now, insertedAt: now,
+            value: try Self.encoder.encode(value))
+        let reads = recentReads.withLock { reads in
+            defer { reads.removeAll() }; return reads
+        }
         try engine.write { txn, _ in
             try txn.put(entry.encoded(), forKey: entryKey, in: engine.keyValues)
             try KeyValueEntry.evict(
-                namespace: prefix, recentReads: reads, now: now, maximumCount: maximumEntryCount, maximumBytes: maximumBytes,
+                namespace: prefix, recentReads: reads, now: now, maximumCount: maximumEntryCount,
+                maximumBytes: maximumBytes,
                 engine: engine, txn: txn)
         }
     }
@@ -78,8 +90,11 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let engine = store.engine
         let entryKey = try encodedKey(key)
         let now = Milliseconds(engine.clock())
-        let stored = try engine.read { txn in try txn.value(forKey: entryKey, in: engine.keyValues) }
-        guard let stored, let entry = KeyValueEntry(stored), let value = try? Self.decoder.decode(Value.self, from: entry.value) else {
+        let stored = try engine.read { txn in try txn.value(forKey: entryKey, in: engine.keyValues)
+        }
+        guard let stored, let entry = KeyValueEntry(stored),
+            let value = try? Self.decoder.decode(Value.self, from: entry.value)
+        else {
             return .missing
         }
         guard entry.expiresAt > now else { return .expired(value) }
@@ -108,7 +123,9 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     public var count: Int {
         get throws {
             let engine = store.engine
-            return try engine.read { txn in try KeyValueEntry.keys(namespace: prefix, engine: engine, txn: txn).count }
+            return try engine.read { txn in
+                try KeyValueEntry.keys(namespace: prefix, engine: engine, txn: txn).count
+            }
         }
     }
 
@@ -122,7 +139,8 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     private func encodedKey(_ key: Key) throws -> [UInt8] {
         let bytes = prefix + Array(try Self.encoder.encode(key))
         guard bytes.count <= 511 else {
-            throw StoreError.invalidArgument("the encoded cache key is \(bytes.count) bytes; LMDB keys are at most 511")
+            throw StoreError.invalidArgument(
+                "the encoded cache key is \(bytes.count) bytes; LMDB keys are at most 511")
         }
         return bytes
     }
@@ -152,7 +170,11 @@ struct KeyValueEntry {
 
     init?(_ bytes: [UInt8]) {
         guard bytes.count >= 24 else { return nil }
-        func load(_ offset: Int) -> Int64 { bytes.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self)) } }
+        func load(_ offset: Int) -> Int64 {
+            bytes.withUnsafeBytes {
+                Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+            }
+        }
         expiresAt = load(0)
         lastUsed = load(8)
         insertedAt = load(16)
@@ -168,7 +190,9 @@ struct KeyValueEntry {
         return writer.bytes
     }
 
-    static func keys<T: ReadableTransaction & ~Copyable>(namespace prefix: [UInt8], engine: StoreEngine, txn: borrowing T) throws -> [[UInt8]] {
+    static func keys<T: ReadableTransaction & ~Copyable>(
+        namespace prefix: [UInt8], engine: StoreEngine, txn: borrowing T
+    ) throws -> [[UInt8]] {
         try txn.withCursor(engine.keyValues) { cursor in
             var keys: [[UInt8]] = []
             try cursor.forEach(from: prefix) { key, _ in
@@ -182,12 +206,15 @@ struct KeyValueEntry {
 
     /// Writes recorded reads, drops expired entries, then the least recently used beyond the limits.
     static func evict(
-        namespace prefix: [UInt8], recentReads: [[UInt8]: Int64], now: Int64, maximumCount: Int, maximumBytes: Int,
+        namespace prefix: [UInt8], recentReads: [[UInt8]: Int64], now: Int64, maximumCount: Int,
+        maximumBytes: Int,
         engine: StoreEngine, txn: borrowing WriteTransaction
     ) throws {
         var live: [(key: [UInt8], lastUsed: Int64, size: Int)] = []
         for key in try keys(namespace: prefix, engine: engine, txn: txn) {
-            guard let bytes = try txn.value(forKey: key, in: engine.keyValues), var entry = KeyValueEntry(bytes), entry.expiresAt > now else {
+            guard let bytes = try txn.value(forKey: key, in: engine.keyValues),
+                var entry = KeyValueEntry(bytes), entry.expiresAt > now
+            else {
                 try txn.delete(forKey: key, in: engine.keyValues)
                 continue
             }
@@ -197,10 +224,14 @@ struct KeyValueEntry {
             }
             live.append((key, entry.lastUsed, entry.value.count))
         }
-        live.sort { $0.lastUsed != $1.lastUsed ? $0.lastUsed < $1.lastUsed : $0.key.lexicographicallyPrecedes($1.key) }
+        live.sort {
+            $0.lastUsed != $1.lastUsed
+                ? $0.lastUsed < $1.lastUsed : $0.key.lexicographicallyPrecedes($1.key)
+        }
         var bytes = live.reduce(0) { $0 + $1.size }
         var index = 0
-        while live.count - index > maximumCount || (bytes > maximumBytes && live.count - index > 1) {
+        while live.count - index > maximumCount || (bytes > maximumBytes && live.count - index > 1)
+        {
             try txn.delete(forKey: live[index].key, in: engine.keyValues)
             bytes -= live[index].size
             index += 1

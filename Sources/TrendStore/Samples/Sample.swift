@@ -26,7 +26,8 @@ public struct Sample: Sendable, Hashable, Codable {
     /// Creates a sample from dates, flooring each to the millisecond.
     public init(start: Date, end: Date, value: Double) {
         self.init(
-            startMilliseconds: Milliseconds(start), endMilliseconds: Milliseconds(end), value: value)
+            startMilliseconds: Milliseconds(start), endMilliseconds: Milliseconds(end), value: value
+        )
     }
 
     /// The sample's start as a `Date`.

@@ -16,16 +16,21 @@ struct SampleBatch {
         var longest: Int64 = 0
         for (index, sample) in input.enumerated() {
             if !sample.value.isFinite {
-                throw .invalidSample(series: series, index: index, reason: "value \(sample.value) is not finite")
+                throw .invalidSample(
+                    series: series, index: index, reason: "value \(sample.value) is not finite")
             }
             if sample.endMilliseconds < sample.startMilliseconds {
                 throw .invalidSample(
                     series: series, index: index,
-                    reason: "end \(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms")
+                    reason:
+                        "end \(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms"
+                )
             }
-            let (duration, overflow) = sample.endMilliseconds.subtractingReportingOverflow(sample.startMilliseconds)
+            let (duration, overflow) = sample.endMilliseconds.subtractingReportingOverflow(
+                sample.startMilliseconds)
             if overflow {
-                throw .invalidSample(series: series, index: index, reason: "the duration does not fit in 64 bits")
+                throw .invalidSample(
+                    series: series, index: index, reason: "the duration does not fit in 64 bits")
             }
             longest = max(longest, duration)
         }

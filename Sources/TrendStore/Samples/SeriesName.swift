@@ -8,7 +8,8 @@ enum SeriesName {
         let bytes = name.utf8.count
         if bytes == 0 { throw .invalidSeriesName(name, reason: "the name is empty") }
         if bytes > maximumByteCount {
-            throw .invalidSeriesName(name, reason: "the name is \(bytes) UTF-8 bytes; at most 255 are allowed")
+            throw .invalidSeriesName(
+                name, reason: "the name is \(bytes) UTF-8 bytes; at most 255 are allowed")
         }
     }
 }

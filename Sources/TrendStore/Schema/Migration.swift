@@ -16,13 +16,16 @@ struct Migration: Sendable {
 enum Migrator {
     /// Every migration, oldest first.
     static let all: [Migration] = [
-        Migration(identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
+        Migration(
+            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
     ]
 
     private static let appliedKey = Array("migrations".utf8)
 
     /// The identifiers of the migrations recorded in `meta`.
-    static func applied<T: ReadableTransaction & ~Copyable>(_ engine: StoreEngine, in txn: borrowing T) throws -> [String] {
+    static func applied<T: ReadableTransaction & ~Copyable>(
+        _ engine: StoreEngine, in txn: borrowing T
+    ) throws -> [String] {
         guard let bytes = try txn.value(forKey: appliedKey, in: engine.meta) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
@@ -35,7 +38,8 @@ enum Migrator {
                 guard !done.contains(migration.identifier) else { return }
                 try migration.apply(engine, txn, engine.clock())
                 done.append(migration.identifier)
-                try txn.put(Array(done.joined(separator: "\n").utf8), forKey: appliedKey, in: engine.meta)
+                try txn.put(
+                    Array(done.joined(separator: "\n").utf8), forKey: appliedKey, in: engine.meta)
             }
         }
     }

@@ -13,12 +13,16 @@ public enum SchemaKey {
     /// The v1 all-days average of `series`.
     public static func v1Average(_ series: String) -> String { "v1/average/\(series)" }
     /// The v2 weekday average of `series` for `weekday`.
-    public static func weekdayAverage(_ series: String, weekday: Int) -> String { "v2/weekday-average/\(series)/\(weekday)" }
+    public static func weekdayAverage(_ series: String, weekday: Int) -> String {
+        "v2/weekday-average/\(series)/\(weekday)"
+    }
     /// The v2 today cache of `series`.
     public static func today(_ series: String) -> String { "v2/today/\(series)" }
 
     /// The v2 heatmap bucket of a set of series.
-    public static func heatmap(_ series: some Sequence<String>) -> String { "v2/heatmap/\(Heatmap.bucketKey(for: series))" }
+    public static func heatmap(_ series: some Sequence<String>) -> String {
+        "v2/heatmap/\(Heatmap.bucketKey(for: series))"
+    }
 
     static let heatmapPrefix = "v2/heatmap/"
 

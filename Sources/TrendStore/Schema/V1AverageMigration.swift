@@ -11,37 +11,51 @@ import LMDB
 enum V1AverageMigration {
     static let prefix = "v1/average/"
 
-    static func apply(_ engine: StoreEngine, _ txn: borrowing WriteTransaction, _ now: Date) throws {
+    static func apply(_ engine: StoreEngine, _ txn: borrowing WriteTransaction, _ now: Date) throws
+    {
         for key in try engine.aggregateKeys(prefix: prefix, in: txn) {
-            try convert(series: String(key.dropFirst(prefix.count)), engine: engine, txn: txn, now: now)
+            try convert(
+                series: String(key.dropFirst(prefix.count)), engine: engine, txn: txn, now: now)
         }
     }
 
     /// Converts the v1 payload of `series`, if any.
-    static func convert(series: String, engine: StoreEngine, txn: borrowing WriteTransaction, now: Date) throws {
+    static func convert(
+        series: String, engine: StoreEngine, txn: borrowing WriteTransaction, now: Date
+    ) throws {
         let v1Key = SchemaKey.v1Average(series)
         var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
-        if case .found(let payload) = try engine.payload(v1Key, in: txn), payload.kind == .v1Average,
+        if case .found(let payload) = try engine.payload(v1Key, in: txn),
+            payload.kind == .v1Average,
             let average = try? PayloadBodies.v1Average(payload.body)
         {
             v1 = (average, payload.computedAt, payload.imported)
         }
         let (averages, window) = try engine.weekdayAverages(
-            of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(), zone: engine.timeZone, in: txn)
+            of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
+            zone: engine.timeZone, in: txn)
         for average in averages {
             let key = SchemaKey.weekdayAverage(series, weekday: average.weekday)
             if average.dayCount > 0 {
                 try engine.putPayload(
-                    AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, computedAt: Milliseconds(now), window: window,
-                                     body: PayloadBodies.encode(average)),
+                    AggregatePayload(
+                        kind: .weekdayAverage, schemaVersion: 2, computedAt: Milliseconds(now),
+                        window: window,
+                        body: PayloadBodies.encode(average)),
                     forKey: key, in: txn)
-            } else if let v1, try engine.cachedWeekdayAverage(series, weekday: average.weekday, in: txn) == nil {
+            } else if let v1,
+                try engine.cachedWeekdayAverage(series, weekday: average.weekday, in: txn) == nil
+            {
                 let seeded = WeekdayAverage(
-                    series: series, weekday: average.weekday, days: [], averageHourlyPattern: v1.average.pattern,
+                    series: series, weekday: average.weekday, days: [],
+                    averageHourlyPattern: v1.average.pattern,
                     projectedTotal: v1.average.projectedTotal)
                 try engine.putPayload(
-                    AggregatePayload(kind: .weekdayAverage, schemaVersion: 2, migrated: true, imported: v1.imported,
-                                     computedAt: v1.computedAt, window: 0..<0, body: PayloadBodies.encode(seeded)),
+                    AggregatePayload(
+                        kind: .weekdayAverage, schemaVersion: 2, migrated: true,
+                        imported: v1.imported,
+                        computedAt: v1.computedAt, window: 0..<0, body: PayloadBodies.encode(seeded)
+                    ),
                     forKey: key, in: txn)
             }
         }

@@ -46,9 +46,12 @@ enum ChunkCodec {
         var payloadLength: Int { count * (widths.duration + widths.gap + widths.value) }
 
         static func == (lhs: Header, rhs: Header) -> Bool {
-            lhs.count == rhs.count && lhs.minimumStart == rhs.minimumStart && lhs.maximumEnd == rhs.maximumEnd
-                && lhs.valueSum.bitPattern == rhs.valueSum.bitPattern && lhs.durationReference == rhs.durationReference
-                && lhs.widths == rhs.widths && lhs.checksum == rhs.checksum && lhs.valueExponent == rhs.valueExponent
+            lhs.count == rhs.count && lhs.minimumStart == rhs.minimumStart
+                && lhs.maximumEnd == rhs.maximumEnd
+                && lhs.valueSum.bitPattern == rhs.valueSum.bitPattern
+                && lhs.durationReference == rhs.durationReference
+                && lhs.widths == rhs.widths && lhs.checksum == rhs.checksum
+                && lhs.valueExponent == rhs.valueExponent
         }
     }
 
@@ -78,7 +81,8 @@ enum ChunkCodec {
         var previousEnd = minimumStart
         var previousScaled: Int64 = 0
         for (index, sample) in samples.enumerated() {
-            durations[index] = zigZag((sample.endMilliseconds - sample.startMilliseconds) &- reference)
+            durations[index] = zigZag(
+                (sample.endMilliseconds - sample.startMilliseconds) &- reference)
             gaps[index] = zigZag(sample.startMilliseconds &- previousEnd)
             previousEnd = sample.endMilliseconds
             if let exponent {
@@ -113,33 +117,45 @@ enum ChunkCodec {
         block.appendLittleEndian(UInt32(0))
         var bytes = block.bytes
         try payload.withUnsafeBytes { try zlib.deflate($0, appendingTo: &bytes) }
-        let checksum = bytes.withUnsafeBytes { ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
+        let checksum = bytes.withUnsafeBytes {
+            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[headerSize...]))
+        }
         withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(48..<52, with: $0) }
         return bytes
     }
 
     /// Reads the header of an encoded chunk without touching the payload.
     static func header(_ bytes: UnsafeRawBufferPointer) throws(Damage) -> Header {
-        guard bytes.count >= headerSize else { throw Damage(reason: "\(bytes.count) bytes is shorter than a chunk header") }
+        guard bytes.count >= headerSize else {
+            throw Damage(reason: "\(bytes.count) bytes is shorter than a chunk header")
+        }
         let version = bytes[0]
-        guard version == formatVersion else { throw Damage(reason: "unknown chunk format version \(version)") }
+        guard version == formatVersion else {
+            throw Damage(reason: "unknown chunk format version \(version)")
+        }
         let exponent = bytes[1]
         guard exponent <= DecimalScale.maximumExponent || exponent == rawValuesMarker else {
             throw Damage(reason: "invalid value exponent \(exponent)")
         }
         let widths = (Int(bytes[2]), Int(bytes[3]), Int(bytes[4]))
         guard (1...8).contains(widths.0), (1...8).contains(widths.1), (1...8).contains(widths.2),
-            bytes[5] == 0, bytes[6] == 0, bytes[7] == 0, bytes[52] == 0, bytes[53] == 0, bytes[54] == 0, bytes[55] == 0
+            bytes[5] == 0, bytes[6] == 0, bytes[7] == 0, bytes[52] == 0, bytes[53] == 0,
+            bytes[54] == 0, bytes[55] == 0
         else { throw Damage(reason: "invalid column widths") }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
         let header = Header(
-            count: Int(load(8, UInt32.self)), minimumStart: load(16, Int64.self), maximumEnd: load(24, Int64.self),
-            valueSum: Double(bitPattern: load(32, UInt64.self)), durationReference: load(40, Int64.self),
+            count: Int(load(8, UInt32.self)), minimumStart: load(16, Int64.self),
+            maximumEnd: load(24, Int64.self),
+            valueSum: Double(bitPattern: load(32, UInt64.self)),
+            durationReference: load(40, Int64.self),
             widths: widths, checksum: load(48, UInt32.self), valueExponent: exponent)
         guard header.count > 0, Int(load(12, UInt32.self)) == header.payloadLength else {
-            throw Damage(reason: "header claims \(header.count) samples in \(load(12, UInt32.self)) payload bytes")
+            throw Damage(
+                reason:
+                    "header claims \(header.count) samples in \(load(12, UInt32.self)) payload bytes"
+            )
         }
         return header
     }
@@ -156,7 +172,8 @@ enum ChunkCodec {
         guard ZlibCodec.crc32(compressed) == header.checksum else {
             throw Damage(reason: "payload checksum mismatch")
         }
-        let payload = UnsafeMutableRawBufferPointer.allocate(byteCount: header.payloadLength, alignment: 8)
+        let payload = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: header.payloadLength, alignment: 8)
         defer { payload.deallocate() }
         do {
             try zlib.inflate(compressed, into: payload)
@@ -165,7 +182,9 @@ enum ChunkCodec {
         }
         let firstNew = samples.count
         let count = header.count
-        samples.append(contentsOf: repeatElement(Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0), count: count))
+        samples.append(
+            contentsOf: repeatElement(
+                Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0), count: count))
         var valueSum = 0.0
         var maximumEnd = Int64.min
         samples.withUnsafeMutableBufferPointer { buffer in
@@ -178,8 +197,11 @@ enum ChunkCodec {
             let raw = header.valueExponent == rawValuesMarker
             let power = raw ? 1 : DecimalScale.powers[Int(header.valueExponent)]
             for index in 0..<count {
-                let duration = header.durationReference &+ unZigZag(plane(base, 0, count, header.widths.duration, index))
-                let start = previousEnd &+ unZigZag(plane(base, gapOffset, count, header.widths.gap, index))
+                let duration =
+                    header.durationReference
+                    &+ unZigZag(plane(base, 0, count, header.widths.duration, index))
+                let start =
+                    previousEnd &+ unZigZag(plane(base, gapOffset, count, header.widths.gap, index))
                 let end = start &+ duration
                 let bits = plane(base, valueOffset, count, header.widths.value, index)
                 let value: Double
@@ -195,7 +217,8 @@ enum ChunkCodec {
                 maximumEnd = max(maximumEnd, end)
             }
         }
-        guard valueSum.bitPattern == header.valueSum.bitPattern, maximumEnd == header.maximumEnd else {
+        guard valueSum.bitPattern == header.valueSum.bitPattern, maximumEnd == header.maximumEnd
+        else {
             samples.removeSubrange(firstNew...)
             throw Damage(reason: "decoded samples disagree with the header's totals")
         }
@@ -212,10 +235,14 @@ enum ChunkCodec {
     }
 
     @inline(__always)
-    private static func zigZag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    private static func zigZag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
 
     @inline(__always)
-    private static func unZigZag(_ raw: UInt64) -> Int64 { Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))) }
+    private static func unZigZag(_ raw: UInt64) -> Int64 {
+        Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
 
     private static func width(of values: [UInt64]) -> Int {
         let combined = values.reduce(0, |)
@@ -231,7 +258,9 @@ enum ChunkCodec {
 
     /// Sample `index`'s value in a column of `width` byte planes starting at `offset`.
     @inline(__always)
-    private static func plane(_ base: UnsafeRawBufferPointer, _ offset: Int, _ count: Int, _ width: Int, _ index: Int) -> UInt64 {
+    private static func plane(
+        _ base: UnsafeRawBufferPointer, _ offset: Int, _ count: Int, _ width: Int, _ index: Int
+    ) -> UInt64 {
         var value: UInt64 = 0
         for byte in 0..<width {
             value |= UInt64(base[offset + byte * count + index]) << UInt64(byte * 8)

@@ -44,7 +44,9 @@ struct DayRollup: Equatable {
         var rollup = DayRollup(day: day)
         let dayStart = day * TimeGrid.day
         let dayEnd = dayStart + TimeGrid.day
-        let starting = samples.lazy.filter { $0.startMilliseconds >= dayStart && $0.startMilliseconds < dayEnd }
+        let starting = samples.lazy.filter {
+            $0.startMilliseconds >= dayStart && $0.startMilliseconds < dayEnd
+        }
         let exponent = DecimalScale.commonExponent(of: starting.map(\.value))
         var scaledSums = [Int64](repeating: 0, count: slotCount)
         var exact = exponent != nil
@@ -66,7 +68,9 @@ struct DayRollup: Equatable {
             var exactSums = rollup.startSums
             for slot in 0..<slotCount where rollup.startCounts[slot] > 0 {
                 let sum = Double(scaledSums[slot]) / DecimalScale.powers[exponent]
-                guard DecimalScale.scaled(sum, exponent: exponent) == scaledSums[slot] else { return rollup }
+                guard DecimalScale.scaled(sum, exponent: exponent) == scaledSums[slot] else {
+                    return rollup
+                }
                 exactSums[slot] = sum
             }
             rollup.startSums = exactSums
@@ -96,7 +100,8 @@ struct DayRollup: Equatable {
         while slotStart < to {
             let slotEnd = slotStart + TimeGrid.quarterHour
             let overlap = min(to, slotEnd) - max(from, slotStart)
-            prorated[slot] += Proration.share(of: sample.value, overlap: overlap, duration: duration)
+            prorated[slot] += Proration.share(
+                of: sample.value, overlap: overlap, duration: duration)
             touched[slot] = true
             slot += 1
             slotStart = slotEnd

@@ -16,7 +16,9 @@ enum DecimalScale {
         let product = (value * powers[exponent]).rounded()
         guard abs(product) < integerLimit else { return nil }
         let integer = Int64(product)
-        guard (Double(integer) / powers[exponent]).bitPattern == value.bitPattern else { return nil }
+        guard (Double(integer) / powers[exponent]).bitPattern == value.bitPattern else {
+            return nil
+        }
         return integer
     }
 

@@ -44,7 +44,8 @@ final class DecodedChunkCache: Sendable {
 
     /// The decoded chunk for `header`, decoding `bytes` when the cache does not hold it.
     func chunk(
-        series: UInt32, window: Int64, header: ChunkCodec.Header, bytes: UnsafeRawBufferPointer, zlib: ZlibCodec
+        series: UInt32, window: Int64, header: ChunkCodec.Header, bytes: UnsafeRawBufferPointer,
+        zlib: ZlibCodec
     ) throws(ChunkCodec.Damage) -> DecodedChunk {
         let key = Key(series: series, window: window)
         let cached: DecodedChunk? = state.withLock { state in

@@ -24,9 +24,11 @@ struct IntegrityCheck {
                     try cursor.forEach { key, _ in
                         let parsed = StorageKey.parse(key)
                         if parsed == nil || !known.contains(parsed!.series) {
-                            report.problems.append(.init(
-                                kind: .unknownSeries, series: "#\(parsed?.series ?? 0)", at: Date(milliseconds: 0),
-                                detail: "key in \(database) belongs to no registered series"))
+                            report.problems.append(
+                                .init(
+                                    kind: .unknownSeries, series: "#\(parsed?.series ?? 0)",
+                                    at: Date(milliseconds: 0),
+                                    detail: "key in \(database) belongs to no registered series"))
                         }
                         return true
                     }
@@ -37,7 +39,8 @@ struct IntegrityCheck {
     }
 
     private func check(
-        _ record: SeriesRecord, txn: borrowing ReadTransaction, zlib: ZlibCodec, report: inout VerificationReport
+        _ record: SeriesRecord, txn: borrowing ReadTransaction, zlib: ZlibCodec,
+        report: inout VerificationReport
     ) throws {
         let window = engine.chunkWindow
         var expectedDays = Set<Int64>()
@@ -46,20 +49,30 @@ struct IntegrityCheck {
         var checkedThrough = Int64.min  // days before this are done
 
         func problem(_ kind: VerificationReport.Problem.Kind, _ at: Int64, _ detail: String) {
-            report.problems.append(.init(kind: kind, series: record.name, at: Date(milliseconds: at), detail: detail))
+            report.problems.append(
+                .init(kind: kind, series: record.name, at: Date(milliseconds: at), detail: detail))
         }
 
         var storedRows: [Int64: [UInt8]] = [:]
         var damagedBlocks = Set<Int64>()
-        for index in try engine.indices(in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn) {
-            let bytes = try txn.value(forKey: StorageKey.make(series: record.id, index: index), in: engine.rollups) ?? []
+        for index in try engine.indices(
+            in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)
+        {
+            let bytes =
+                try txn.value(
+                    forKey: StorageKey.make(series: record.id, index: index), in: engine.rollups)
+                ?? []
             do {
                 try bytes.withUnsafeBytes { bytes in
-                    try RollupBlock.forEachRow(bytes) { offset, row in storedRows[index * RollupBlock.days + Int64(offset)] = Array(row) }
+                    try RollupBlock.forEachRow(bytes) { offset, row in
+                        storedRows[index * RollupBlock.days + Int64(offset)] = Array(row)
+                    }
                 }
             } catch {
                 damagedBlocks.insert(index)
-                problem(.damagedRollup, index * RollupBlock.days * TimeGrid.day, "rollup block of 7 days: \(error)")
+                problem(
+                    .damagedRollup, index * RollupBlock.days * TimeGrid.day,
+                    "rollup block of 7 days: \(error)")
             }
         }
 
@@ -67,15 +80,20 @@ struct IntegrityCheck {
         func dependsOnDamage(_ day: Int64) -> Bool {
             let dayStart = day * TimeGrid.day
             let reach = dayStart - record.maximumDuration
-            return damagedWindows.contains { $0 * window < dayStart + TimeGrid.day && ($0 + 1) * window > reach }
+            return damagedWindows.contains {
+                $0 * window < dayStart + TimeGrid.day && ($0 + 1) * window > reach
+            }
         }
 
         /// Checks every day before `boundaryDay` touched by the pending samples.
         func settle(before boundaryDay: Int64) throws {
             var days = Set<Int64>()
             for sample in pending {
-                let first = max(sample.startMilliseconds.floorDivided(by: TimeGrid.day), checkedThrough)
-                let lastInstant = sample.endMilliseconds > sample.startMilliseconds ? sample.endMilliseconds - 1 : sample.startMilliseconds
+                let first = max(
+                    sample.startMilliseconds.floorDivided(by: TimeGrid.day), checkedThrough)
+                let lastInstant =
+                    sample.endMilliseconds > sample.startMilliseconds
+                    ? sample.endMilliseconds - 1 : sample.startMilliseconds
                 let last = min(lastInstant.floorDivided(by: TimeGrid.day), boundaryDay - 1)
                 if first <= last { for day in first...last { days.insert(day) } }
             }
@@ -83,7 +101,9 @@ struct IntegrityCheck {
                 expectedDays.insert(day)
                 let dayStart = day * TimeGrid.day
                 // Damage is already reported: a chunk the day's samples may come from, or the day's block.
-                if dependsOnDamage(day) || damagedBlocks.contains(RollupBlock.index(ofDay: day)) { continue }
+                if dependsOnDamage(day) || damagedBlocks.contains(RollupBlock.index(ofDay: day)) {
+                    continue
+                }
                 let rollup = DayRollup.build(day: day, from: pending)
                 let expected = RollupCodec.encode(rollup)
                 let stored = storedRows[day]
@@ -91,7 +111,9 @@ struct IntegrityCheck {
                 if stored == nil {
                     problem(.missingRollup, dayStart, "no rollup row for a day with samples")
                 } else if stored != expected {
-                    problem(.rollupMismatch, dayStart, "stored rollup differs from the one recomputed from samples")
+                    problem(
+                        .rollupMismatch, dayStart,
+                        "stored rollup differs from the one recomputed from samples")
                 }
             }
             checkedThrough = max(checkedThrough, boundaryDay)
@@ -99,13 +121,15 @@ struct IntegrityCheck {
             pending.removeAll { $0.endMilliseconds <= boundary && $0.startMilliseconds < boundary }
         }
 
-        let windows = try engine.existingWindows(series: record.id, from: .min, through: .max, in: txn)
+        let windows = try engine.existingWindows(
+            series: record.id, from: .min, through: .max, in: txn)
         for index in windows {
             try settle(before: (index * window).floorDivided(by: TimeGrid.day))
             var samples: [Sample] = []
             report.chunksChecked += 1
             do {
-                _ = try engine.decodeChunk(record, window: index, zlib: zlib, in: txn, appendingTo: &samples)
+                _ = try engine.decodeChunk(
+                    record, window: index, zlib: zlib, in: txn, appendingTo: &samples)
             } catch let error as StoreError {
                 damagedWindows.append(index)
                 problem(.damagedChunk, index * window, "\(error)")
@@ -119,9 +143,12 @@ struct IntegrityCheck {
         }
         try settle(before: .max / TimeGrid.day)
 
-        for (day, stored) in storedRows.sorted(by: { $0.key < $1.key }) where !expectedDays.contains(day) && !dependsOnDamage(day) {
+        for (day, stored) in storedRows.sorted(by: { $0.key < $1.key })
+        where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
-                try stored.withUnsafeBytes { bytes in try RollupCodec.forEachSlot(bytes) { _, _, _, _ in } }
+                try stored.withUnsafeBytes { bytes in
+                    try RollupCodec.forEachSlot(bytes) { _, _, _, _ in }
+                }
                 problem(.orphanRollup, day * TimeGrid.day, "rollup row for a day without samples")
             } catch {
                 problem(.damagedRollup, day * TimeGrid.day, "\(error)")
@@ -129,10 +156,14 @@ struct IntegrityCheck {
         }
     }
 
-    private func invariantViolation(_ samples: [Sample], window: Int64, record: SeriesRecord) -> String? {
+    private func invariantViolation(_ samples: [Sample], window: Int64, record: SeriesRecord)
+        -> String?
+    {
         let windowStart = window * engine.chunkWindow
         for (index, sample) in samples.enumerated() {
-            if sample.startMilliseconds < windowStart || sample.startMilliseconds >= windowStart + engine.chunkWindow {
+            if sample.startMilliseconds < windowStart
+                || sample.startMilliseconds >= windowStart + engine.chunkWindow
+            {
                 return "sample \(index) starts outside the chunk's window"
             }
             if sample.endMilliseconds < sample.startMilliseconds || !sample.value.isFinite {
@@ -143,7 +174,9 @@ struct IntegrityCheck {
             }
             if index > 0 {
                 let previous = samples[index - 1]
-                if (previous.startMilliseconds, previous.endMilliseconds) >= (sample.startMilliseconds, sample.endMilliseconds) {
+                if (previous.startMilliseconds, previous.endMilliseconds) >= (
+                    sample.startMilliseconds, sample.endMilliseconds
+                ) {
                     return "samples \(index - 1) and \(index) are out of order or share an identity"
                 }
             }

@@ -23,7 +23,9 @@ struct RollupBlock {
     /// Parses a stored block, copying its rows.
     init(index: Int64, bytes: UnsafeRawBufferPointer) throws {
         self.index = index
-        try Self.forEachRow(bytes) { offset, row in rows[index * Self.days + Int64(offset)] = Array(row) }
+        try Self.forEachRow(bytes) { offset, row in
+            rows[index * Self.days + Int64(offset)] = Array(row)
+        }
     }
 
     mutating func set(_ row: [UInt8]?, forDay day: Int64) {
@@ -37,7 +39,8 @@ struct RollupBlock {
         let ordered = rows.sorted { $0.key < $1.key }
         var mask: UInt8 = 0
         for (day, _) in ordered { mask |= 1 << UInt8(day - index * Self.days) }
-        var writer = ByteWriter(capacity: 2 + ordered.count * 2 + ordered.reduce(0) { $0 + $1.value.count })
+        var writer = ByteWriter(
+            capacity: 2 + ordered.count * 2 + ordered.reduce(0) { $0 + $1.value.count })
         writer.append(Self.version)
         writer.append(mask)
         for (_, row) in ordered { writer.appendLittleEndian(UInt16(row.count)) }
@@ -58,15 +61,25 @@ struct RollupBlock {
         let mask = bytes[1]
         let present = mask.nonzeroBitCount
         var rowStart = 2 + present * 2
-        guard bytes.count >= rowStart else { throw RollupCodec.Damage(reason: "truncated rollup block") }
+        guard bytes.count >= rowStart else {
+            throw RollupCodec.Damage(reason: "truncated rollup block")
+        }
         var slot = 0
         for offset in 0..<7 where mask & (1 << UInt8(offset)) != 0 {
-            let length = Int(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 + slot * 2, as: UInt16.self)))
-            guard rowStart + length <= bytes.count else { throw RollupCodec.Damage(reason: "truncated rollup block") }
-            try body(offset, UnsafeRawBufferPointer(rebasing: bytes[rowStart..<(rowStart + length)]))
+            let length = Int(
+                UInt16(
+                    littleEndian: bytes.loadUnaligned(fromByteOffset: 2 + slot * 2, as: UInt16.self)
+                ))
+            guard rowStart + length <= bytes.count else {
+                throw RollupCodec.Damage(reason: "truncated rollup block")
+            }
+            try body(
+                offset, UnsafeRawBufferPointer(rebasing: bytes[rowStart..<(rowStart + length)]))
             rowStart += length
             slot += 1
         }
-        guard rowStart == bytes.count else { throw RollupCodec.Damage(reason: "trailing bytes in rollup block") }
+        guard rowStart == bytes.count else {
+            throw RollupCodec.Damage(reason: "trailing bytes in rollup block")
+        }
     }
 }

@@ -31,7 +31,8 @@ enum RollupCodec {
             writer.appendVarint(UInt64(rollup.startCounts[slot]))
             guard rollup.startCounts[slot] > 0 else { continue }
             if let exponent = rollup.startSumExponent {
-                writer.appendZigZag(DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)!)
+                writer.appendZigZag(
+                    DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)!)
             } else {
                 writer.appendDouble(rollup.startSums[slot])
             }
@@ -46,31 +47,43 @@ enum RollupCodec {
     /// With `decodingStartSums: false` the start sums are skipped and passed as zero.
     @inline(__always)
     static func forEachSlot(
-        _ row: UnsafeRawBufferPointer, decodingStartSums: Bool = true, _ body: (Int, Double, UInt32, Double) -> Void
+        _ row: UnsafeRawBufferPointer, decodingStartSums: Bool = true,
+        _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(Damage) {
-        guard row.count >= 2 + bitmapSize + 4 else { throw Damage(reason: "\(row.count) bytes is too short for a rollup row") }
+        guard row.count >= 2 + bitmapSize + 4 else {
+            throw Damage(reason: "\(row.count) bytes is too short for a rollup row")
+        }
         let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
-        let stored = UInt32(littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
-        guard ZlibCodec.crc32(bytes) == stored else { throw Damage(reason: "rollup checksum mismatch") }
+        let stored = UInt32(
+            littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
+        guard ZlibCodec.crc32(bytes) == stored else {
+            throw Damage(reason: "rollup checksum mismatch")
+        }
         var reader = ByteReader(bytes)
         do {
             let rowVersion = try reader.readByte()
-            guard rowVersion == version else { throw Damage(reason: "unknown rollup version \(rowVersion)") }
+            guard rowVersion == version else {
+                throw Damage(reason: "unknown rollup version \(rowVersion)")
+            }
             let exponent = try reader.readByte()
             guard exponent <= DecimalScale.maximumExponent || exponent == rawMarker else {
                 throw Damage(reason: "invalid start-sum exponent \(exponent)")
             }
             guard bytes.count >= 2 + bitmapSize else { throw ByteReader.Truncated() }
             let low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
-            let high = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 10, as: UInt32.self)))
+            let high = UInt64(
+                UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 10, as: UInt32.self)))
             reader = ByteReader(bytes, offset: 2 + bitmapSize)
             let power = exponent == rawMarker ? 1 : DecimalScale.powers[Int(exponent)]
             for slot in 0..<DayRollup.slotCount {
-                let present = slot < 64 ? (low >> UInt64(slot)) & 1 : (high >> UInt64(slot - 64)) & 1
+                let present =
+                    slot < 64 ? (low >> UInt64(slot)) & 1 : (high >> UInt64(slot - 64)) & 1
                 guard present != 0 else { continue }
                 let prorated = try reader.readDouble()
                 let countValue = try reader.readVarint()
-                guard countValue <= UInt64(UInt32.max) else { throw Damage(reason: "start count out of range") }
+                guard countValue <= UInt64(UInt32.max) else {
+                    throw Damage(reason: "start count out of range")
+                }
                 var startSum = 0.0
                 if countValue > 0 {
                     if exponent == rawMarker {
@@ -82,7 +95,9 @@ enum RollupCodec {
                 }
                 body(slot, prorated, UInt32(countValue), startSum)
             }
-            guard reader.remaining == 0 else { throw Damage(reason: "trailing bytes after the last slot") }
+            guard reader.remaining == 0 else {
+                throw Damage(reason: "trailing bytes after the last slot")
+            }
         } catch let damage as Damage {
             throw damage
         } catch {

@@ -14,7 +14,8 @@ enum UTCFormat {
         let minutes = inDay / 60_000 % 60
         let seconds = inDay / 1000 % 60
         let millis = inDay % 1000
-        return day(milliseconds) + "T" + pad(hours, 2) + ":" + pad(minutes, 2) + ":" + pad(seconds, 2)
+        return day(milliseconds) + "T" + pad(hours, 2) + ":" + pad(minutes, 2) + ":"
+            + pad(seconds, 2)
             + "." + pad(millis, 3) + "Z"
     }
 

@@ -3,7 +3,9 @@ import CZlibSystem
 /// zlib's deflate and inflate, with a stream reused across calls to avoid re-allocating its state.
 ///
 /// Not thread-safe: each writer or reader keeps its own.
-final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is used by one thread at a time (the writer mutex, or one query).
+///
+/// @unchecked: each instance is used by one thread at a time (the writer mutex, or one query).
+final class ZlibCodec: @unchecked Sendable {
     /// A zlib failure, with zlib's return code.
     struct Failure: Error, CustomStringConvertible {
         let operation: String
@@ -30,15 +32,18 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
     }
 
     /// Appends the deflated form of `input` to `output`.
-    func deflate(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(Failure) {
+    func deflate(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(Failure)
+    {
         let stream = try deflateStream()
         let bound = Int(deflateBound(stream, uLong(input.count)))
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: bound))
         let code: Int32 = output.withUnsafeMutableBytes { out in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+            stream.pointee.next_in = UnsafeMutablePointer(
+                mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
             stream.pointee.avail_in = uInt(input.count)
-            stream.pointee.next_out = out.baseAddress!.advanced(by: start).assumingMemoryBound(to: Bytef.self)
+            stream.pointee.next_out = out.baseAddress!.advanced(by: start).assumingMemoryBound(
+                to: Bytef.self)
             stream.pointee.avail_out = uInt(bound)
             return CZlibSystem.deflate(stream, Z_FINISH)
         }
@@ -49,9 +54,12 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
     }
 
     /// Inflates `input` into `output`, which must be exactly the uncompressed size.
-    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure) {
+    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+        throws(Failure)
+    {
         let stream = try inflateStream()
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.next_in = UnsafeMutablePointer(
+            mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(output.count)
@@ -91,6 +99,8 @@ final class ZlibCodec: @unchecked Sendable {  // @unchecked: each instance is us
 
     /// The CRC-32 of `bytes`, as zlib computes it.
     static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(CZlibSystem.crc32(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+        UInt32(
+            CZlibSystem.crc32(
+                0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
     }
 }

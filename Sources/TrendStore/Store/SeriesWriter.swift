@@ -21,7 +21,9 @@ struct SeriesWriter: ~Copyable {
     }
 
     /// Upserts `batch`: new identities are inserted, existing ones get the batch's value.
-    mutating func upsert(_ batch: SampleBatch, in txn: borrowing WriteTransaction) throws -> WriteSummary {
+    mutating func upsert(_ batch: SampleBatch, in txn: borrowing WriteTransaction) throws
+        -> WriteSummary
+    {
         if batch.maximumDuration > record.maximumDuration {
             record.maximumDuration = batch.maximumDuration
             try engine.saveSeriesRecord(record, in: txn)
@@ -32,7 +34,9 @@ struct SeriesWriter: ~Copyable {
         while runStart < samples.count {
             let window = engine.windowIndex(of: samples[runStart].startMilliseconds)
             var runEnd = runStart + 1
-            while runEnd < samples.count && engine.windowIndex(of: samples[runEnd].startMilliseconds) == window {
+            while runEnd < samples.count
+                && engine.windowIndex(of: samples[runEnd].startMilliseconds) == window
+            {
                 runEnd += 1
             }
             let existing = try windowSamples(window, in: txn)
@@ -51,7 +55,8 @@ struct SeriesWriter: ~Copyable {
     mutating func delete(from: Int64, to: Int64, in txn: borrowing WriteTransaction) throws -> Int {
         guard from < to else { return 0 }
         let windows = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from), through: engine.windowIndex(of: to - 1), in: txn)
+            series: record.id, from: engine.windowIndex(of: from),
+            through: engine.windowIndex(of: to - 1), in: txn)
         var removed = 0
         for window in windows {
             let samples = try windowSamples(window, in: txn)
@@ -80,14 +85,19 @@ struct SeriesWriter: ~Copyable {
                 blocks[index] = stored
             } else {
                 blocks[index] = RollupBlock(index: index)
-                for offset in 0..<RollupBlock.days { touchedDays.insert(index * RollupBlock.days + offset) }
+                for offset in 0..<RollupBlock.days {
+                    touchedDays.insert(index * RollupBlock.days + offset)
+                }
             }
         }
         for day in touchedDays.sorted() {
             let dayStart = day * TimeGrid.day
-            let overlapping = try samples(startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day, in: txn)
+            let overlapping = try samples(
+                startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day,
+                in: txn)
             let rollup = DayRollup.build(day: day, from: overlapping)
-            blocks[RollupBlock.index(ofDay: day)]!.set(rollup.isEmpty ? nil : RollupCodec.encode(rollup), forDay: day)
+            blocks[RollupBlock.index(ofDay: day)]!.set(
+                rollup.isEmpty ? nil : RollupCodec.encode(rollup), forDay: day)
         }
         for (index, block) in blocks {
             let key = StorageKey.make(series: record.id, index: index)
@@ -98,16 +108,22 @@ struct SeriesWriter: ~Copyable {
             }
         }
         if let first = touchedDays.min(), let last = touchedDays.max() {
-            try engine.invalidateAggregates(of: record.name, touching: (first * TimeGrid.day)..<((last + 1) * TimeGrid.day), in: txn)
+            try engine.invalidateAggregates(
+                of: record.name, touching: (first * TimeGrid.day)..<((last + 1) * TimeGrid.day),
+                in: txn)
         }
         touchedDays.removeAll()
     }
 
     /// The stored block (empty when there is none), or `nil` when it is damaged.
-    private func storedBlock(_ index: Int64, in txn: borrowing WriteTransaction) throws -> RollupBlock? {
+    private func storedBlock(_ index: Int64, in txn: borrowing WriteTransaction) throws
+        -> RollupBlock?
+    {
         let key = StorageKey.make(series: record.id, index: index)
         let stored: RollupBlock?? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: engine.rollups) { try? RollupBlock(index: index, bytes: $0) }
+            try txn.withValue(forKey: key, in: engine.rollups) {
+                try? RollupBlock(index: index, bytes: $0)
+            }
         }
         guard let stored else { return RollupBlock(index: index) }
         return stored
@@ -115,33 +131,44 @@ struct SeriesWriter: ~Copyable {
 
     private mutating func touch(_ sample: Sample) {
         let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
-        let lastInstant = sample.endMilliseconds > sample.startMilliseconds ? sample.endMilliseconds - 1 : sample.startMilliseconds
+        let lastInstant =
+            sample.endMilliseconds > sample.startMilliseconds
+            ? sample.endMilliseconds - 1 : sample.startMilliseconds
         let last = lastInstant.floorDivided(by: TimeGrid.day)
         for day in first...last { touchedDays.insert(day) }
     }
 
-    private mutating func store(_ samples: [Sample], window: Int64, in txn: borrowing WriteTransaction) throws {
+    private mutating func store(
+        _ samples: [Sample], window: Int64, in txn: borrowing WriteTransaction
+    ) throws {
         let key = StorageKey.make(series: record.id, index: window)
         if samples.isEmpty {
             try txn.delete(forKey: key, in: engine.chunks)
         } else {
-            try txn.put(try ChunkCodec.encode(samples[...], zlib: zlib), forKey: key, in: engine.chunks)
+            try txn.put(
+                try ChunkCodec.encode(samples[...], zlib: zlib), forKey: key, in: engine.chunks)
         }
         windows[window] = samples
     }
 
-    private mutating func windowSamples(_ window: Int64, in txn: borrowing WriteTransaction) throws -> [Sample] {
+    private mutating func windowSamples(_ window: Int64, in txn: borrowing WriteTransaction) throws
+        -> [Sample]
+    {
         if let cached = windows[window] { return cached }
         var samples: [Sample] = []
-        _ = try engine.decodeChunk(record, window: window, zlib: zlib, in: txn, appendingTo: &samples)
+        _ = try engine.decodeChunk(
+            record, window: window, zlib: zlib, in: txn, appendingTo: &samples)
         windows[window] = samples
         return samples
     }
 
     /// The samples starting in `[from, before)`, in order.
-    private mutating func samples(startingFrom from: Int64, before: Int64, in txn: borrowing WriteTransaction) throws -> [Sample] {
+    private mutating func samples(
+        startingFrom from: Int64, before: Int64, in txn: borrowing WriteTransaction
+    ) throws -> [Sample] {
         let windowIndices = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from), through: engine.windowIndex(of: before - 1), in: txn)
+            series: record.id, from: engine.windowIndex(of: from),
+            through: engine.windowIndex(of: before - 1), in: txn)
         var result: [Sample] = []
         for window in windowIndices {
             let samples = try windowSamples(window, in: txn)
@@ -172,7 +199,8 @@ struct SampleMerge {
             if new == incoming.endIndex {
                 merged.append(existing[old]); old += 1
             } else if old == existing.endIndex || Self.precedes(incoming[new], existing[old]) {
-                merged.append(incoming[new]); changed.append(incoming[new]); summary.inserted += 1; new += 1
+                merged.append(incoming[new]); changed.append(incoming[new]); summary.inserted += 1;
+                new += 1
             } else if Self.precedes(existing[old], incoming[new]) {
                 merged.append(existing[old]); old += 1
             } else {
@@ -190,7 +218,8 @@ struct SampleMerge {
     @inline(__always)
     private static func precedes(_ lhs: Sample, _ rhs: Sample) -> Bool {
         lhs.startMilliseconds != rhs.startMilliseconds
-            ? lhs.startMilliseconds < rhs.startMilliseconds : lhs.endMilliseconds < rhs.endMilliseconds
+            ? lhs.startMilliseconds < rhs.startMilliseconds
+            : lhs.endMilliseconds < rhs.endMilliseconds
     }
 }
 

@@ -15,14 +15,17 @@ extension StoreEngine {
     ) throws -> [Sample] {
         guard from < to else { return [] }
         let windows = try existingWindows(
-            series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1), in: txn)
+            series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
+            in: txn)
         var result: [Sample] = []
         for window in windows {
             let firstNew = result.count
             _ = try decodeChunk(record, window: window, zlib: zlib, in: txn, appendingTo: &result)
             let windowStart = window * chunkWindow
             if windowStart < from || windowStart + chunkWindow > to {
-                let kept = result[firstNew...].filter { $0.startMilliseconds >= from && $0.startMilliseconds < to }
+                let kept = result[firstNew...].filter {
+                    $0.startMilliseconds >= from && $0.startMilliseconds < to
+                }
                 result.replaceSubrange(firstNew..., with: kept)
             }
         }
@@ -37,8 +40,11 @@ extension StoreEngine {
                 var first = Int64.max
                 var last = Int64.min
                 try txn.withCursor(chunks) { cursor in
-                    try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) { key, value in
-                        guard let parsed = StorageKey.parse(key), parsed.series == record.id else { return false }
+                    try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                        key, value in
+                        guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                            return false
+                        }
                         let header = try ChunkCodec.header(value)
                         count += header.count
                         first = min(first, header.minimumStart)
@@ -64,9 +70,13 @@ extension StoreEngine {
 
 extension StoreEngine {
     /// The earliest sample start of `record`, from its first chunk's header.
-    func firstStart<T: ReadableTransaction & ~Copyable>(of record: SeriesRecord, in txn: borrowing T) throws -> Int64? {
+    func firstStart<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, in txn: borrowing T
+    ) throws -> Int64? {
         try txn.withCursor(chunks) { cursor in
-            guard let entry = try cursor.seek(atOrAfter: StorageKey.make(series: record.id, index: .min)),
+            guard
+                let entry = try cursor.seek(
+                    atOrAfter: StorageKey.make(series: record.id, index: .min)),
                 let parsed = StorageKey.parse(entry.key), parsed.series == record.id
             else { return nil }
             do {
@@ -81,16 +91,22 @@ extension StoreEngine {
 extension StoreEngine {
     /// Calls `body` with the samples of each chunk of `name` holding starts in `[from, to)`,
     /// in time order, reusing one buffer; returns the number of samples passed.
-    func forEachChunk(series name: String, from: Int64, to: Int64, _ body: ([Sample]) throws -> Void) throws -> Int {
+    func forEachChunk(
+        series name: String, from: Int64, to: Int64, _ body: ([Sample]) throws -> Void
+    ) throws -> Int {
         try read { txn in
             let record = try requireSeries(named: name, in: txn)
             guard from < to else { return 0 }
             let zlib = ZlibCodec()
             var buffer: [Sample] = []
             var total = 0
-            for window in try existingWindows(series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1), in: txn) {
+            for window in try existingWindows(
+                series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
+                in: txn)
+            {
                 buffer.removeAll(keepingCapacity: true)
-                _ = try decodeChunk(record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
+                _ = try decodeChunk(
+                    record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
                 let windowStart = window * chunkWindow
                 if windowStart < from || windowStart + chunkWindow > to {
                     buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }

@@ -7,19 +7,24 @@ extension StoreEngine {
         for part in parts {
             try SeriesName.validate(part.series)
             for (index, sample) in part.samples.enumerated()
-            where abs(sample.startMilliseconds) > TimeGrid.instantLimit || abs(sample.endMilliseconds) > TimeGrid.instantLimit {
+            where abs(sample.startMilliseconds) > TimeGrid.instantLimit
+                || abs(sample.endMilliseconds) > TimeGrid.instantLimit
+            {
                 throw StoreError.invalidSample(
-                    series: part.series, index: index, reason: "time is outside ±8.64e15 ms of 1970 (JavaScript's date range)")
+                    series: part.series, index: index,
+                    reason: "time is outside ±8.64e15 ms of 1970 (JavaScript's date range)")
             }
             batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
             for (part, batch) in batches {
-                var record = try seriesRecord(named: part.series, in: txn)
+                var record =
+                    try seriesRecord(named: part.series, in: txn)
                     ?? createSeries(named: part.series, unit: part.unit, in: txn)
                 if record.unit != part.unit {
-                    throw StoreError.unitMismatch(series: part.series, stored: record.unit, given: part.unit)
+                    throw StoreError.unitMismatch(
+                        series: part.series, stored: record.unit, given: part.unit)
                 }
                 var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
@@ -46,8 +51,11 @@ extension StoreEngine {
         try write { txn, _ in
             let record = try requireSeries(named: name, in: txn)
             for database in [chunks, rollups] {
-                for index in try indices(in: database, series: record.id, from: .min, through: .max, txn: txn) {
-                    try txn.delete(forKey: StorageKey.make(series: record.id, index: index), in: database)
+                for index in try indices(
+                    in: database, series: record.id, from: .min, through: .max, txn: txn)
+                {
+                    try txn.delete(
+                        forKey: StorageKey.make(series: record.id, index: index), in: database)
                 }
             }
             _ = try removeAggregates(of: name, in: txn)

@@ -39,7 +39,8 @@ final class StoreEngine: Sendable {
     init(directory: URL, options: StoreOptions) throws {
         if !options.readOnly {
             try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
@@ -65,7 +66,8 @@ final class StoreEngine: Sendable {
     }
 
     /// Runs a write transaction with the write path's zlib stream, one writer at a time.
-    func write<R: Sendable>(_ body: (borrowing WriteTransaction, ZlibCodec) throws -> R) throws -> R {
+    func write<R: Sendable>(_ body: (borrowing WriteTransaction, ZlibCodec) throws -> R) throws -> R
+    {
         try writer.withLock { zlib in
             try environment.write { txn in try body(txn, zlib) }
         }
@@ -78,7 +80,9 @@ final class StoreEngine: Sendable {
 
     // MARK: Series registry
 
-    func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T) throws -> SeriesRecord? {
+    func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
+        throws -> SeriesRecord?
+    {
         let key = Array(name.utf8)
         return try key.withUnsafeBytes { key in
             try txn.withValue(forKey: key, in: series) { SeriesRecord(name: name, bytes: $0) }
@@ -86,12 +90,18 @@ final class StoreEngine: Sendable {
     }
 
     /// The record of `name`, or `StoreError.unknownSeries`.
-    func requireSeries<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T) throws -> SeriesRecord {
-        guard let record = try seriesRecord(named: name, in: txn) else { throw StoreError.unknownSeries(name) }
+    func requireSeries<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
+        throws -> SeriesRecord
+    {
+        guard let record = try seriesRecord(named: name, in: txn) else {
+            throw StoreError.unknownSeries(name)
+        }
         return record
     }
 
-    func allSeriesRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> [SeriesRecord] {
+    func allSeriesRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SeriesRecord]
+    {
         try txn.withCursor(series) { cursor in
             var records: [SeriesRecord] = []
             try cursor.forEach { key, value in
@@ -107,15 +117,19 @@ final class StoreEngine: Sendable {
         try txn.put(record.encoded(), forKey: Array(record.name.utf8), in: series)
     }
 
-    func createSeries(named name: String, unit: String, in txn: borrowing WriteTransaction) throws -> SeriesRecord {
+    func createSeries(named name: String, unit: String, in txn: borrowing WriteTransaction) throws
+        -> SeriesRecord
+    {
         let nextKey = Array("next-series-id".utf8)
-        let next = try txn.value(forKey: nextKey, in: meta).map { bytes in
-            bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
-        } ?? 1
+        let next =
+            try txn.value(forKey: nextKey, in: meta).map { bytes in
+                bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
+            } ?? 1
         let record = SeriesRecord(
             id: next, name: name, unit: unit, maximumDuration: 0, createdAt: Milliseconds(Date()))
         try saveSeriesRecord(record, in: txn)
-        try txn.put(withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)
+        try txn.put(
+            withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)
         return record
     }
 
@@ -140,13 +154,15 @@ final class StoreEngine: Sendable {
 
     /// The indices of `database`'s keys for series `id` within `lower...upper`.
     func indices<T: ReadableTransaction & ~Copyable>(
-        in database: Database, series id: UInt32, from lower: Int64, through upper: Int64, txn: borrowing T
+        in database: Database, series id: UInt32, from lower: Int64, through upper: Int64,
+        txn: borrowing T
     ) throws -> [Int64] {
         guard lower <= upper else { return [] }
         return try txn.withCursor(database) { cursor in
             var found: [Int64] = []
             try cursor.forEach(from: StorageKey.make(series: id, index: lower)) { key, _ in
-                guard let parsed = StorageKey.parse(key), parsed.series == id, parsed.index <= upper else { return false }
+                guard let parsed = StorageKey.parse(key), parsed.series == id, parsed.index <= upper
+                else { return false }
                 found.append(parsed.index)
                 return true
             }

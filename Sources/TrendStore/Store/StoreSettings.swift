@@ -18,9 +18,15 @@ struct StoreSettings {
         formatVersion: UInt32
     ) throws -> StoreSettings {
         let stored = try environment.read { txn -> (UInt32?, Int64?, String?) in
-            let version = try txn.value(forKey: formatKey, in: meta).map { UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
-            let window = try txn.value(forKey: windowKey, in: meta).map { Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }) }
-            let zone = try txn.value(forKey: zoneKey, in: meta).map { String(decoding: $0, as: UTF8.self) }
+            let version = try txn.value(forKey: formatKey, in: meta).map {
+                UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            }
+            let window = try txn.value(forKey: windowKey, in: meta).map {
+                Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
+            }
+            let zone = try txn.value(forKey: zoneKey, in: meta).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             return (version, window, zone)
         }
         if let version = stored.0, version != formatVersion {
@@ -29,14 +35,19 @@ struct StoreSettings {
         }
         let window = stored.1 ?? defaultWindow
         guard window > 0, window % TimeGrid.day == 0 else {
-            throw StoreError.incompatibleFormat("chunk window of \(window) ms is not a whole number of days")
+            throw StoreError.incompatibleFormat(
+                "chunk window of \(window) ms is not a whole number of days")
         }
         let zone = requestedZone ?? stored.2.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
         let needsWrite = stored.0 == nil || stored.1 == nil || stored.2 != zone.identifier
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
-                try txn.put(withUnsafeBytes(of: formatVersion.littleEndian, Array.init), forKey: formatKey, in: meta)
-                try txn.put(withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey, in: meta)
+                try txn.put(
+                    withUnsafeBytes(of: formatVersion.littleEndian, Array.init), forKey: formatKey,
+                    in: meta)
+                try txn.put(
+                    withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,
+                    in: meta)
                 try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
             }
         }

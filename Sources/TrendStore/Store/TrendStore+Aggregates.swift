@@ -19,19 +19,29 @@ extension TrendStore {
     ///   - timeZone: The zone of the local day (default: the store's).
     /// - Complexity: Reads two or three rollup rows and the chunk around `now`
     ///   (decoded once, then cached while unchanged).
-    public nonisolated func todayCurve(of series: String, now: Date = Date(), timeZone: TimeZone? = nil) throws -> DayCurve {
-        try engine.read { txn in try engine.todayCurve(of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn) }
+    public nonisolated func todayCurve(
+        of series: String, now: Date = Date(), timeZone: TimeZone? = nil
+    ) throws -> DayCurve {
+        try engine.read { txn in
+            try engine.todayCurve(of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn)
+        }
     }
 
     /// The whole cumulative hourly curve of a local date.
-    public nonisolated func dayCurve(of series: String, on date: LocalDate, timeZone: TimeZone? = nil) throws -> DayCurve {
+    public nonisolated func dayCurve(
+        of series: String, on date: LocalDate, timeZone: TimeZone? = nil
+    ) throws -> DayCurve {
         let zone = timeZone ?? engine.timeZone
         let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
         let cumulative = try engine.read { txn -> [Double] in
-            guard let record = try engine.seriesRecord(named: series, in: txn) else { return Array(repeating: 0, count: 24) }
-            return try SeriesAggregator(engine: engine, record: record).figures(of: [day], txn: txn)[0].cumulative
+            guard let record = try engine.seriesRecord(named: series, in: txn) else {
+                return Array(repeating: 0, count: 24)
+            }
+            return try SeriesAggregator(engine: engine, record: record).figures(
+                of: [day], txn: txn)[0].cumulative
         }
-        return DayCurve(series: series, date: date, cumulative: cumulative, latestSampleTimestamp: nil)
+        return DayCurve(
+            series: series, date: date, cumulative: cumulative, latestSampleTimestamp: nil)
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -49,28 +59,34 @@ extension TrendStore {
     ///   - now: The reference instant; its local date is "today", which is never a candidate.
     /// - Complexity: Reads about two rollup rows per candidate day.
     public nonisolated func weekdayAverage(
-        of series: String, weekday: Int, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        of series: String, weekday: Int, now: Date = Date(),
+        options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
         guard (1...7).contains(weekday) else {
             throw StoreError.invalidArgument("weekday \(weekday) is not 1 (Sunday) … 7 (Saturday)")
         }
-        return try weekdayAverages(of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
+        return try weekdayAverages(
+            of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
     }
 
     /// The average patterns of all seven weekdays at once, Sunday first.
     public nonisolated func weekdayAverages(
-        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(), timeZone: TimeZone? = nil
+        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        timeZone: TimeZone? = nil
     ) throws -> [WeekdayAverage] {
-        try weekdayAverages(of: series, weekdays: Array(1...7), now: now, options: options, timeZone: timeZone)
+        try weekdayAverages(
+            of: series, weekdays: Array(1...7), now: now, options: options, timeZone: timeZone)
     }
 
     private nonisolated func weekdayAverages(
-        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions, timeZone: TimeZone?
+        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions,
+        timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
         try engine.read { txn in
             try engine.weekdayAverages(
-                of: series, weekdays: weekdays, now: now, options: options, zone: timeZone ?? engine.timeZone, in: txn
+                of: series, weekdays: weekdays, now: now, options: options,
+                zone: timeZone ?? engine.timeZone, in: txn
             ).averages
         }
     }
@@ -89,7 +105,8 @@ extension TrendStore {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
     ) throws -> Heatmap {
         guard from <= through else {
-            throw StoreError.invalidArgument("the heatmap range \(from)…\(through) ends before it starts")
+            throw StoreError.invalidArgument(
+                "the heatmap range \(from)…\(through) ends before it starts")
         }
         let zone = timeZone ?? engine.timeZone
         let names = Set(series).sorted()
@@ -104,7 +121,8 @@ extension TrendStore {
                 guard let record = try engine.seriesRecord(named: name, in: txn) else {
                     return Array(repeating: DayCount(count: 0, total: 0), count: days.count)
                 }
-                return try SeriesAggregator(engine: engine, record: record).dayTotals(of: days, grid: grid, txn: txn)
+                return try SeriesAggregator(engine: engine, record: record).dayTotals(
+                    of: days, grid: grid, txn: txn)
             }
         }
         let entries = days.indices.map { index in

@@ -42,7 +42,8 @@ public actor TrendStore {
     ///   ``StoreError/unitMismatch(series:stored:given:)``; nothing is written then.
     @discardableResult
     public func write(_ samples: [Sample], to series: String, unit: String) throws -> WriteSummary {
-        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])[series] ?? WriteSummary()
+        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])[series]
+            ?? WriteSummary()
     }
 
     /// Writes samples to several series in one transaction: all of them land, or none.
@@ -87,8 +88,11 @@ public actor TrendStore {
     /// - Returns: How many samples were passed to `body`.
     /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
     @discardableResult
-    public nonisolated func forEachChunk(of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void) throws -> Int {
-        try engine.forEachChunk(series: series, from: Milliseconds(from), to: Milliseconds(to), body)
+    public nonisolated func forEachChunk(
+        of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
+    ) throws -> Int {
+        try engine.forEachChunk(
+            series: series, from: Milliseconds(from), to: Milliseconds(to), body)
     }
 
     /// Every series with its unit, sample count and time span.

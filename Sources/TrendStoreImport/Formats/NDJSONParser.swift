@@ -25,19 +25,31 @@ final class NDJSONParser: RecordParser {
         func invalid(_ field: String?, _ reason: String) -> ParsedRecord {
             .invalid(ImportError(file: file, line: lineNumber, field: field, reason: reason))
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
+        else {
             return invalid(nil, "not a JSON object")
         }
-        guard let series = object["series"] as? String, !series.isEmpty else { return invalid("series", "missing or not a non-empty string") }
-        guard let start = Self.instant(object["start"]) else { return invalid("start", TimestampParser.expectation) }
-        guard let end = Self.instant(object["end"]) else { return invalid("end", TimestampParser.expectation) }
+        guard let series = object["series"] as? String, !series.isEmpty else {
+            return invalid("series", "missing or not a non-empty string")
+        }
+        guard let start = Self.instant(object["start"]) else {
+            return invalid("start", TimestampParser.expectation)
+        }
+        guard let end = Self.instant(object["end"]) else {
+            return invalid("end", TimestampParser.expectation)
+        }
         guard end >= start else { return invalid("end", "is before start") }
-        guard let number = object["value"] as? NSNumber, !(object["value"] is Bool), number.doubleValue.isFinite else {
+        guard let number = object["value"] as? NSNumber, !(object["value"] is Bool),
+            number.doubleValue.isFinite
+        else {
             return invalid("value", "missing or not a finite number")
         }
         let unit = object["unit"] as? String
-        return .sample(series: series, unit: unit?.isEmpty == true ? nil : unit,
-                       sample: Sample(startMilliseconds: start, endMilliseconds: end, value: number.doubleValue), line: lineNumber)
+        return .sample(
+            series: series, unit: unit?.isEmpty == true ? nil : unit,
+            sample: Sample(
+                startMilliseconds: start, endMilliseconds: end, value: number.doubleValue),
+            line: lineNumber)
     }
 
     private static func instant(_ value: Any?) -> Int64? {

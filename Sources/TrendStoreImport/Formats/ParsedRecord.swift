@@ -38,4 +38,5 @@ struct NameInterner {
 }
 
 /// What an importer says of text that is not UTF-8.
-let notUTF8 = "is not valid UTF-8 (is the file in another encoding, such as Latin-1? Save it as UTF-8)"
+let notUTF8 =
+    "is not valid UTF-8 (is the file in another encoding, such as Latin-1? Save it as UTF-8)"

@@ -23,38 +23,66 @@ final class SampleCSVParser: RecordParser {
         let header = try reader.readHeader()
         func column(_ name: String) throws(ImportError) -> Int {
             if let exact = header.firstIndex(of: name) { return exact }
-            if let prefixed = header.firstIndex(where: { $0.hasPrefix(name + "_") || $0.hasPrefix(name + " ") }) {
+            if let prefixed = header.firstIndex(where: {
+                $0.hasPrefix(name + "_") || $0.hasPrefix(name + " ")
+            }) {
                 return prefixed
             }
             throw ImportError(
                 file: file, line: 1, field: name,
-                reason: "the header has no \(name) column (it has: \(header.joined(separator: ", ")))")
+                reason:
+                    "the header has no \(name) column (it has: \(header.joined(separator: ", ")))")
         }
-        columns = (try column("series"), try column("start"), try column("end"), try column("value"), header.firstIndex(of: "unit"))
+        columns = (
+            try column("series"), try column("start"), try column("end"), try column("value"),
+            header.firstIndex(of: "unit")
+        )
     }
 
     func next() throws(ImportError) -> ParsedRecord? {
         guard try reader.nextNonBlank() else { return nil }
         let line = reader.line
-        let needed = max(columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0) + 1
+        let needed =
+            max(columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0) + 1
         guard reader.fieldCount >= needed else {
-            return .invalid(ImportError(file: file, line: line, reason: "expected at least \(needed) fields, found \(reader.fieldCount)"))
+            return .invalid(
+                ImportError(
+                    file: file, line: line,
+                    reason: "expected at least \(needed) fields, found \(reader.fieldCount)"))
         }
         guard let series = reader.withField(columns.series, { names.intern($0) }) else {
             return .invalid(ImportError(file: file, line: line, field: "series", reason: notUTF8))
         }
-        if series.isEmpty { return .invalid(ImportError(file: file, line: line, field: "series", reason: "is empty")) }
+        if series.isEmpty {
+            return .invalid(
+                ImportError(file: file, line: line, field: "series", reason: "is empty"))
+        }
         guard let start = reader.withField(columns.start, TimestampParser.milliseconds) else {
-            return .invalid(ImportError(file: file, line: line, field: "start", reason: "\"\(reader.string(columns.start).prefix(40))\": \(TimestampParser.expectation)"))
+            return .invalid(
+                ImportError(
+                    file: file, line: line, field: "start",
+                    reason:
+                        "\"\(reader.string(columns.start).prefix(40))\": \(TimestampParser.expectation)"
+                ))
         }
         guard let end = reader.withField(columns.end, TimestampParser.milliseconds) else {
-            return .invalid(ImportError(file: file, line: line, field: "end", reason: "\"\(reader.string(columns.end).prefix(40))\": \(TimestampParser.expectation)"))
+            return .invalid(
+                ImportError(
+                    file: file, line: line, field: "end",
+                    reason:
+                        "\"\(reader.string(columns.end).prefix(40))\": \(TimestampParser.expectation)"
+                ))
         }
         guard end >= start else {
-            return .invalid(ImportError(file: file, line: line, field: "end", reason: "is before start"))
+            return .invalid(
+                ImportError(file: file, line: line, field: "end", reason: "is before start"))
         }
         guard let value = reader.withField(columns.value, NumberParser.double) else {
-            return .invalid(ImportError(file: file, line: line, field: "value", reason: "\"\(reader.string(columns.value).prefix(40))\" is not a finite number"))
+            return .invalid(
+                ImportError(
+                    file: file, line: line, field: "value",
+                    reason: "\"\(reader.string(columns.value).prefix(40))\" is not a finite number")
+            )
         }
         var unit: String?
         if let column = columns.unit {
@@ -63,6 +91,9 @@ final class SampleCSVParser: RecordParser {
             }
             unit = text
         }
-        return .sample(series: series, unit: unit?.isEmpty == true ? nil : unit, sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line)
+        return .sample(
+            series: series, unit: unit?.isEmpty == true ? nil : unit,
+            sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line
+        )
     }
 }

@@ -17,15 +17,20 @@ public final class AppleHealthXMLWriter {
 
     /// Creates (or truncates) the file and writes the header, DOCTYPE and `ExportDate`.
     public init(path: String, exportDate: Date, zone: TimeZone) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw ImportError(file: path, reason: "cannot be created for writing")
         }
         self.handle = handle
         let seconds = zone.secondsFromGMT(for: exportDate)
         offsetMilliseconds = Int64(seconds) * 1000
-        offsetText = String(format: "%@%02d%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) / 60 % 60)
+        offsetText = String(
+            format: "%@%02d%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600,
+            abs(seconds) / 60 % 60)
         buffer.reserveCapacity(1 << 20)
-        append("""
+        append(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE HealthData [
             <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
@@ -44,14 +49,20 @@ public final class AppleHealthXMLWriter {
             if part.unit == "kcal" {
                 let start = timestamp(sample.startMilliseconds)
                 let end = timestamp(sample.endMilliseconds)
-                append(" <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Apple Watch\" sourceVersion=\"10.3\" device=\"&lt;&lt;HKDevice: 0x2819, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.3&gt;&gt;\" unit=\"kcal\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(sample.value)\"/>\n")
+                append(
+                    " <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Apple Watch\" sourceVersion=\"10.3\" device=\"&lt;&lt;HKDevice: 0x2819, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.3&gt;&gt;\" unit=\"kcal\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(sample.value)\"/>\n"
+                )
                 energyCount += 1
                 if energyCount % 20 == 0 {
-                    append(" <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"iPhone\" sourceVersion=\"17.4\" unit=\"kcal\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(sample.value * 1.1)\"/>\n")
+                    append(
+                        " <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"iPhone\" sourceVersion=\"17.4\" unit=\"kcal\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(sample.value * 1.1)\"/>\n"
+                    )
                     count += 1
                 }
             } else {
-                append(" <Workout workoutActivityType=\"HKWorkoutActivityType\(part.series)\" duration=\"\(Double(sample.durationMilliseconds) / 60_000)\" durationUnit=\"min\" totalDistance=\"\(sample.value / 1000)\" totalDistanceUnit=\"km\" sourceName=\"Apple Watch\" startDate=\"\(timestamp(sample.startMilliseconds))\" endDate=\"\(timestamp(sample.endMilliseconds))\">\n  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(timestamp(sample.startMilliseconds))\"/>\n </Workout>\n")
+                append(
+                    " <Workout workoutActivityType=\"HKWorkoutActivityType\(part.series)\" duration=\"\(Double(sample.durationMilliseconds) / 60_000)\" durationUnit=\"min\" totalDistance=\"\(sample.value / 1000)\" totalDistanceUnit=\"km\" sourceName=\"Apple Watch\" startDate=\"\(timestamp(sample.startMilliseconds))\" endDate=\"\(timestamp(sample.endMilliseconds))\">\n  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(timestamp(sample.startMilliseconds))\"/>\n </Workout>\n"
+                )
             }
             count += 1
             if buffer.count >= 1 << 20 { try flush() }
@@ -75,8 +86,11 @@ public final class AppleHealthXMLWriter {
     /// `2026-03-08 01:59:00 -0800`, in the export's fixed offset.
     private func timestamp(_ milliseconds: Int64) -> String {
         let wall = milliseconds + offsetMilliseconds
-        let date = LocalDate(dayNumber: wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000)
+        let date = LocalDate(
+            dayNumber: wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000)
         let inDay = wall - date.dayNumber * 86_400_000
-        return String(format: "%@ %02d:%02d:%02d %@", date.description, Int(inDay / 3_600_000), Int(inDay / 60_000 % 60), Int(inDay / 1000 % 60), offsetText)
+        return String(
+            format: "%@ %02d:%02d:%02d %@", date.description, Int(inDay / 3_600_000),
+            Int(inDay / 60_000 % 60), Int(inDay / 1000 % 60), offsetText)
     }
 }

@@ -48,7 +48,8 @@ public struct DatasetGenerator: Sendable {
         0.9, 0.7, 0.6, 0.6, 0.7, 0.9, 1.0, 0.8, 0.6, 0.4, 0.2, 0.1,
     ]
     private static let distanceRanges: [String: ClosedRange<Double>] = [
-        "Run": 3_000...15_000, "Ride": 10_000...60_000, "Walk": 1_000...6_000, "Swim": 500...3_000, "Hike": 5_000...20_000,
+        "Run": 3_000...15_000, "Ride": 10_000...60_000, "Walk": 1_000...6_000, "Swim": 500...3_000,
+        "Hike": 5_000...20_000,
     ]
 
     /// The local dates generated, oldest first.
@@ -68,37 +69,59 @@ public struct DatasetGenerator: Sendable {
     public func day(_ date: LocalDate) -> [SeriesSamples] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
-        guard let dayStart = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)),
+        guard
+            let dayStart = calendar.date(
+                from: DateComponents(year: date.year, month: date.month, day: date.day)),
             let nextStart = calendar.date(byAdding: .day, value: 1, to: dayStart)
         else { return [] }
-        var random = SeededGenerator(seed: configuration.seed &* 0x9E37_79B9 &+ UInt64(bitPattern: date.dayNumber))
-        guard Double.random(in: 0..<1, using: &random) >= configuration.emptyDayFraction else { return [] }
+        var random = SeededGenerator(
+            seed: configuration.seed &* 0x9E37_79B9 &+ UInt64(bitPattern: date.dayNumber))
+        guard Double.random(in: 0..<1, using: &random) >= configuration.emptyDayFraction else {
+            return []
+        }
         let activity = makeActivity(dayStart: Milliseconds(dayStart), random: &random)
-        var parts = [SeriesSamples(
-            series: configuration.energySeries, unit: "kcal",
-            samples: energy(
-                from: Milliseconds(dayStart), to: Milliseconds(nextStart), weekday: date.weekday,
-                activity: activity?.sample, random: &random))]
-        if let activity { parts.append(SeriesSamples(series: activity.type, unit: "m", samples: [activity.sample])) }
+        var parts = [
+            SeriesSamples(
+                series: configuration.energySeries, unit: "kcal",
+                samples: energy(
+                    from: Milliseconds(dayStart), to: Milliseconds(nextStart),
+                    weekday: date.weekday,
+                    activity: activity?.sample, random: &random))
+        ]
+        if let activity {
+            parts.append(
+                SeriesSamples(series: activity.type, unit: "m", samples: [activity.sample]))
+        }
         return parts
     }
 
-    private func makeActivity(dayStart: Int64, random: inout SeededGenerator) -> (type: String, sample: Sample)? {
-        guard !configuration.activityTypes.isEmpty, Double.random(in: 0..<1, using: &random) < 0.85 else { return nil }
+    private func makeActivity(dayStart: Int64, random: inout SeededGenerator) -> (
+        type: String, sample: Sample
+    )? {
+        guard !configuration.activityTypes.isEmpty, Double.random(in: 0..<1, using: &random) < 0.85
+        else { return nil }
         let type = configuration.activityTypes.randomElement(using: &random)!
         let start = dayStart + Int64.random(in: 6 * 3_600_000..<19 * 3_600_000, using: &random)
         let duration = Int64.random(in: 20 * 60_000...120 * 60_000, using: &random)
         let range = Self.distanceRanges[type] ?? 1_000...10_000
         let metres = (Double.random(in: range, using: &random) * 10).rounded() / 10
-        return (type, Sample(startMilliseconds: start, endMilliseconds: start + duration, value: metres))
+        return (
+            type, Sample(startMilliseconds: start, endMilliseconds: start + duration, value: metres)
+        )
     }
 
-    private func energy(from dayStart: Int64, to dayEnd: Int64, weekday: Int, activity: Sample?, random: inout SeededGenerator) -> [Sample] {
-        let dayFactor = Double.random(in: 0.7...1.3, using: &random) * (weekday == 1 || weekday == 7 ? 1.2 : 1)
+    private func energy(
+        from dayStart: Int64, to dayEnd: Int64, weekday: Int, activity: Sample?,
+        random: inout SeededGenerator
+    ) -> [Sample] {
+        let dayFactor =
+            Double.random(in: 0.7...1.3, using: &random) * (weekday == 1 || weekday == 7 ? 1.2 : 1)
         var gap: Range<Int64> = 0..<0
         if Double.random(in: 0..<1, using: &random) < 0.3 {
-            let gapStart = dayStart + Int64.random(in: 19 * 3_600_000..<23 * 3_600_000, using: &random)
-            gap = gapStart..<(gapStart + Int64.random(in: 30 * 60_000...90 * 60_000, using: &random))
+            let gapStart =
+                dayStart + Int64.random(in: 19 * 3_600_000..<23 * 3_600_000, using: &random)
+            gap =
+                gapStart..<(gapStart + Int64.random(in: 30 * 60_000...90 * 60_000, using: &random))
         }
         var samples: [Sample] = []
         samples.reserveCapacity(1_450)
@@ -108,12 +131,16 @@ public struct DatasetGenerator: Sendable {
             defer { cursor += duration }
             if gap.contains(cursor) { continue }
             let hour = min(23, Int((cursor - dayStart) / 3_600_000))
-            var perMinute = Self.hourlyShape[hour] * dayFactor * Double.random(in: 0.5...1.5, using: &random)
-            if let activity, cursor >= activity.startMilliseconds && cursor < activity.endMilliseconds {
+            var perMinute =
+                Self.hourlyShape[hour] * dayFactor * Double.random(in: 0.5...1.5, using: &random)
+            if let activity,
+                cursor >= activity.startMilliseconds && cursor < activity.endMilliseconds
+            {
                 perMinute = Double.random(in: 8...12, using: &random)
             }
             let value = (perMinute * Double(duration) / 60_000 * 1000).rounded() / 1000
-            samples.append(Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
+            samples.append(
+                Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
         }
         return samples
     }

@@ -50,7 +50,9 @@ public final class SampleCSVWriter {
     }
 
     private static func quoted(_ text: String) -> [UInt8] {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return Array(text.utf8) }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else {
+            return Array(text.utf8)
+        }
         return Array(("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"").utf8)
     }
 }

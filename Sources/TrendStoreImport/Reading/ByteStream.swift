@@ -17,10 +17,13 @@ final class ByteStream {
         self.path = path
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw ImportError(file: path, reason: exists ? "cannot be opened for reading" : "no such file")
+            throw ImportError(
+                file: path, reason: exists ? "cannot be opened for reading" : "no such file")
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
             throw ImportError(file: path, reason: "is a directory, not a file")
         }
         self.handle = handle
@@ -38,10 +41,14 @@ final class ByteStream {
 
     /// Calls `body` with the unread bytes (at least `minimum` unless the file ends) and
     /// consumes as many as it returns.
-    func consume(minimum: Int = 1, _ body: (UnsafeRawBufferPointer, _ isFinal: Bool) throws -> Int) rethrows -> Bool {
+    func consume(minimum: Int = 1, _ body: (UnsafeRawBufferPointer, _ isFinal: Bool) throws -> Int)
+        rethrows -> Bool
+    {
         fill(minimum: minimum)
         if start == end && atEnd { return false }
-        let used = try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), atEnd) }
+        let used = try buffer.withUnsafeBytes {
+            try body(UnsafeRawBufferPointer(rebasing: $0[start..<end]), atEnd)
+        }
         start += used
         bytesConsumed += used
         return true
@@ -51,12 +58,15 @@ final class ByteStream {
         while end - start < minimum && !atEnd {
             if start > 0 {
                 buffer.withUnsafeMutableBytes { raw in
-                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: end - start)
+                    raw.baseAddress!.copyMemory(
+                        from: raw.baseAddress! + start, byteCount: end - start)
                 }
                 end -= start
                 start = 0
             }
-            if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+            if end == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+            }
             let read = buffer.withUnsafeMutableBytes { raw in
                 Foundation.read(handle.fileDescriptor, raw.baseAddress! + end, raw.count - end)
             }

@@ -25,7 +25,9 @@ final class CSVReader {
     /// Calls `body` with the bytes of field `index`.
     @inline(__always)
     func withField<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[fieldRanges[index]])) }
+        try storage.withUnsafeBytes {
+            try body(UnsafeRawBufferPointer(rebasing: $0[fieldRanges[index]]))
+        }
     }
 
     /// Field `index` as a string (invalid UTF-8 is repaired with U+FFFD).
@@ -41,11 +43,14 @@ final class CSVReader {
     /// - Throws: ``ImportError`` when the file is empty or its first record cannot be read.
     func readHeader() throws(ImportError) -> [String] {
         do {
-            guard try next() else { throw ImportError(file: stream.path, reason: "the file is empty") }
+            guard try next() else {
+                throw ImportError(file: stream.path, reason: "the file is empty")
+            }
         } catch let error as ImportError {
             throw error
         } catch {
-            throw ImportError(file: stream.path, line: 1, reason: (error as? FieldError)?.reason ?? "\(error)")
+            throw ImportError(
+                file: stream.path, line: 1, reason: (error as? FieldError)?.reason ?? "\(error)")
         }
         return (0..<fieldCount).map { string($0).trimmingCharacters(in: .whitespaces).lowercased() }
     }
@@ -56,7 +61,9 @@ final class CSVReader {
             do {
                 guard try next() else { return false }
             } catch {
-                throw ImportError(file: stream.path, line: line, reason: (error as? FieldError)?.reason ?? "\(error)")
+                throw ImportError(
+                    file: stream.path, line: line,
+                    reason: (error as? FieldError)?.reason ?? "\(error)")
             }
         } while isBlank
         return true
@@ -92,7 +99,8 @@ final class CSVReader {
                 available = bytes.count
                 // Fast path: a whole line without quotes is copied once and split on commas.
                 if let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count),
-                    case let newline = base.distance(to: UnsafeRawPointer(found)), memchr(base, 0x22, newline) == nil
+                    case let newline = base.distance(to: UnsafeRawPointer(found)),
+                    memchr(base, 0x22, newline) == nil
                 {
                     let end = newline > 0 && bytes[newline - 1] == 0x0D ? newline - 1 : newline
                     storage.append(contentsOf: bytes[..<end])
@@ -136,7 +144,9 @@ final class CSVReader {
                         fieldStart = storage.count
                         quoted = false
                     } else if byte == 0x0A {
-                        if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
+                        if !quoted && storage.count > fieldStart && storage.last == 0x0D {
+                            storage.removeLast()
+                        }
                         fieldRanges.append(fieldStart..<storage.count)
                         lineCount += lines + 1
                         complete = true
@@ -151,14 +161,18 @@ final class CSVReader {
                 }
                 guard isFinal else { return 0 }
                 if inQuotes { unterminatedQuote = true; return index }
-                if !quoted && storage.count > fieldStart && storage.last == 0x0D { storage.removeLast() }
+                if !quoted && storage.count > fieldStart && storage.last == 0x0D {
+                    storage.removeLast()
+                }
                 fieldRanges.append(fieldStart..<storage.count)
                 lineCount += lines + 1
                 complete = true
                 return index
             }
             nextLine = lineCount
-            if unterminatedQuote { throw FieldError(field: nil, reason: "the file ends inside a quoted field") }
+            if unterminatedQuote {
+                throw FieldError(field: nil, reason: "the file ends inside a quoted field")
+            }
             if complete { return true }
             if !more { return false }
             minimum = available + 1  // the record runs past the buffered bytes: read more

@@ -80,7 +80,10 @@ enum NumberParser {
     private static func viaStrtod(_ bytes: UnsafeRawBufferPointer) -> Double? {
         var text = [CChar](repeating: 0, count: bytes.count + 1)
         for (offset, byte) in bytes.enumerated() {
-            guard byte &- 48 < 10 || byte == 0x2E || byte == 0x2B || byte == 0x2D || byte == 0x65 || byte == 0x45 else {
+            guard
+                byte &- 48 < 10 || byte == 0x2E || byte == 0x2B || byte == 0x2D || byte == 0x65
+                    || byte == 0x45
+            else {
                 return nil
             }
             text[offset] = CChar(bitPattern: byte)
@@ -88,7 +91,8 @@ enum NumberParser {
         return text.withUnsafeMutableBufferPointer { buffer -> Double? in
             var endPointer: UnsafeMutablePointer<CChar>?
             let value = strtod(buffer.baseAddress!, &endPointer)
-            guard let endPointer, endPointer - buffer.baseAddress! == bytes.count, value.isFinite else { return nil }
+            guard let endPointer, endPointer - buffer.baseAddress! == bytes.count, value.isFinite
+            else { return nil }
             return value
         }
     }

@@ -9,21 +9,29 @@ import TrendStore
 /// A local time without an offset is rejected: it names no instant.
 enum TimestampParser {
     /// Why a timestamp was rejected, for error messages.
-    static let expectation = "expected epoch milliseconds or ISO-8601 with a UTC offset (2026-03-08T01:59:00-08:00)"
+    static let expectation =
+        "expected epoch milliseconds or ISO-8601 with a UTC offset (2026-03-08T01:59:00-08:00)"
 
     static func milliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         guard !bytes.isEmpty else { return nil }
         if bytes.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: "-") }) && bytes.count != 14 {
-            if let value = NumberParser.integer(bytes), bytes.firstIndex(of: UInt8(ascii: "-")).map({ $0 == 0 }) ?? true {
+            if let value = NumberParser.integer(bytes),
+                bytes.firstIndex(of: UInt8(ascii: "-")).map({ $0 == 0 }) ?? true
+            {
                 return value
             }
         }
         var cursor = Cursor(bytes: bytes)
         guard let year = cursor.digits(4) else { return nil }
         let compact = !cursor.skip("-")
-        guard let month = cursor.digits(2), compact || cursor.skip("-"), let day = cursor.digits(2) else { return nil }
-        guard compact || cursor.skip("T") || cursor.skip(" ") || cursor.skip("t") else { return nil }
-        guard let hour = cursor.digits(2), compact || cursor.skip(":"), let minute = cursor.digits(2) else { return nil }
+        guard let month = cursor.digits(2), compact || cursor.skip("-"), let day = cursor.digits(2)
+        else { return nil }
+        guard compact || cursor.skip("T") || cursor.skip(" ") || cursor.skip("t") else {
+            return nil
+        }
+        guard let hour = cursor.digits(2), compact || cursor.skip(":"),
+            let minute = cursor.digits(2)
+        else { return nil }
         var second: Int64 = 0
         var millisecond: Int64 = 0
         if compact || cursor.skip(":") {
@@ -60,7 +68,8 @@ enum TimestampParser {
         guard cursor.atEnd, hour < 24, minute < 60, second < 61,
             let date = LocalDate(year: Int(year), month: Int(month), day: Int(day))
         else { return nil }
-        let wall = ((date.dayNumber * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        let wall =
+            ((date.dayNumber * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
         return wall - offsetMinutes * 60_000
     }
 

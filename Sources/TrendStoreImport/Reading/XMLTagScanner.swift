@@ -15,7 +15,10 @@ struct XMLTag {
 
     init() {}
 
-    init(name: [UInt8], isEnd: Bool, isSelfClosing: Bool, line: Int, storage: [UInt8], attributes: [(name: Range<Int>, value: Range<Int>)]) {
+    init(
+        name: [UInt8], isEnd: Bool, isSelfClosing: Bool, line: Int, storage: [UInt8],
+        attributes: [(name: Range<Int>, value: Range<Int>)]
+    ) {
         self.name = name
         self.isEnd = isEnd
         self.isSelfClosing = isSelfClosing
@@ -48,7 +51,9 @@ enum XMLEntities {
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {
             result += rest[..<ampersand]
-            guard let semicolon = rest[ampersand...].firstIndex(of: ";"), rest.distance(from: ampersand, to: semicolon) <= 10 else {
+            guard let semicolon = rest[ampersand...].firstIndex(of: ";"),
+                rest.distance(from: ampersand, to: semicolon) <= 10
+            else {
                 result += "&"
                 rest = rest[rest.index(after: ampersand)...]
                 continue
@@ -61,7 +66,9 @@ enum XMLEntities {
             case "quot": result += "\""
             case "apos": result += "'"
             default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let number =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
                 if let number, let scalar = Unicode.Scalar(number) {
                     result.unicodeScalars.append(scalar)
@@ -124,7 +131,9 @@ final class XMLTagScanner {
                     }
                     let tagLine = lineCount
                     lineCount += Self.newlines(bytes, tagStart, tagEnd)
-                    if let tag = Self.tag(bytes, from: tagStart, to: tagEnd, line: tagLine, interesting: interesting) {
+                    if let tag = Self.tag(
+                        bytes, from: tagStart, to: tagEnd, line: tagLine, interesting: interesting)
+                    {
                         found = tag
                         return tagEnd
                     }
@@ -135,7 +144,9 @@ final class XMLTagScanner {
             line = lineCount
             if let found { return found }
             if truncated {
-                throw ImportError(file: stream.path, line: line, reason: "the file ends inside a tag, comment or DOCTYPE")
+                throw ImportError(
+                    file: stream.path, line: line,
+                    reason: "the file ends inside a tag, comment or DOCTYPE")
             }
             if !more { return nil }
             minimum = needMore ? available + 1 : 1
@@ -158,13 +169,18 @@ final class XMLTagScanner {
     private static func endOfConstruct(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         func hasPrefix(_ text: String) -> Bool {
             let prefix = Array(text.utf8)
-            return start + prefix.count <= bytes.count && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
+            return start + prefix.count <= bytes.count
+                && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
         }
         func find(_ terminator: String, after offset: Int) -> Int? {
             let needle = Array(terminator.utf8)
             var index = offset
             while index + needle.count <= bytes.count {
-                if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index + needle.count }
+                if bytes[index] == needle[0]
+                    && bytes[index..<(index + needle.count)].elementsEqual(needle)
+                {
+                    return index + needle.count
+                }
                 index += 1
             }
             return nil
@@ -197,14 +213,17 @@ final class XMLTagScanner {
 
     /// The tag in `bytes[start..<end]` if it is an interesting element's start or end tag.
     private static func tag(
-        _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, line: Int, interesting: [[UInt8]]
+        _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, line: Int,
+        interesting: [[UInt8]]
     ) -> XMLTag? {
         var index = start + 1
         let isEnd = bytes[index] == 0x2F
         if isEnd { index += 1 }
         guard index < end, bytes[index] != 0x21, bytes[index] != 0x3F else { return nil }
         let nameStart = index
-        while index < end, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F { index += 1 }
+        while index < end, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F {
+            index += 1
+        }
         let name = bytes[nameStart..<index]
         guard interesting.contains(where: { name.elementsEqual($0) }) else { return nil }
         let isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
@@ -213,7 +232,9 @@ final class XMLTagScanner {
         while index < end {
             while index < end, isSpace(bytes[index]) { index += 1 }
             let attributeStart = index
-            while index < end, bytes[index] != 0x3D, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F { index += 1 }
+            while index < end, bytes[index] != 0x3D, !isSpace(bytes[index]), bytes[index] != 0x3E,
+                bytes[index] != 0x2F
+            { index += 1 }
             let attributeName = bytes[attributeStart..<index]
             while index < end, isSpace(bytes[index]) { index += 1 }
             guard index < end, bytes[index] == 0x3D, !attributeName.isEmpty else {
@@ -234,9 +255,13 @@ final class XMLTagScanner {
             attributes.append((nameRange, valueRange))
             index += 1
         }
-        return XMLTag(name: Array(name), isEnd: isEnd, isSelfClosing: isSelfClosing, line: line, storage: storage, attributes: attributes)
+        return XMLTag(
+            name: Array(name), isEnd: isEnd, isSelfClosing: isSelfClosing, line: line,
+            storage: storage, attributes: attributes)
     }
 
     @inline(__always)
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
 }

@@ -23,7 +23,9 @@ enum BenchClock {
             samples.append(Double(now() - start) / 1e3)
         }
         samples.sort()
-        return Timing(median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
+        return Timing(
+            median: samples[samples.count / 2],
+            p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
     }
 
     static func time(_ runs: Int, _ body: () throws -> Void) throws -> Timing {

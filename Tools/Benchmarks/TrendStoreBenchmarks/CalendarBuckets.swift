@@ -22,8 +22,11 @@ struct CalendarBuckets {
     /// The instants where each hour of `date` begins, and where the next day begins (25 values).
     func hourStarts(_ date: LocalDate) -> [Int64] {
         (0...24).map { hour in
-            let components = hour == 24
-                ? DateComponents(year: date.adding(days: 1).year, month: date.adding(days: 1).month, day: date.adding(days: 1).day)
+            let components =
+                hour == 24
+                ? DateComponents(
+                    year: date.adding(days: 1).year, month: date.adding(days: 1).month,
+                    day: date.adding(days: 1).day)
                 : DateComponents(year: date.year, month: date.month, day: date.day, hour: hour)
             return Milliseconds(calendar.date(from: components)!)
         }
@@ -48,23 +51,33 @@ struct CalendarBuckets {
 /// Distributes samples read row by row into hour spans: the app-side aggregation.
 enum RowAggregation {
     /// Per day: hourly prorated sums and whether any sample touched the day.
-    static func hourly(rows: [(start: Int64, end: Int64, value: Double)], spans: [CalendarBuckets.Span], days: Int, closedAt now: Int64? = nil)
+    static func hourly(
+        rows: [(start: Int64, end: Int64, value: Double)], spans: [CalendarBuckets.Span], days: Int,
+        closedAt now: Int64? = nil
+    )
         -> [(hourly: [Double], hasData: Bool)]
     {
-        var result = Array(repeating: (hourly: [Double](repeating: 0, count: 24), hasData: false), count: days)
+        var result = Array(
+            repeating: (hourly: [Double](repeating: 0, count: 24), hasData: false), count: days)
         for row in rows {
-            var index = lowerBound(spans) { $0.end > row.start || ($0.end == row.start && row.end == row.start && $0.end == now) }
+            var index = lowerBound(spans) {
+                $0.end > row.start || ($0.end == row.start && row.end == row.start && $0.end == now)
+            }
             while index < spans.count && spans[index].start <= row.end {
                 let span = spans[index]
                 if row.end == row.start {
-                    if row.start >= span.start && (row.start < span.end || (now != nil && row.start == now && span.end == now)) {
+                    if row.start >= span.start
+                        && (row.start < span.end
+                            || (now != nil && row.start == now && span.end == now))
+                    {
                         result[span.day].hourly[span.hour] += row.value
                         result[span.day].hasData = true
                     }
                 } else {
                     let overlap = min(row.end, span.end) - max(row.start, span.start)
                     if overlap > 0 {
-                        result[span.day].hourly[span.hour] += row.value * Double(overlap) / Double(row.end - row.start)
+                        result[span.day].hourly[span.hour] +=
+                            row.value * Double(overlap) / Double(row.end - row.start)
                         result[span.day].hasData = true
                     }
                 }

@@ -17,14 +17,26 @@ struct Report {
     var rows: [Row] = []
     var duckDB: String?
 
-    mutating func add(_ label: String, trendStore: Double, sqliteSQL: Double? = nil, sqliteRows: Double? = nil, difference: Double? = nil, unit: Unit) {
-        rows.append(Row(label: label, trendStore: trendStore, sqliteSQL: sqliteSQL, sqliteRows: sqliteRows, difference: difference, unit: unit))
+    mutating func add(
+        _ label: String, trendStore: Double, sqliteSQL: Double? = nil, sqliteRows: Double? = nil,
+        difference: Double? = nil, unit: Unit
+    ) {
+        rows.append(
+            Row(
+                label: label, trendStore: trendStore, sqliteSQL: sqliteSQL, sqliteRows: sqliteRows,
+                difference: difference, unit: unit))
     }
 
     /// Adds a timed figure: TrendStore's median and p99 beside the peers' medians.
-    mutating func add(_ label: String, trendStore: BenchClock.Timing, sqliteSQL: Double? = nil, sqliteRows: Double? = nil, difference: Double? = nil, unit: Unit) {
-        rows.append(Row(label: label, trendStore: trendStore.median, trendStoreP99: trendStore.p99, sqliteSQL: sqliteSQL,
-                        sqliteRows: sqliteRows, difference: difference, unit: unit))
+    mutating func add(
+        _ label: String, trendStore: BenchClock.Timing, sqliteSQL: Double? = nil,
+        sqliteRows: Double? = nil, difference: Double? = nil, unit: Unit
+    ) {
+        rows.append(
+            Row(
+                label: label, trendStore: trendStore.median, trendStoreP99: trendStore.p99,
+                sqliteSQL: sqliteSQL,
+                sqliteRows: sqliteRows, difference: difference, unit: unit))
     }
 
     /// The largest difference between two lists, relative to the larger magnitude (1 when their lengths differ).
@@ -37,7 +49,9 @@ struct Report {
         func value(_ number: Double?, _ unit: Unit) -> String {
             guard let number else { return "-" }
             switch unit {
-            case .microseconds: return number >= 1000 ? String(format: "%.2f ms", number / 1000) : String(format: "%.1f µs", number)
+            case .microseconds:
+                return number >= 1000
+                    ? String(format: "%.2f ms", number / 1000) : String(format: "%.1f µs", number)
             case .rate: return String(format: "%.2f M/s", number / 1e6)
             case .plain: return String(format: "%.2f", number)
             }
@@ -47,19 +61,30 @@ struct Report {
             let factor = unit == .rate ? ours / peer : peer / ours
             return String(format: "%.1f×", factor)
         }
-        var lines = ["figure".padding(toLength: 44, withPad: " ", startingAt: 0) + "TrendStore     p99            SQLite SQL      ×       SQLite rows     ×       answers differ by"]
+        var lines = [
+            "figure".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + "TrendStore     p99            SQLite SQL      ×       SQLite rows     ×       answers differ by"
+        ]
         for row in rows {
             var line = row.label.padding(toLength: 44, withPad: " ", startingAt: 0)
-            line += value(row.trendStore, row.unit).padding(toLength: 15, withPad: " ", startingAt: 0)
-            line += (row.trendStoreP99.map { value($0, row.unit) } ?? "").padding(toLength: 15, withPad: " ", startingAt: 0)
-            line += value(row.sqliteSQL, row.unit).padding(toLength: 16, withPad: " ", startingAt: 0)
-            line += ratio(row.sqliteSQL, row.trendStore, row.unit).padding(toLength: 8, withPad: " ", startingAt: 0)
-            line += value(row.sqliteRows, row.unit).padding(toLength: 16, withPad: " ", startingAt: 0)
-            line += ratio(row.sqliteRows, row.trendStore, row.unit).padding(toLength: 8, withPad: " ", startingAt: 0)
+            line += value(row.trendStore, row.unit).padding(
+                toLength: 15, withPad: " ", startingAt: 0)
+            line += (row.trendStoreP99.map { value($0, row.unit) } ?? "").padding(
+                toLength: 15, withPad: " ", startingAt: 0)
+            line += value(row.sqliteSQL, row.unit).padding(
+                toLength: 16, withPad: " ", startingAt: 0)
+            line += ratio(row.sqliteSQL, row.trendStore, row.unit).padding(
+                toLength: 8, withPad: " ", startingAt: 0)
+            line += value(row.sqliteRows, row.unit).padding(
+                toLength: 16, withPad: " ", startingAt: 0)
+            line += ratio(row.sqliteRows, row.trendStore, row.unit).padding(
+                toLength: 8, withPad: " ", startingAt: 0)
             line += row.difference.map { String(format: "%.1e", $0) } ?? ""
             lines.append(line)
         }
-        lines.append("× = how many times TrendStore is faster (smaller, for bytes); peers' figures are medians; differences are relative.")
+        lines.append(
+            "× = how many times TrendStore is faster (smaller, for bytes); peers' figures are medians; differences are relative."
+        )
         if let duckDB { lines.append(duckDB) }
         return lines.joined(separator: "\n")
     }

@@ -14,7 +14,8 @@ final class SQLiteDatabase {
         self.path = path
         guard sqlite3_open(path, &handle) == SQLITE_OK else {
             defer { sqlite3_close(handle) }
-            throw Failure(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(handle)))")
+            throw Failure(
+                description: "cannot open \(path): \(String(cString: sqlite3_errmsg(handle)))")
         }
     }
 
@@ -24,14 +25,17 @@ final class SQLiteDatabase {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             defer { sqlite3_free(message) }
-            throw Failure(description: "\(sql.prefix(60)): \(message.map { String(cString: $0) } ?? "?")")
+            throw Failure(
+                description: "\(sql.prefix(60)): \(message.map { String(cString: $0) } ?? "?")")
         }
     }
 
     func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw Failure(description: "\(sql.prefix(60)): \(String(cString: sqlite3_errmsg(handle)))")
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement
+        else {
+            throw Failure(
+                description: "\(sql.prefix(60)): \(String(cString: sqlite3_errmsg(handle)))")
         }
         return Statement(statement)
     }
@@ -50,7 +54,9 @@ final class SQLiteDatabase {
 
         func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(statement, index, value) }
         func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(statement, index, value) }
-        func bind(_ index: Int32, _ value: String) { sqlite3_bind_text(statement, index, value, -1, trendstore_sqlite_transient()) }
+        func bind(_ index: Int32, _ value: String) {
+            sqlite3_bind_text(statement, index, value, -1, trendstore_sqlite_transient())
+        }
 
         func step() throws -> Bool {
             let code = sqlite3_step(statement)
@@ -61,7 +67,11 @@ final class SQLiteDatabase {
 
         func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-        func text(_ column: Int32) -> String { String(cString: sqlite3_column_text(statement, column)) }
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        func text(_ column: Int32) -> String {
+            String(cString: sqlite3_column_text(statement, column))
+        }
+        func isNull(_ column: Int32) -> Bool {
+            sqlite3_column_type(statement, column) == SQLITE_NULL
+        }
     }
 }

@@ -16,7 +16,8 @@ final class SQLitePeer {
         database = try SQLiteDatabase(path: path)
         buckets = CalendarBuckets(zone: zone)
         self.zone = zone
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE samples(series TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL, value REAL NOT NULL,
                                  PRIMARY KEY (series, start_ms, end_ms)) WITHOUT ROWID;
             CREATE TEMP TABLE spans(day INTEGER, hour INTEGER, b_start INTEGER, b_end INTEGER);
@@ -30,7 +31,8 @@ final class SQLitePeer {
             if first { first = false; continue }
             let fields = line.split(separator: 0x2C, omittingEmptySubsequences: false)
             guard fields.count >= 4, let start = Int64(String(decoding: fields[1], as: UTF8.self)),
-                let end = Int64(String(decoding: fields[2], as: UTF8.self)), let value = Double(String(decoding: fields[3], as: UTF8.self))
+                let end = Int64(String(decoding: fields[2], as: UTF8.self)),
+                let value = Double(String(decoding: fields[3], as: UTF8.self))
             else { continue }
             insert.reset()
             insert.bind(1, String(decoding: fields[0], as: UTF8.self))
@@ -40,16 +42,21 @@ final class SQLitePeer {
             _ = try insert.step()
         }
         try database.execute("COMMIT")
-        let longest = try database.prepare("SELECT series, MAX(end_ms - start_ms) FROM samples GROUP BY series")
+        let longest = try database.prepare(
+            "SELECT series, MAX(end_ms - start_ms) FROM samples GROUP BY series")
         while try longest.step() { maximumDuration[longest.text(0)] = longest.int(1) }
     }
 
-    var fileSize: Int { (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? 0 }
+    var fileSize: Int {
+        (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? 0
+    }
 
     /// The candidate days of the 70-day window before the local date of `now`.
     func candidates(weekday: Int?, now: Date, windowDays: Int = 70) -> [LocalDate] {
         let today = LocalDate(containing: now, in: zone)
-        return (1...windowDays).reversed().map { today.adding(days: -$0) }.filter { weekday == nil || $0.weekday == weekday }
+        return (1...windowDays).reversed().map { today.adding(days: -$0) }.filter {
+            weekday == nil || $0.weekday == weekday
+        }
     }
 
     // MARK: SQL
@@ -68,11 +75,14 @@ final class SQLitePeer {
     }
 
     /// Hourly prorated sums per day, in SQL.
-    func hourlySQL(series: String, dates: [LocalDate], until now: Int64? = nil) throws -> [(hourly: [Double], hasData: Bool)] {
+    func hourlySQL(series: String, dates: [LocalDate], until now: Int64? = nil) throws -> [(
+        hourly: [Double], hasData: Bool
+    )] {
         try database.execute("BEGIN")
         defer { try? database.execute("COMMIT") }
         try loadSpans(buckets.spans(dates, until: now))
-        let query = try database.prepare("""
+        let query = try database.prepare(
+            """
             SELECT sp.day, sp.hour, SUM(CASE WHEN s.end_ms = s.start_ms THEN s.value
                    ELSE s.value * (MIN(s.end_ms, sp.b_end) - MAX(s.start_ms, sp.b_start)) * 1.0 / (s.end_ms - s.start_ms) END)
             FROM temp.spans sp JOIN samples s
@@ -82,7 +92,9 @@ final class SQLitePeer {
             """)
         query.bind(1, series)
         query.bind(2, maximumDuration[series] ?? 0)
-        var result = Array(repeating: (hourly: [Double](repeating: 0, count: 24), hasData: false), count: dates.count)
+        var result = Array(
+            repeating: (hourly: [Double](repeating: 0, count: 24), hasData: false),
+            count: dates.count)
         while try query.step() {
             let day = Int(query.int(0))
             result[day].hourly[Int(query.int(1))] += query.double(2)
@@ -92,10 +104,16 @@ final class SQLitePeer {
     }
 
     /// Hourly prorated sums per day, stepping rows and aggregating in the app.
-    func hourlyRows(series: String, dates: [LocalDate], until now: Int64? = nil) throws -> [(hourly: [Double], hasData: Bool)] {
+    func hourlyRows(series: String, dates: [LocalDate], until now: Int64? = nil) throws -> [(
+        hourly: [Double], hasData: Bool
+    )] {
         let spans = buckets.spans(dates, until: now)
-        guard let first = spans.first, let last = spans.last else { return Array(repeating: ([Double](repeating: 0, count: 24), false), count: dates.count) }
-        let query = try database.prepare("SELECT start_ms, end_ms, value FROM samples WHERE series = ?1 AND start_ms >= ?2 AND start_ms < ?3 ORDER BY start_ms")
+        guard let first = spans.first, let last = spans.last else {
+            return Array(repeating: ([Double](repeating: 0, count: 24), false), count: dates.count)
+        }
+        let query = try database.prepare(
+            "SELECT start_ms, end_ms, value FROM samples WHERE series = ?1 AND start_ms >= ?2 AND start_ms < ?3 ORDER BY start_ms"
+        )
         query.bind(1, series)
         query.bind(2, first.start - (maximumDuration[series] ?? 0))
         query.bind(3, last.end + (now == nil ? 0 : 1))
@@ -106,7 +124,8 @@ final class SQLitePeer {
 
     /// The greatest end among samples overlapping `[dayStart, now]`.
     func latestEnd(series: String, dayStart: Int64, now: Int64) throws -> Int64? {
-        let query = try database.prepare("""
+        let query = try database.prepare(
+            """
             SELECT MAX(end_ms) FROM samples WHERE series = ?1 AND start_ms >= ?2 - ?3 AND start_ms <= ?4
               AND ((end_ms > ?2 AND start_ms < ?4) OR (end_ms = start_ms AND start_ms >= ?2))
             """)
@@ -132,15 +151,21 @@ final class SQLitePeer {
             insert.bind(3, starts[24])
             _ = try insert.step()
         }
-        var result = Array(repeating: Array(repeating: DayCount(count: 0, total: 0), count: dates.count), count: series.count)
-        let query = try database.prepare("""
+        var result = Array(
+            repeating: Array(repeating: DayCount(count: 0, total: 0), count: dates.count),
+            count: series.count)
+        let query = try database.prepare(
+            """
             SELECT d.day, COUNT(*), SUM(s.value) FROM temp.days d JOIN samples s
               ON s.series = ?1 AND s.start_ms >= d.d_start AND s.start_ms < d.d_end GROUP BY d.day
             """)
         for (index, name) in series.enumerated() {
             query.reset()
             query.bind(1, name)
-            while try query.step() { result[index][Int(query.int(0))] = DayCount(count: Int(query.int(1)), total: query.double(2)) }
+            while try query.step() {
+                result[index][Int(query.int(0))] = DayCount(
+                    count: Int(query.int(1)), total: query.double(2))
+            }
         }
         return result
     }
@@ -148,8 +173,12 @@ final class SQLitePeer {
     /// Per day and series: count and sum, stepping rows and binning in the app.
     func heatmapRows(series: [String], dates: [LocalDate]) throws -> [[DayCount]] {
         let bounds = dates.map { buckets.hourStarts($0) }.map { ($0[0], $0[24]) }
-        var result = Array(repeating: Array(repeating: DayCount(count: 0, total: 0), count: dates.count), count: series.count)
-        let query = try database.prepare("SELECT start_ms, value FROM samples WHERE series = ?1 AND start_ms >= ?2 AND start_ms < ?3")
+        var result = Array(
+            repeating: Array(repeating: DayCount(count: 0, total: 0), count: dates.count),
+            count: series.count)
+        let query = try database.prepare(
+            "SELECT start_ms, value FROM samples WHERE series = ?1 AND start_ms >= ?2 AND start_ms < ?3"
+        )
         for (index, name) in series.enumerated() {
             query.reset()
             query.bind(1, name)

@@ -9,17 +9,24 @@ import TrendStoreImport
 struct TrendStoreBenchmarks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trendstore-benchmarks",
-        abstract: "Benchmark TrendStore against SQLite and DuckDB on generated data (use a release build).")
+        abstract:
+            "Benchmark TrendStore against SQLite and DuckDB on generated data (use a release build)."
+    )
 
     enum Size: String, ExpressibleByArgument, CaseIterable {
         case s = "S", m = "M", l = "L"
         var days: Int { self == .s ? 70 : self == .m ? 730 : 3650 }
     }
 
-    @Option(help: "Dataset: S = 70 days, M = 2 years, L = 10 years of minute data plus daily activities.")
+    @Option(
+        help:
+            "Dataset: S = 70 days, M = 2 years, L = 10 years of minute data plus daily activities.")
     var size: Size = .s
 
-    @Option(help: "Timed runs of each TrendStore query (SQLite and DuckDB run a hundredth as many, at least 5).")
+    @Option(
+        help:
+            "Timed runs of each TrendStore query (SQLite and DuckDB run a hundredth as many, at least 5)."
+    )
     var iterations = 2_000
 
     @Option(help: "Run only the figures whose label starts with this.")
@@ -28,14 +35,19 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
     @Flag(help: "Skip the DuckDB peer.")
     var noDuckdb = false
 
-    @Option(help: "A directory for the CSV and the stores (default: a new temporary one, removed afterwards).")
+    @Option(
+        help:
+            "A directory for the CSV and the stores (default: a new temporary one, removed afterwards)."
+    )
     var workDirectory: String?
 
     static let zone = TimeZone(identifier: "America/Los_Angeles")!
     static let endDate = LocalDate("2026-11-21")!
 
     func run() async throws {
-        let directory = URL(fileURLWithPath: workDirectory ?? NSTemporaryDirectory() + "trendstore-benchmarks-\(UUID().uuidString)")
+        let directory = URL(
+            fileURLWithPath: workDirectory ?? NSTemporaryDirectory()
+                + "trendstore-benchmarks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if workDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         var report = Report()
@@ -56,11 +68,16 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         let summary = try await Importer(store: store).importFile(at: csv)
         let samples = summary.samplesRead
         let ingestRSS = BenchClock.peakResidentBytes()
-        print("dataset \(size.rawValue): \(size.days) days to \(Self.endDate) in \(Self.zone.identifier), \(samples) samples, seed 7")
+        print(
+            "dataset \(size.rawValue): \(size.days) days to \(Self.endDate) in \(Self.zone.identifier), \(samples) samples, seed 7"
+        )
 
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = Self.zone
-        let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 21, hour: 13, minute: 37, second: 12, nanosecond: 345_000_000))!
+        let now = calendar.date(
+            from: DateComponents(
+                year: 2026, month: 11, day: 21, hour: 13, minute: 37, second: 12,
+                nanosecond: 345_000_000))!
         let nowMs = Milliseconds(now)
         let weekday = Self.endDate.weekday
         let series = "activeEnergy"
@@ -68,11 +85,19 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         let yearDates = (0..<365).map { Self.endDate.adding(days: -364 + $0) }
 
         let sqliteStart = BenchClock.now()
-        let sqlite = try SQLitePeer(path: directory.appendingPathComponent("sqlite.db").path, csv: csv, zone: Self.zone)
+        let sqlite = try SQLitePeer(
+            path: directory.appendingPathComponent("sqlite.db").path, csv: csv, zone: Self.zone)
         let sqliteLoad = BenchClock.seconds(since: sqliteStart)
-        report.add("ingest, end to end (samples/s)", trendStore: summary.samplesPerSecond, sqliteSQL: Double(samples) / sqliteLoad, unit: .rate)
-        report.add("bytes on disk per sample", trendStore: Double(store.fileSize) / Double(samples), sqliteSQL: Double(sqlite.fileSize) / Double(samples), unit: .plain)
-        print(String(format: "TrendStore ingest peak RSS %.1f MiB (before SQLite loaded the CSV)", Double(ingestRSS) / 1_048_576))
+        report.add(
+            "ingest, end to end (samples/s)", trendStore: summary.samplesPerSecond,
+            sqliteSQL: Double(samples) / sqliteLoad, unit: .rate)
+        report.add(
+            "bytes on disk per sample", trendStore: Double(store.fileSize) / Double(samples),
+            sqliteSQL: Double(sqlite.fileSize) / Double(samples), unit: .plain)
+        print(
+            String(
+                format: "TrendStore ingest peak RSS %.1f MiB (before SQLite loaded the CSV)",
+                Double(ingestRSS) / 1_048_576))
 
         let peerRuns = max(5, iterations / 100)
         func wanted(_ label: String) -> Bool { only.map(label.hasPrefix) ?? true }
@@ -80,20 +105,32 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         // Q1: the reference date's weekday.
         if wanted("Q1") {
             let dates = sqlite.candidates(weekday: weekday, now: now)
-            let ours = try store.weekdayAverage(of: series, weekday: weekday, now: now).averageHourlyPattern ?? []
+            let ours =
+                try store.weekdayAverage(of: series, weekday: weekday, now: now)
+                .averageHourlyPattern ?? []
             let sql = averagePattern(try sqlite.hourlySQL(series: series, dates: dates)) ?? []
             let rows = averagePattern(try sqlite.hourlyRows(series: series, dates: dates)) ?? []
             report.add(
                 "Q1 weekday average (weekday \(weekday))",
-                trendStore: try BenchClock.time(iterations) { _ = try store.weekdayAverage(of: series, weekday: weekday, now: now) },
-                sqliteSQL: try BenchClock.time(peerRuns) { _ = try sqlite.hourlySQL(series: series, dates: dates) }.median,
-                sqliteRows: try BenchClock.time(peerRuns) { _ = try sqlite.hourlyRows(series: series, dates: dates) }.median,
-                difference: max(Report.difference(ours, sql), Report.difference(ours, rows)), unit: .microseconds)
+                trendStore: try BenchClock.time(iterations) {
+                    _ = try store.weekdayAverage(of: series, weekday: weekday, now: now)
+                },
+                sqliteSQL: try BenchClock.time(peerRuns) {
+                    _ = try sqlite.hourlySQL(series: series, dates: dates)
+                }.median,
+                sqliteRows: try BenchClock.time(peerRuns) {
+                    _ = try sqlite.hourlyRows(series: series, dates: dates)
+                }.median,
+                difference: max(Report.difference(ours, sql), Report.difference(ours, rows)),
+                unit: .microseconds)
             report.add(
                 "Q1 each weekday in turn",
-                trendStore: try BenchClock.time(iterations) { index in _ = try store.weekdayAverage(of: series, weekday: index % 7 + 1, now: now) },
+                trendStore: try BenchClock.time(iterations) { index in
+                    _ = try store.weekdayAverage(of: series, weekday: index % 7 + 1, now: now)
+                },
                 sqliteSQL: try BenchClock.time(peerRuns) { index in
-                    _ = try sqlite.hourlySQL(series: series, dates: sqlite.candidates(weekday: index % 7 + 1, now: now))
+                    _ = try sqlite.hourlySQL(
+                        series: series, dates: sqlite.candidates(weekday: index % 7 + 1, now: now))
                 }.median,
                 unit: .microseconds)
         }
@@ -104,78 +141,122 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             let dayStart = sqlite.buckets.hourStarts(today[0])[0]
             var sqlCurve = [Double]()
             var running = 0.0
-            for value in try sqlite.hourlySQL(series: series, dates: today, until: nowMs)[0].hourly { running += value; sqlCurve.append(running) }
+            for value in try sqlite.hourlySQL(series: series, dates: today, until: nowMs)[0].hourly
+            { running += value; sqlCurve.append(running) }
             let latest = try sqlite.latestEnd(series: series, dayStart: dayStart, now: nowMs)
             report.add(
                 "Q2 today's curve",
-                trendStore: try BenchClock.time(iterations * 5) { _ = try store.todayCurve(of: series, now: now) },
+                trendStore: try BenchClock.time(iterations * 5) {
+                    _ = try store.todayCurve(of: series, now: now)
+                },
                 sqliteSQL: try BenchClock.time(peerRuns) {
                     _ = try sqlite.hourlySQL(series: series, dates: today, until: nowMs)
                     _ = try sqlite.latestEnd(series: series, dayStart: dayStart, now: nowMs)
                 }.median,
-                sqliteRows: try BenchClock.time(peerRuns) { _ = try sqlite.hourlyRows(series: series, dates: today, until: nowMs) }.median,
-                difference: max(Report.difference(ours.cumulative, sqlCurve), ours.latestSampleTimestamp.map(Milliseconds) == latest ? 0 : 1),
+                sqliteRows: try BenchClock.time(peerRuns) {
+                    _ = try sqlite.hourlyRows(series: series, dates: today, until: nowMs)
+                }.median,
+                difference: max(
+                    Report.difference(ours.cumulative, sqlCurve),
+                    ours.latestSampleTimestamp.map(Milliseconds) == latest ? 0 : 1),
                 unit: .microseconds)
         }
         // Q3: a one-year heatmap of two activity series.
         if wanted("Q3") {
-            let ours = try store.heatmap(of: heatmapSeries, from: yearDates.first!, through: yearDates.last!)
+            let ours = try store.heatmap(
+                of: heatmapSeries, from: yearDates.first!, through: yearDates.last!)
             let sql = try sqlite.heatmapSQL(series: heatmapSeries, dates: yearDates)
             let rows = try sqlite.heatmapRows(series: heatmapSeries, dates: yearDates)
             var difference = 0.0
             for (index, name) in heatmapSeries.enumerated() {
                 let mine = ours.days.map { $0.bySeries[name] ?? DayCount(count: 0, total: 0) }
                 for (lhs, rhs) in Array(zip(mine, sql[index])) + Array(zip(mine, rows[index])) {
-                    difference = max(difference, lhs.count == rhs.count ? Report.difference([lhs.total], [rhs.total]) : 1)
+                    difference = max(
+                        difference,
+                        lhs.count == rhs.count ? Report.difference([lhs.total], [rhs.total]) : 1)
                 }
             }
             report.add(
                 "Q3 one-year heatmap, Ride + Run",
-                trendStore: try BenchClock.time(iterations) { _ = try store.heatmap(of: heatmapSeries, from: yearDates.first!, through: yearDates.last!) },
-                sqliteSQL: try BenchClock.time(peerRuns) { _ = try sqlite.heatmapSQL(series: heatmapSeries, dates: yearDates) }.median,
-                sqliteRows: try BenchClock.time(peerRuns) { _ = try sqlite.heatmapRows(series: heatmapSeries, dates: yearDates) }.median,
+                trendStore: try BenchClock.time(iterations) {
+                    _ = try store.heatmap(
+                        of: heatmapSeries, from: yearDates.first!, through: yearDates.last!)
+                },
+                sqliteSQL: try BenchClock.time(peerRuns) {
+                    _ = try sqlite.heatmapSQL(series: heatmapSeries, dates: yearDates)
+                }.median,
+                sqliteRows: try BenchClock.time(peerRuns) {
+                    _ = try sqlite.heatmapRows(series: heatmapSeries, dates: yearDates)
+                }.median,
                 difference: difference, unit: .microseconds)
         }
         // Q4: all seven weekday averages over all time.
         if wanted("Q4") {
-            let first = LocalDate(containing: Date(milliseconds: try sqlite.firstStart(series: series)!), in: Self.zone)
+            let first = LocalDate(
+                containing: Date(milliseconds: try sqlite.firstStart(series: series)!),
+                in: Self.zone)
             let today = LocalDate(containing: now, in: Self.zone)
             let dates = (first.dayNumber..<today.dayNumber).map(LocalDate.init(dayNumber:))
-            let ours = try store.weekdayAverages(of: series, now: now, options: .init(window: .allTime)).map { $0.averageHourlyPattern ?? [] }
+            let ours = try store.weekdayAverages(
+                of: series, now: now, options: .init(window: .allTime)
+            ).map { $0.averageHourlyPattern ?? [] }
             func split(_ days: [(hourly: [Double], hasData: Bool)]) -> [[Double]] {
-                (1...7).map { weekday in averagePattern(zip(dates, days).filter { $0.0.weekday == weekday }.map(\.1)) ?? [] }
+                (1...7).map { weekday in
+                    averagePattern(zip(dates, days).filter { $0.0.weekday == weekday }.map(\.1))
+                        ?? []
+                }
             }
             let sql = split(try sqlite.hourlySQL(series: series, dates: dates))
             let rows = split(try sqlite.hourlyRows(series: series, dates: dates))
             let runs = max(3, iterations / 500)
             report.add(
                 "Q4 all seven weekday averages, all time",
-                trendStore: try BenchClock.time(max(20, iterations / 50)) { _ = try store.weekdayAverages(of: series, now: now, options: .init(window: .allTime)) },
-                sqliteSQL: try BenchClock.time(runs) { _ = try sqlite.hourlySQL(series: series, dates: dates) }.median,
-                sqliteRows: try BenchClock.time(runs) { _ = try sqlite.hourlyRows(series: series, dates: dates) }.median,
-                difference: zip(ours, sql).map { Report.difference($0, $1) }.max()! + zip(ours, rows).map { Report.difference($0, $1) }.max()!,
+                trendStore: try BenchClock.time(max(20, iterations / 50)) {
+                    _ = try store.weekdayAverages(
+                        of: series, now: now, options: .init(window: .allTime))
+                },
+                sqliteSQL: try BenchClock.time(runs) {
+                    _ = try sqlite.hourlySQL(series: series, dates: dates)
+                }.median,
+                sqliteRows: try BenchClock.time(runs) {
+                    _ = try sqlite.hourlyRows(series: series, dates: dates)
+                }.median,
+                difference: zip(ours, sql).map { Report.difference($0, $1) }.max()! + zip(
+                    ours, rows
+                ).map { Report.difference($0, $1) }.max()!,
                 unit: .microseconds)
         }
         if wanted("cached") {
             _ = try await store.refreshedWeekdayAverage(of: series, weekday: weekday, now: now)
-            report.add("cached weekday average, read and decoded",
-                       trendStore: try BenchClock.time(iterations * 5) { _ = try store.cachedWeekdayAverage(of: series, weekday: weekday, now: now) },
-                       unit: .microseconds)
+            report.add(
+                "cached weekday average, read and decoded",
+                trendStore: try BenchClock.time(iterations * 5) {
+                    _ = try store.cachedWeekdayAverage(of: series, weekday: weekday, now: now)
+                },
+                unit: .microseconds)
         }
         if wanted("raw") {
             let start = BenchClock.now()
-            let scanned = try store.forEachChunk(of: series, from: .distantPast, to: .distantFuture) { _ in }
-            report.add("raw scan, decoding every chunk (samples/s)", trendStore: Double(scanned) / BenchClock.seconds(since: start), unit: .rate)
+            let scanned = try store.forEachChunk(of: series, from: .distantPast, to: .distantFuture)
+            { _ in }
+            report.add(
+                "raw scan, decoding every chunk (samples/s)",
+                trendStore: Double(scanned) / BenchClock.seconds(since: start), unit: .rate)
         }
         if !noDuckdb && only == nil {
-            report.duckDB = DuckDBPeer.run(csv: csv, now: now, zone: Self.zone, weekday: weekday, sqlite: sqlite, store: store, series: series, heatmapSeries: heatmapSeries, yearDates: yearDates, runs: peerRuns)
+            report.duckDB = DuckDBPeer.run(
+                csv: csv, now: now, zone: Self.zone, weekday: weekday, sqlite: sqlite, store: store,
+                series: series, heatmapSeries: heatmapSeries, yearDates: yearDates, runs: peerRuns)
         }
         print(report.rendered())
         if let worst = report.rows.compactMap(\.difference).max(), worst > Self.agreement {
             print("FAILED: answers differ by \(worst), more than \(Self.agreement)")
             throw ExitCode.failure
         }
-        if let duckDB = report.duckDB, duckDB.hasPrefix("DuckDB: failed") || duckDB.contains("differ by 1.0e+00") || duckDB.contains("differ by nan") {
+        if let duckDB = report.duckDB,
+            duckDB.hasPrefix("DuckDB: failed") || duckDB.contains("differ by 1.0e+00")
+                || duckDB.contains("differ by nan")
+        {
             print("FAILED: the DuckDB peer failed or disagrees")
             throw ExitCode.failure
         }

@@ -10,7 +10,9 @@ enum AppleHealthArchive {
     private struct EnoughRead: Error {}
 
     /// Extracts the export into `directory` and returns the file's path and the entry's name.
-    static func extractExport(from zipPath: String, into directory: URL) throws(ImportError) -> (path: String, entry: String) {
+    static func extractExport(from zipPath: String, into directory: URL) throws(ImportError) -> (
+        path: String, entry: String
+    ) {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .read)
@@ -18,7 +20,9 @@ enum AppleHealthArchive {
             throw ImportError(file: zipPath, reason: "not a readable zip archive (\(error))")
         }
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
-            guard entry.path.lowercased().hasSuffix(".xml") || !entry.path.contains(".") else { continue }
+            guard entry.path.lowercased().hasSuffix(".xml") || !entry.path.contains(".") else {
+                continue
+            }
             var head = Data()
             do {
                 _ = try archive.extract(entry, bufferSize: 64 << 10, skipCRC32: true) { chunk in
@@ -27,20 +31,27 @@ enum AppleHealthArchive {
                 }
             } catch is EnoughRead {
             } catch {
-                throw ImportError(file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
+                throw ImportError(
+                    file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
             }
-            guard String(decoding: head.prefix(64 << 10), as: UTF8.self).contains("<HealthData") else { continue }
+            guard String(decoding: head.prefix(64 << 10), as: UTF8.self).contains("<HealthData")
+            else { continue }
             let target = directory.appendingPathComponent("export.xml")
             do {
                 FileManager.default.createFile(atPath: target.path, contents: nil)
                 let handle = try FileHandle(forWritingTo: target)
                 defer { try? handle.close() }
-                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in try handle.write(contentsOf: chunk) }
+                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
+                    try handle.write(contentsOf: chunk)
+                }
             } catch {
-                throw ImportError(file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
+                throw ImportError(
+                    file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
             }
             return (target.path, entry.path)
         }
-        throw ImportError(file: zipPath, reason: "the zip holds no Apple Health export (no XML entry with a <HealthData> root)")
+        throw ImportError(
+            file: zipPath,
+            reason: "the zip holds no Apple Health export (no XML entry with a <HealthData> root)")
     }
 }

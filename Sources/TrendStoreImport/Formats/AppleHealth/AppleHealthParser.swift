@@ -36,12 +36,17 @@ final class AppleHealthParser: RecordParser {
         var line: Int
     }
 
-    private static let interesting = ["HealthData", "ExportDate", "Record", "Workout", "WorkoutStatistics"]
+    private static let interesting = [
+        "HealthData", "ExportDate", "Record", "Workout", "WorkoutStatistics",
+    ]
     private static let attribute = (
-        type: Array("type".utf8), sourceName: Array("sourceName".utf8), source: Array("source".utf8),
+        type: Array("type".utf8), sourceName: Array("sourceName".utf8),
+        source: Array("source".utf8),
         device: Array("device".utf8), unit: Array("unit".utf8), startDate: Array("startDate".utf8),
-        endDate: Array("endDate".utf8), value: Array("value".utf8), activityType: Array("workoutActivityType".utf8),
-        totalDistance: Array("totalDistance".utf8), totalDistanceUnit: Array("totalDistanceUnit".utf8), sum: Array("sum".utf8)
+        endDate: Array("endDate".utf8), value: Array("value".utf8),
+        activityType: Array("workoutActivityType".utf8),
+        totalDistance: Array("totalDistance".utf8),
+        totalDistanceUnit: Array("totalDistanceUnit".utf8), sum: Array("sum".utf8)
     )
 
     /// Reads `path` once to learn which sources cover what, then opens it again for records.
@@ -50,7 +55,8 @@ final class AppleHealthParser: RecordParser {
     init(path: String, displayPath: String) throws(ImportError) {
         file = displayPath
         coverage = Array(repeating: [:], count: AppleHealthQuantity.allCases.count)
-        let firstPass = XMLTagScanner(stream: try ByteStream(path: path), interesting: Self.interesting)
+        let firstPass = XMLTagScanner(
+            stream: try ByteStream(path: path), interesting: Self.interesting)
         var sawRoot = false
         var sawRootEnd = false
         do {
@@ -61,21 +67,31 @@ final class AppleHealthParser: RecordParser {
                 }
                 if tag.name.elementsEqual("HealthData".utf8) { sawRoot = true }
                 if tag.name.elementsEqual("ExportDate".utf8) {
-                    exportDate = tag.withAttribute(Self.attribute.value, TimestampParser.milliseconds)
+                    exportDate = tag.withAttribute(
+                        Self.attribute.value, TimestampParser.milliseconds)
                 }
                 guard tag.name.elementsEqual("Record".utf8),
                     let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of),
-                    let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds),
-                    let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds), end >= start
+                    let start = tag.withAttribute(
+                        Self.attribute.startDate, TimestampParser.milliseconds),
+                    let end = tag.withAttribute(
+                        Self.attribute.endDate, TimestampParser.milliseconds), end >= start
                 else { continue }
-                coverage[quantity.rawValue][Self.rank(of: tag), default: CoverageIntervals()].add(start: start, end: end)
+                coverage[quantity.rawValue][Self.rank(of: tag), default: CoverageIntervals()].add(
+                    start: start, end: end)
             }
         } catch {
-            throw ImportError(file: displayPath, line: error.line, field: error.field, reason: error.reason)
+            throw ImportError(
+                file: displayPath, line: error.line, field: error.field, reason: error.reason)
         }
-        guard sawRoot else { throw ImportError(file: displayPath, reason: "no <HealthData> element: not an Apple Health export") }
+        guard sawRoot else {
+            throw ImportError(
+                file: displayPath, reason: "no <HealthData> element: not an Apple Health export")
+        }
         guard sawRootEnd else {
-            throw ImportError(file: displayPath, reason: "the export ends before </HealthData>: the file is truncated")
+            throw ImportError(
+                file: displayPath,
+                reason: "the export ends before </HealthData>: the file is truncated")
         }
         for index in coverage.indices {
             for rank in coverage[index].keys { coverage[index][rank]!.compact() }
@@ -92,7 +108,8 @@ final class AppleHealthParser: RecordParser {
             do {
                 tag = try scanner.next()
             } catch {
-                throw ImportError(file: file, line: error.line, field: error.field, reason: error.reason)
+                throw ImportError(
+                    file: file, line: error.line, field: error.field, reason: error.reason)
             }
             guard let tag else { return nil }
             if let record = read(tag) { queued.append(record) }
@@ -102,9 +119,13 @@ final class AppleHealthParser: RecordParser {
 
     private static func rank(of tag: XMLTag) -> Int {
         tag.withAttribute(Self.attribute.sourceName) { name in
-            tag.withAttribute(Self.attribute.device) { SourcePriority.rank(sourceName: name, device: $0) }
+            tag.withAttribute(Self.attribute.device) {
+                SourcePriority.rank(sourceName: name, device: $0)
+            }
                 ?? SourcePriority.rank(sourceName: name, device: nil)
-        } ?? tag.withAttribute(Self.attribute.source) { SourcePriority.rank(sourceName: $0, device: nil) } ?? 1
+        } ?? tag.withAttribute(Self.attribute.source) {
+            SourcePriority.rank(sourceName: $0, device: nil)
+        } ?? 1
     }
 
     private func invalid(_ line: Int, _ field: String, _ reason: String) -> ParsedRecord {
@@ -115,7 +136,8 @@ final class AppleHealthParser: RecordParser {
         if tag.name.elementsEqual("Record".utf8) && !tag.isEnd { return record(tag) }
         if tag.name.elementsEqual("Workout".utf8) { return workout(tag) }
         if tag.name.elementsEqual("WorkoutStatistics".utf8), !tag.isEnd, pendingWorkout != nil,
-            let type = tag.string(Self.attribute.type), type.hasPrefix("HKQuantityTypeIdentifierDistance"),
+            let type = tag.string(Self.attribute.type),
+            type.hasPrefix("HKQuantityTypeIdentifierDistance"),
             let sum = tag.withAttribute(Self.attribute.sum, NumberParser.double),
             let factor = tag.string(Self.attribute.unit).flatMap({ AppleHealthUnits.distance[$0] })
         {
@@ -127,18 +149,29 @@ final class AppleHealthParser: RecordParser {
     private func record(_ tag: XMLTag) -> ParsedRecord {
         guard let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of) else {
             let type = tag.string(Self.attribute.type) ?? "without a type"
-            return .ignored(reason: "record type \(type.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")) is not imported")
+            return .ignored(
+                reason:
+                    "record type \(type.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")) is not imported"
+            )
         }
         let line = tag.line
-        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds) else {
-            return invalid(line, "startDate", "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
+        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds)
+        else {
+            return invalid(
+                line, "startDate",
+                "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
         }
-        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds) else {
-            return invalid(line, "endDate", "\"\(tag.string(Self.attribute.endDate) ?? "")\": \(TimestampParser.expectation)")
+        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds)
+        else {
+            return invalid(
+                line, "endDate",
+                "\"\(tag.string(Self.attribute.endDate) ?? "")\": \(TimestampParser.expectation)")
         }
         guard end >= start else { return invalid(line, "endDate", "is before startDate") }
         guard let raw = tag.withAttribute(Self.attribute.value, NumberParser.double) else {
-            return invalid(line, "value", "\"\(tag.string(Self.attribute.value) ?? "")\" is not a finite number")
+            return invalid(
+                line, "value",
+                "\"\(tag.string(Self.attribute.value) ?? "")\" is not a finite number")
         }
         let unit = tag.string(Self.attribute.unit) ?? ""
         guard let factor = quantity.factor(from: unit) else {
@@ -150,21 +183,30 @@ final class AppleHealthParser: RecordParser {
         let rank = Self.rank(of: tag)
         let local = localDay(of: tag, start: start)
         for (higher, intervals) in coverage[quantity.rawValue] where higher > rank {
-            let overlapped = end > start
+            let overlapped =
+                end > start
                 ? intervals.overlaps(start: start, end: end)
                 : intervals.overlaps(start: local.start, end: local.end)
-            if overlapped { return .ignored(reason: "\(quantity.series) also recorded by a higher-priority source") }
+            if overlapped {
+                return .ignored(
+                    reason: "\(quantity.series) also recorded by a higher-priority source")
+            }
         }
-        return .sample(series: quantity.series, unit: quantity.unit,
-                       sample: Sample(startMilliseconds: start, endMilliseconds: end, value: raw * factor), line: line)
+        return .sample(
+            series: quantity.series, unit: quantity.unit,
+            sample: Sample(startMilliseconds: start, endMilliseconds: end, value: raw * factor),
+            line: line)
     }
 
     /// The local day of a record's start, by the UTC offset written in its own `startDate`.
     private func localDay(of tag: XMLTag, start: Int64) -> (start: Int64, end: Int64) {
-        let offset = tag.withAttribute(Self.attribute.startDate) { text -> Int64? in
-            let wall = Array("2000-01-01 00:00:00 ".utf8) + Array(text.suffix(5))
-            return wall.withUnsafeBytes(TimestampParser.milliseconds).map { 946_684_800_000 - $0 }
-        } ?? 0
+        let offset =
+            tag.withAttribute(Self.attribute.startDate) { text -> Int64? in
+                let wall = Array("2000-01-01 00:00:00 ".utf8) + Array(text.suffix(5))
+                return wall.withUnsafeBytes(TimestampParser.milliseconds).map {
+                    946_684_800_000 - $0
+                }
+            } ?? 0
         let wall = start + offset
         let dayNumber = wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000
         let dayStart = dayNumber * 86_400_000 - offset
@@ -178,29 +220,45 @@ final class AppleHealthParser: RecordParser {
             return emit(pending)
         }
         let line = tag.line
-        guard let type = tag.string(Self.attribute.activityType) else { return invalid(line, "workoutActivityType", "is missing") }
-        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds) else {
-            return invalid(line, "startDate", "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
+        guard let type = tag.string(Self.attribute.activityType) else {
+            return invalid(line, "workoutActivityType", "is missing")
         }
-        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds), end >= start else {
+        guard let start = tag.withAttribute(Self.attribute.startDate, TimestampParser.milliseconds)
+        else {
+            return invalid(
+                line, "startDate",
+                "\"\(tag.string(Self.attribute.startDate) ?? "")\": \(TimestampParser.expectation)")
+        }
+        guard let end = tag.withAttribute(Self.attribute.endDate, TimestampParser.milliseconds),
+            end >= start
+        else {
             return invalid(line, "endDate", "is missing, malformed or before startDate")
         }
         var distance: Double?
         if let total = tag.withAttribute(Self.attribute.totalDistance, NumberParser.double) {
             let unit = tag.string(Self.attribute.totalDistanceUnit) ?? "km"
-            guard let factor = AppleHealthUnits.distance[unit] else { return invalid(line, "totalDistanceUnit", "\"\(unit)\" is not a distance unit") }
+            guard let factor = AppleHealthUnits.distance[unit] else {
+                return invalid(line, "totalDistanceUnit", "\"\(unit)\" is not a distance unit")
+            }
             distance = total * factor
         }
-        let name = type.hasPrefix("HKWorkoutActivityType") ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
-        let workout = PendingWorkout(series: name.isEmpty ? "Workout" : name, start: start, end: end, distance: distance, line: line)
+        let name =
+            type.hasPrefix("HKWorkoutActivityType")
+            ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
+        let workout = PendingWorkout(
+            series: name.isEmpty ? "Workout" : name, start: start, end: end, distance: distance,
+            line: line)
         if tag.isSelfClosing { return emit(workout) }
         pendingWorkout = workout
         return nil
     }
 
     private func emit(_ workout: PendingWorkout) -> ParsedRecord {
-        .sample(series: workout.series, unit: "m",
-                sample: Sample(startMilliseconds: workout.start, endMilliseconds: workout.end, value: workout.distance ?? workout.statisticsDistance),
-                line: workout.line)
+        .sample(
+            series: workout.series, unit: "m",
+            sample: Sample(
+                startMilliseconds: workout.start, endMilliseconds: workout.end,
+                value: workout.distance ?? workout.statisticsDistance),
+            line: workout.line)
     }
 }

@@ -49,7 +49,9 @@ enum AppleHealthQuantity: Int, CaseIterable {
     /// The quantity of a `type` attribute, or `nil` for a type not imported.
     static func of(_ identifier: UnsafeRawBufferPointer) -> AppleHealthQuantity? {
         for (index, candidate) in identifiers.enumerated()
-        where candidate.count == identifier.count && candidate.last == identifier.last && identifier.elementsEqual(candidate) {
+        where candidate.count == identifier.count && candidate.last == identifier.last
+            && identifier.elementsEqual(candidate)
+        {
             return AppleHealthQuantity(rawValue: index)
         }
         return nil
@@ -59,9 +61,13 @@ enum AppleHealthQuantity: Int, CaseIterable {
 /// Unit conversions of Apple Health exports.
 enum AppleHealthUnits {
     /// Factors to kilocalories. `Cal` (capital C) is the dietary calorie, a kilocalorie.
-    static let energy: [String: Double] = ["kcal": 1, "Cal": 1, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184]
+    static let energy: [String: Double] = [
+        "kcal": 1, "Cal": 1, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184,
+    ]
     /// Factors to metres.
-    static let distance: [String: Double] = ["m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
+    static let distance: [String: Double] = [
+        "m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144,
+    ]
 }
 
 /// Which source wins where two record the same quantity over the same time.

@@ -40,11 +40,17 @@ struct CoverageIntervals {
         var high = merged.count
         while low < high {
             let middle = (low + high) / 2
-            if end > start ? merged[middle].start < end : merged[middle].start <= start { low = middle + 1 } else { high = middle }
+            if end > start ? merged[middle].start < end : merged[middle].start <= start {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         guard low > 0 else { return false }
         let candidate = merged[low - 1]
-        return end > start ? candidate.end > start || (candidate.end == candidate.start && candidate.start >= start)
+        return end > start
+            ? candidate.end > start
+                || (candidate.end == candidate.start && candidate.start >= start)
             : candidate.end >= start
     }
 }

@@ -14,7 +14,8 @@ enum LegacyCacheFile {
     enum Content {
         case v1Average(pattern: [Double], projectedTotal: Double, cachedAt: Date)
         case v2Averages([(weekday: Int, pattern: [Double], projectedTotal: Double, cachedAt: Date)])
-        case today(cumulative: [Double], date: LocalDate, latestSampleTimestamp: Date?, moveGoal: Double?)
+        case today(
+            cumulative: [Double], date: LocalDate, latestSampleTimestamp: Date?, moveGoal: Double?)
         case heatmapBuckets([(series: [String], bucket: HeatmapBucket, fetchedAt: Date)])
     }
 
@@ -35,10 +36,14 @@ enum LegacyCacheFile {
             var entries: [(Int, [Double], Double, Date)] = []
             for (key, value) in weekdays.sorted(by: { $0.key < $1.key }) {
                 guard let weekday = Int(key), (1...7).contains(weekday) else {
-                    throw Problem(field: "weekdayData.\(key)", reason: "is not a weekday number 1…7")
+                    throw Problem(
+                        field: "weekdayData.\(key)", reason: "is not a weekday number 1…7")
                 }
-                guard let entry = value as? [String: Any] else { throw Problem(field: "weekdayData.\(key)", reason: "is not an object") }
-                let (pattern, total, cachedAt) = try average(entry, path: "weekdayData.\(key).", zone: zone)
+                guard let entry = value as? [String: Any] else {
+                    throw Problem(field: "weekdayData.\(key)", reason: "is not an object")
+                }
+                let (pattern, total, cachedAt) = try average(
+                    entry, path: "weekdayData.\(key).", zone: zone)
                 entries.append((weekday, pattern, total, cachedAt))
             }
             return .v2Averages(entries)
@@ -53,15 +58,25 @@ enum LegacyCacheFile {
             if object["latestSampleTimestamp"] == nil || object["latestSampleTimestamp"] is NSNull {
                 latest = nil
             } else {
-                latest = try self.date(object["latestSampleTimestamp"], path: "latestSampleTimestamp")
+                latest = try self.date(
+                    object["latestSampleTimestamp"], path: "latestSampleTimestamp")
             }
-            return .today(cumulative: cumulative, date: date, latestSampleTimestamp: latest, moveGoal: (object["moveGoal"] as? NSNumber)?.doubleValue)
+            return .today(
+                cumulative: cumulative, date: date, latestSampleTimestamp: latest,
+                moveGoal: (object["moveGoal"] as? NSNumber)?.doubleValue)
         }
-        throw Problem(field: "", reason: "not a legacy cache file (no buckets, weekdayData, averageHourlyPattern or todayHourlyData)")
+        throw Problem(
+            field: "",
+            reason:
+                "not a legacy cache file (no buckets, weekdayData, averageHourlyPattern or todayHourlyData)"
+        )
     }
 
-    private static func average(_ entry: [String: Any], path: String, zone: TimeZone) throws(Problem) -> ([Double], Double, Date) {
-        let (pattern, _) = try self.pattern(entry["averageHourlyPattern"] as Any, path: path + "averageHourlyPattern", zone: zone)
+    private static func average(_ entry: [String: Any], path: String, zone: TimeZone)
+        throws(Problem) -> ([Double], Double, Date)
+    {
+        let (pattern, _) = try self.pattern(
+            entry["averageHourlyPattern"] as Any, path: path + "averageHourlyPattern", zone: zone)
         guard let total = (entry["projectedTotal"] as? NSNumber)?.doubleValue, total.isFinite else {
             throw Problem(field: path + "projectedTotal", reason: "missing or not a number")
         }
@@ -69,7 +84,9 @@ enum LegacyCacheFile {
     }
 
     /// The 24 cumulative values of a list of `{"hour", "calories"}` points, and the local date they belong to.
-    private static func pattern(_ value: Any, path: String, zone: TimeZone) throws(Problem) -> ([Double], LocalDate) {
+    private static func pattern(_ value: Any, path: String, zone: TimeZone) throws(Problem) -> (
+        [Double], LocalDate
+    ) {
         guard let points = value as? [[String: Any]], !points.isEmpty else {
             throw Problem(field: path, reason: "missing or not a list of {hour, calories} points")
         }
@@ -78,14 +95,21 @@ enum LegacyCacheFile {
         var stamped: [(date: LocalDate, hour: Int, value: Double)] = []
         for (index, point) in points.enumerated() {
             let stamp = try date(point["hour"], path: "\(path)[\(index)].hour")
-            guard let calories = (point["calories"] as? NSNumber)?.doubleValue, calories.isFinite else {
-                throw Problem(field: "\(path)[\(index)].calories", reason: "missing or not a number")
+            guard let calories = (point["calories"] as? NSNumber)?.doubleValue, calories.isFinite
+            else {
+                throw Problem(
+                    field: "\(path)[\(index)].calories", reason: "missing or not a number")
             }
-            let parts = calendar.dateComponents([.hour, .minute, .second, .nanosecond], from: stamp)
-            guard parts.minute == 0, parts.second == 0, (parts.nanosecond ?? 0) < 1_000_000 else { continue }  // a "now" marker
+            let parts = calendar.dateComponents(
+                [.hour, .minute, .second, .nanosecond], from: stamp)
+            guard parts.minute == 0, parts.second == 0, (parts.nanosecond ?? 0) < 1_000_000 else {
+                continue
+            }  // a "now" marker
             stamped.append((LocalDate(containing: stamp, in: zone), parts.hour!, calories))
         }
-        guard let day = stamped.map(\.date).min() else { throw Problem(field: path, reason: "has no point on the hour") }
+        guard let day = stamped.map(\.date).min() else {
+            throw Problem(field: path, reason: "has no point on the hour")
+        }
         var cumulative = [Double?](repeating: nil, count: 24)
         for point in stamped {
             if point.date == day && point.hour >= 1 {
@@ -95,7 +119,11 @@ enum LegacyCacheFile {
             }
         }
         var running = 0.0
-        return (cumulative.map { value in running = value ?? running; return running }, day)
+        return (
+            cumulative.map { value in
+                running = value ?? running; return running
+            }, day
+        )
     }
 
     /// The ActivityCache file's buckets: `{"Ride,Run": {"fetchedAt", "heatmapDays": […], "activities": […] or null}}`.
@@ -103,11 +131,15 @@ enum LegacyCacheFile {
     /// The seed leaves the day records' fields open, so each day is read tolerantly: a
     /// `date` (YYYY-MM-DD, an ISO-8601 instant or seconds since 2001, taken as a local
     /// date in the store's zone), a `count`, and a `total`, `distance` or `value`.
-    private static func heatmapBuckets(_ buckets: [String: Any], zone: TimeZone) throws(Problem) -> [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)] {
+    private static func heatmapBuckets(_ buckets: [String: Any], zone: TimeZone) throws(Problem)
+        -> [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)]
+    {
         var result: [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)] = []
         for (key, value) in buckets.sorted(by: { $0.key < $1.key }) {
             let path = "buckets.\(key)"
-            guard let entry = value as? [String: Any] else { throw Problem(field: path, reason: "is not an object") }
+            guard let entry = value as? [String: Any] else {
+                throw Problem(field: path, reason: "is not an object")
+            }
             let fetchedAt = try date(entry["fetchedAt"], path: path + ".fetchedAt")
             guard let days = entry["heatmapDays"] as? [[String: Any]] else {
                 throw Problem(field: path + ".heatmapDays", reason: "missing or not a list of days")
@@ -116,23 +148,38 @@ enum LegacyCacheFile {
             for (index, day) in days.enumerated() {
                 let dayPath = "\(path).heatmapDays[\(index)]"
                 let localDate: LocalDate
-                if let text = day["date"] as? String, let plain = LocalDate(text.prefix(10)), text.count == 10 {
+                if let text = day["date"] as? String, let plain = LocalDate(text.prefix(10)),
+                    text.count == 10
+                {
                     localDate = plain
                 } else {
-                    localDate = LocalDate(containing: try date(day["date"], path: dayPath + ".date"), in: zone)
+                    localDate = LocalDate(
+                        containing: try date(day["date"], path: dayPath + ".date"), in: zone)
                 }
                 var heatmapDay = HeatmapDay(date: localDate, series: [], seriesFigures: [])
                 heatmapDay.count = (day["count"] as? NSNumber)?.intValue ?? 0
-                heatmapDay.total = ((day["total"] ?? day["distance"] ?? day["value"]) as? NSNumber)?.doubleValue ?? 0
+                heatmapDay.total =
+                    ((day["total"] ?? day["distance"] ?? day["value"]) as? NSNumber)?.doubleValue
+                    ?? 0
                 heatmapDays.append(heatmapDay)
             }
             var activities: Data?
             if let raw = entry["activities"], !(raw is NSNull) {
-                activities = try? JSONSerialization.data(withJSONObject: raw, options: [.sortedKeys])
+                activities = try? JSONSerialization.data(
+                    withJSONObject: raw, options: [.sortedKeys])
             }
-            let series = key.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !series.isEmpty else { throw Problem(field: path, reason: "the bucket key names no series") }
-            result.append((series, HeatmapBucket(heatmapDays: heatmapDays.sorted { $0.date < $1.date }, activities: activities), fetchedAt))
+            let series = key.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !series.isEmpty else {
+                throw Problem(field: path, reason: "the bucket key names no series")
+            }
+            result.append(
+                (
+                    series,
+                    HeatmapBucket(
+                        heatmapDays: heatmapDays.sorted { $0.date < $1.date },
+                        activities: activities), fetchedAt
+                ))
         }
         return result
     }
@@ -142,6 +189,7 @@ enum LegacyCacheFile {
         if let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite {
             return Date(timeIntervalSinceReferenceDate: number.doubleValue)
         }
-        throw Problem(field: path, reason: "missing, or not an ISO-8601 date or seconds since 2001-01-01")
+        throw Problem(
+            field: path, reason: "missing, or not an ISO-8601 date or seconds since 2001-01-01")
     }
 }

@@ -14,7 +14,9 @@ final class StravaJSONParser: RecordParser {
         file = stream.path
         size = stream.totalBytes
         var data = Data()
-        while stream.consume({ bytes, _ in data.append(contentsOf: bytes); return bytes.count }) {}
+        while stream.consume({ bytes, _ in
+            data.append(contentsOf: bytes); return bytes.count
+        }) {}
         guard let list = (try? JSONSerialization.jsonObject(with: data)) as? [Any] else {
             throw ImportError(file: file, reason: "not a JSON list of Strava activities")
         }
@@ -28,22 +30,36 @@ final class StravaJSONParser: RecordParser {
         guard index < activities.count else { return nil }
         index += 1
         func invalid(_ field: String?, _ reason: String) -> ParsedRecord {
-            .invalid(ImportError(file: file, line: index, field: field, reason: reason + " (record \(index) of the list)"))
+            .invalid(
+                ImportError(
+                    file: file, line: index, field: field,
+                    reason: reason + " (record \(index) of the list)"))
         }
-        guard let activity = activities[index - 1] as? [String: Any] else { return invalid(nil, "not a JSON object") }
-        guard let type = (activity["sport_type"] as? String) ?? (activity["type"] as? String), !type.isEmpty else {
+        guard let activity = activities[index - 1] as? [String: Any] else {
+            return invalid(nil, "not a JSON object")
+        }
+        guard let type = (activity["sport_type"] as? String) ?? (activity["type"] as? String),
+            !type.isEmpty
+        else {
             return invalid("sport_type", "missing")
         }
         guard let dateText = activity["start_date"] as? String,
             let start = Array(dateText.utf8).withUnsafeBytes(TimestampParser.milliseconds)
         else { return invalid("start_date", "missing or not ISO-8601 with a UTC offset") }
-        guard let elapsed = (activity["elapsed_time"] as? NSNumber)?.doubleValue, elapsed >= 0, elapsed.isFinite else {
+        guard let elapsed = (activity["elapsed_time"] as? NSNumber)?.doubleValue, elapsed >= 0,
+            elapsed.isFinite
+        else {
             return invalid("elapsed_time", "missing or not a number of seconds")
         }
         let distance = (activity["distance"] as? NSNumber)?.doubleValue ?? 0
-        guard distance.isFinite, distance >= 0 else { return invalid("distance", "not a distance in metres") }
-        return .sample(series: type, unit: "m",
-                       sample: Sample(startMilliseconds: start, endMilliseconds: start + Int64((elapsed * 1000).rounded()), value: distance),
-                       line: index)
+        guard distance.isFinite, distance >= 0 else {
+            return invalid("distance", "not a distance in metres")
+        }
+        return .sample(
+            series: type, unit: "m",
+            sample: Sample(
+                startMilliseconds: start,
+                endMilliseconds: start + Int64((elapsed * 1000).rounded()), value: distance),
+            line: index)
     }
 }
