@@ -57,32 +57,23 @@ final class SampleCSVParser: RecordParser {
             return .invalid(
                 ImportError(file: file, line: line, field: "series", reason: "is empty"))
         }
+        func invalid(_ field: String, _ reason: String) -> ParsedRecord {
+            .invalid(ImportError(file: file, line: line, field: field, reason: reason))
+        }
+        /// The field's text, quoted and cut short, for a message.
+        func quoted(_ column: Int) -> String { "\"\(reader.string(column).prefix(40))\"" }
         guard let start = reader.withField(columns.start, TimestampParser.milliseconds) else {
-            return .invalid(
-                ImportError(
-                    file: file, line: line, field: "start",
-                    reason:
-                        "\"\(reader.string(columns.start).prefix(40))\": \(TimestampParser.expectation)"
-                ))
+            return invalid("start", "\(quoted(columns.start)): \(TimestampParser.expectation)")
         }
         guard let end = reader.withField(columns.end, TimestampParser.milliseconds) else {
-            return .invalid(
-                ImportError(
-                    file: file, line: line, field: "end",
-                    reason:
-                        "\"\(reader.string(columns.end).prefix(40))\": \(TimestampParser.expectation)"
-                ))
+            return invalid("end", "\(quoted(columns.end)): \(TimestampParser.expectation)")
         }
         guard end >= start else {
             return .invalid(
                 ImportError(file: file, line: line, field: "end", reason: "is before start"))
         }
         guard let value = reader.withField(columns.value, NumberParser.double) else {
-            return .invalid(
-                ImportError(
-                    file: file, line: line, field: "value",
-                    reason: "\"\(reader.string(columns.value).prefix(40))\" is not a finite number")
-            )
+            return invalid("value", "\(quoted(columns.value)) is not a finite number")
         }
         var unit: String?
         if let column = columns.unit {
