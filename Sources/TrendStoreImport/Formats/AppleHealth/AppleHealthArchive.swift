@@ -38,7 +38,9 @@ enum AppleHealthArchive {
             else { continue }
             let target = directory.appendingPathComponent("export.xml")
             do {
-                FileManager.default.createFile(atPath: target.path, contents: nil)
+                guard FileManager.default.createFile(atPath: target.path, contents: nil) else {
+                    throw ImportError(file: target.path, reason: "cannot be created for writing")
+                }
                 let handle = try FileHandle(forWritingTo: target)
                 defer { try? handle.close() }
                 _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
