@@ -98,14 +98,9 @@ extension TrendStore {
     private func storeHeatmap(
         _ bucket: HeatmapBucket, key: String, computedAt: Date, window: Range<Int64>, imported: Bool
     ) throws {
-        let body = Array(try JSONEncoder().encode(bucket))
-        try engine.write { txn, _ in
-            try engine.putPayload(
-                AggregatePayload(
-                    kind: .heatmap, schemaVersion: UInt8(SchemaKey.currentVersion),
-                    imported: imported,
-                    computedAt: Milliseconds(computedAt), window: window, body: body),
-                forKey: key, in: txn)
-        }
+        try engine.storePayload(
+            .heatmap, body: Array(try JSONEncoder().encode(bucket)), forKey: key,
+            computedAt: computedAt,
+            window: window, imported: imported)
     }
 }

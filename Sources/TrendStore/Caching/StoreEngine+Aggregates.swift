@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 
 /// What reading a cached payload found.
@@ -26,6 +27,17 @@ extension StoreEngine {
         _ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction
     ) throws {
         try txn.put(payload.encoded(), forKey: Array(key.utf8), in: aggregates)
+    }
+
+    /// Stores one payload of the current schema in its own write transaction.
+    func storePayload(
+        _ kind: AggregatePayload.Kind, body: [UInt8], forKey key: String, computedAt: Date,
+        window: Range<Int64> = 0..<0, imported: Bool
+    ) throws {
+        let payload = AggregatePayload(
+            kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
+            computedAt: Milliseconds(computedAt), window: window, body: body)
+        try write { txn, _ in try putPayload(payload, forKey: key, in: txn) }
     }
 
     /// The keys of the `aggregates` database starting with `prefix`, in order.

@@ -263,14 +263,10 @@ extension TrendStore {
         let average = WeekdayAverage(
             series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
-        try engine.write { txn, _ in
-            try engine.putPayload(
-                AggregatePayload(
-                    kind: .weekdayAverage, schemaVersion: 2, imported: true,
-                    computedAt: Milliseconds(computedAt),
-                    window: 0..<0, body: PayloadBodies.encode(average)),
-                forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
-        }
+        try engine.storePayload(
+            .weekdayAverage, body: PayloadBodies.encode(average),
+            forKey: SchemaKey.weekdayAverage(series, weekday: weekday), computedAt: computedAt,
+            imported: true)
     }
 
     /// Stores a today cache imported from a legacy `energy-data.json`.
@@ -280,14 +276,10 @@ extension TrendStore {
         else {
             throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
         }
-        try engine.write { txn, _ in
-            try engine.putPayload(
-                AggregatePayload(
-                    kind: .today, schemaVersion: 2, imported: true,
-                    computedAt: Milliseconds(computedAt),
-                    window: 0..<0, body: PayloadBodies.encode(snapshot)),
-                forKey: SchemaKey.today(snapshot.curve.series), in: txn)
-        }
+        try engine.storePayload(
+            .today, body: PayloadBodies.encode(snapshot),
+            forKey: SchemaKey.today(snapshot.curve.series),
+            computedAt: computedAt, imported: true)
     }
 
     /// The migrations this store has had, oldest first.
