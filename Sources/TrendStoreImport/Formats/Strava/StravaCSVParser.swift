@@ -79,12 +79,8 @@ final class StravaCSVParser: RecordParser {
         let metres =
             columns.distanceIsMetres || type.lowercased().contains("swim")
             ? distance : distance * 1000
-        return .sample(
-            series: type, unit: "m",
-            sample: Sample(
-                startMilliseconds: start,
-                endMilliseconds: start + Int64((elapsed * 1000).rounded()), value: metres),
-            line: line)
+        return StravaActivity.record(
+            type: type, start: start, elapsedSeconds: elapsed, metres: metres, line: line)
     }
 
     /// A number as Strava and spreadsheets write it: `1,025`, `10123.4`, ` 7 `.

@@ -55,11 +55,7 @@ final class StravaJSONParser: RecordParser {
         guard distance.isFinite, distance >= 0 else {
             return invalid("distance", "not a distance in metres")
         }
-        return .sample(
-            series: type, unit: "m",
-            sample: Sample(
-                startMilliseconds: start,
-                endMilliseconds: start + Int64((elapsed * 1000).rounded()), value: distance),
-            line: index)
+        return StravaActivity.record(
+            type: type, start: start, elapsedSeconds: elapsed, metres: distance, line: index)
     }
 }
