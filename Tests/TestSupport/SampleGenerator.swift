@@ -49,6 +49,41 @@ public struct SampleGenerator {
         }
     }
 
+    /// Any finite double, drawn to hit every way a value coder can go wrong: random bit
+    /// patterns (subnormals included), ±0, the largest magnitudes, decimals with 0 to 17
+    /// significant digits at any scale, and integers up to 2^53.
+    public mutating func anyFiniteValue() -> Double {
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
+            while true {
+                let value = Double(bitPattern: random.next())
+                if value.isFinite { return value }
+            }
+        case 1:
+            return Double(
+                sign: Bool.random(using: &random) ? .minus : .plus,
+                exponentBitPattern: 0,
+                significandBitPattern: random.next() & ((1 << 52) - 1))
+        case 2:
+            return pick([
+                0.0, -0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+                .leastNonzeroMagnitude, .leastNormalMagnitude, 1.7e308, -1.7e308, 1e15, -1e15,
+            ])
+        case 3:
+            return Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &random))
+        default:
+            // A decimal typed with `digits` significant digits, scaled anywhere from 1e-12 to 1e12.
+            let digits = Int.random(in: 0...17, using: &random)
+            var mantissa: Int64 = 0
+            for _ in 0..<digits {
+                mantissa = mantissa * 10 + Int64.random(in: 0...9, using: &random)
+            }
+            let exponent = Int.random(in: -12...12, using: &random)
+            let sign = Bool.random(using: &random) ? "-" : ""
+            return Double("\(sign)\(mantissa)e\(exponent)") ?? 0
+        }
+    }
+
     /// A random element of `choices`.
     public mutating func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }
 

@@ -158,13 +158,16 @@ struct AggregationHandWorkedTests {
             ).value(atHour: 3) == nil)
     }
 
-    @Test("a series never written reads as empty; a weekday outside 1…7 is an error")
+    @Test("a series with no sample in the window reads as empty; a weekday outside 1…7 is an error")
     func emptyAndInvalid() async throws {
         try await withLosAngelesStore { store in
-            let average = try store.weekdayAverage(of: "missing", weekday: 3)
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "old",
+                unit: "kcal")
+            let average = try store.weekdayAverage(of: "old", weekday: 3)
             #expect(average.dayCount == 0 && average.averageHourlyPattern == nil)
-            #expect(try store.todayCurve(of: "missing").latestSampleTimestamp == nil)
-            #expect(throws: StoreError.self) { try store.weekdayAverage(of: "missing", weekday: 8) }
+            #expect(try store.todayCurve(of: "old").latestSampleTimestamp == nil)
+            #expect(throws: StoreError.self) { try store.weekdayAverage(of: "old", weekday: 8) }
         }
     }
 }

@@ -52,6 +52,10 @@ struct HeatmapCacheTests {
                 start: Date(timeIntervalSince1970: 1_771_900_000),
                 end: Date(timeIntervalSince1970: 1_771_903_000), value: 5000)
             try await store.write([run], to: "Run", unit: "m")
+            // A ride long before the heatmap's dates: the series exists, its days are empty.
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "Ride",
+                unit: "m")
             let from = LocalDate("2026-02-20")!
             let through = LocalDate("2026-02-28")!
             let first = try await store.refreshedHeatmap(

@@ -87,7 +87,7 @@ struct StoreWriteTests {
             try await store.write(kept, to: "b", unit: "kcal")
             try await store.deleteSeries("a")
             #expect(try store.series().map(\.name) == ["b"])
-            #expect(throws: StoreError.unknownSeries("a")) {
+            #expect(throws: StoreError.unknownSeries("a", closest: ["b"])) {
                 try store.samples(of: "a", from: .distantPast, to: .distantFuture)
             }
             #expect(try store.samples(of: "b", from: .distantPast, to: .distantFuture) == kept)

@@ -51,17 +51,32 @@ struct LocalDayGrid {
         LocalDate(dayNumber: (instant + offsets.offset(at: instant)).floorDivided(by: TimeGrid.day))
     }
 
-    /// The first instant of `date` and the first instant of the next date, without hour spans.
+    /// The runs of instants whose wall-clock date is `date`, in time order.
     ///
-    /// Equal for a date the zone skips.
-    func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
-        var start = Int64.max
-        var end = Int64.min
+    /// Usually one run, `[first instant of date, first instant of the next date)`; two or
+    /// more where the clock goes back across midnight (the date resumes after the next
+    /// one began), none for a date the zone skips. Every instant lies in the runs of
+    /// exactly one date.
+    func pieces(of date: LocalDate) -> [Range<Int64>] {
+        var pieces: [Range<Int64>] = []
         forEachPiece(of: date) { from, to, _ in
-            start = min(start, from)
-            end = max(end, to)
+            if let last = pieces.last, last.upperBound == from {
+                pieces[pieces.count - 1] = last.lowerBound..<to
+            } else {
+                pieces.append(from..<to)
+            }
         }
-        return start > end ? skippedDay(date) : (start, end)
+        return pieces
+    }
+
+    /// The smallest range holding every instant of `date`: from its first instant to the
+    /// end of its last run. For cache windows, which may cover more than the date itself.
+    ///
+    /// Empty, at where its midnight would have been, for a date the zone skips.
+    func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
+        let pieces = pieces(of: date)
+        guard let first = pieces.first, let last = pieces.last else { return skippedDay(date) }
+        return (first.lowerBound, last.upperBound)
     }
 
     /// The instants and hour spans of `date`.

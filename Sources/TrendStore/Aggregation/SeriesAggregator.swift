@@ -74,9 +74,12 @@ struct SeriesAggregator {
                     let end = min(span.end, now ?? .max)
                     let samples = try rawSamples(
                         startingFrom: span.start - record.maximumDuration, through: end, txn: txn)
+                    // An instant at `now` belongs to the one span holding `now`, never also
+                    // to the span that ends there.
+                    let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
                     Self.addRaw(
-                        samples, from: span.start, to: end, closed: now != nil && end == now,
-                        hour: span.hour, into: &figures)
+                        samples, from: span.start, to: end, closed: holdsNow, hour: span.hour,
+                        into: &figures)
                 }
             }
             result.append(figures)
@@ -84,43 +87,55 @@ struct SeriesAggregator {
         return result
     }
 
-    /// The count and start sum of each day, given its bounds (sorted by date); for heatmaps.
+    /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.
     ///
-    /// Needs no hour spans: a day whose bounds fall on quarter-hours is one run of slots.
-    /// Any other day (a historical offset) goes through ``figures(of:until:txn:)`` with `grid`.
+    /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
+    /// slots; any other run (a historical offset) is counted from raw samples.
     func dayTotals<T: ReadableTransaction & ~Copyable>(
-        of days: [(date: LocalDate, start: Int64, end: Int64)], grid: LocalDayGrid, txn: borrowing T
+        of days: [[Range<Int64>]], txn: borrowing T
     ) throws -> [DayCount] {
         let rows = try RollupRows(
             engine: engine, record: record,
-            days: Self.utcDays(covering: days.lazy.map { ($0.start, $0.end) }),
+            days: Self.utcDays(
+                covering: days.lazy.flatMap { $0 }.map { ($0.lowerBound, $0.upperBound) }),
             includesStarts: true, txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)
-        for day in days {
+        for pieces in days {
             var figures = LocalDayFigures(hourly: [])
-            if day.start.floorModulo(TimeGrid.quarterHour) == 0
-                && day.end.floorModulo(TimeGrid.quarterHour) == 0
-            {
-                addSlots(rows, from: day.start, to: day.end, hour: 0, into: &figures)
-            } else {
-                figures = try self.figures(
-                    of: [grid.instants(of: day.date)], includesStarts: true, txn: txn)[0]
+            for piece in pieces {
+                if piece.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
+                    && piece.upperBound.floorModulo(TimeGrid.quarterHour) == 0
+                {
+                    addSlots(
+                        rows, from: piece.lowerBound, to: piece.upperBound, hour: 0, into: &figures)
+                } else {
+                    for sample in try rawSamples(
+                        startingFrom: piece.lowerBound, through: piece.upperBound - 1, txn: txn)
+                    {
+                        figures.count += 1
+                        figures.startSum += sample.value
+                    }
+                }
             }
             result.append(DayCount(count: figures.count, total: figures.startSum))
         }
         return result
     }
 
-    /// The UTC days the instant ranges touch, ascending and unique (the ranges must be in time order).
+    /// The UTC days the instant ranges touch, ascending and unique.
     private static func utcDays(covering ranges: some Sequence<(Int64, Int64)>) -> [Int64] {
         var days: [Int64] = []
+        var sorted = true
         for (start, end) in ranges where start < end {
-            let first = max(start.floorDivided(by: TimeGrid.day), (days.last ?? .min) + 1)
+            let first = start.floorDivided(by: TimeGrid.day)
             let last = (end - 1).floorDivided(by: TimeGrid.day)
-            if first <= last { days.append(contentsOf: first...last) }
+            if let previous = days.last, first < previous { sorted = false }
+            let from = sorted ? max(first, (days.last ?? .min) + 1) : first
+            if from <= last { days.append(contentsOf: from...last) }
         }
-        return days
+        // Runs come in time order except where a date resumes after the next one began.
+        return sorted ? days : Array(Set(days)).sorted()
     }
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
@@ -199,10 +214,12 @@ struct SeriesAggregator {
         return result
     }
 
-    /// The greatest end among the samples overlapping `[from, now]`, or `nil` when none does.
+    /// The greatest end among the samples that start at or before `now` and overlap
+    /// `[from, now]`, or `nil` when none does (SPEC §3.1).
     ///
-    /// A sample with a duration overlaps when it starts before `now` and ends after
-    /// `from`; an instant sample when it lies in `[from, now]`.
+    /// A sample with a duration overlaps when it starts at or before `now` and ends after
+    /// `from` (so one starting exactly at `now` counts); an instant sample when it lies
+    /// in `[from, now]`.
     func latestEnd<T: ReadableTransaction & ~Copyable>(from: Int64, now: Int64, txn: borrowing T)
         throws -> Int64?
     {
@@ -210,25 +227,18 @@ struct SeriesAggregator {
         for chunk in try decodedChunks(from: from - record.maximumDuration, through: now, txn: txn)
         {
             let samples = chunk.samples
-            let beforeNow = samples.partitioningIndex { $0.startMilliseconds >= now }
-            if beforeNow > 0 {
-                let candidate = chunk.prefixMaximumEnd[beforeNow - 1]
-                if candidate > from {
-                    latest = max(latest ?? .min, candidate)
-                } else if candidate == from,
-                    samples[..<beforeNow].contains(where: {
-                        $0.startMilliseconds == from && $0.endMilliseconds == from
-                    })
-                {
-                    latest = max(latest ?? .min, from)
-                }
-            }
-            var index = beforeNow
-            while index < samples.count && samples[index].startMilliseconds == now {
-                if samples[index].endMilliseconds == now && now >= from {
-                    latest = max(latest ?? .min, now)
-                }
-                index += 1
+            let startedByNow = samples.partitioningIndex { $0.startMilliseconds > now }
+            guard startedByNow > 0 else { continue }
+            // Any sample ending after `from` overlaps; the latest such end is the prefix maximum.
+            let candidate = chunk.prefixMaximumEnd[startedByNow - 1]
+            if candidate > from {
+                latest = max(latest ?? .min, candidate)
+            } else if candidate == from,
+                samples[..<startedByNow].contains(where: {
+                    $0.startMilliseconds == from && $0.endMilliseconds == from
+                })
+            {
+                latest = max(latest ?? .min, from)
             }
         }
         return latest

@@ -9,16 +9,12 @@ extension StoreEngine {
         let instant = Milliseconds(now)
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
-        guard let record = try seriesRecord(named: series, in: txn) else {
-            return DayCurve(
-                series: series, date: today, cumulative: Array(repeating: 0, count: 24),
-                latestSampleTimestamp: nil)
-        }
+        let record = try requireSeries(named: series, in: txn)
         let aggregator = SeriesAggregator(engine: self, record: record)
         let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
         let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
         return DayCurve(
-            series: series, date: today, cumulative: figures.cumulative,
+            series: record.name, date: today, cumulative: figures.cumulative,
             latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
     }
 
@@ -28,9 +24,10 @@ extension StoreEngine {
         zone: TimeZone, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         let today = LocalDate(containing: now, in: zone)
+        let record = try requireSeries(named: series, in: txn)
         let empty = weekdays.map {
             WeekdayAverage(
-                series: series, weekday: $0, days: [], averageHourlyPattern: nil,
+                series: record.name, weekday: $0, days: [], averageHourlyPattern: nil,
                 projectedTotal: nil)
         }
         let first: LocalDate
@@ -42,16 +39,16 @@ extension StoreEngine {
             }
             first = today.adding(days: -count)
         case .allTime:
-            guard let record = try seriesRecord(named: series, in: txn),
-                let start = try firstStart(of: record, in: txn)
-            else {
+            guard let start = try firstStart(of: record, in: txn) else {
                 return (empty, 0..<0)
             }
             first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
         }
         let grid = LocalDayGrid(zone: zone, from: first, through: today)
-        let window = grid.bounds(of: first).start..<grid.bounds(of: today).start
-        guard let record = try seriesRecord(named: series, in: txn) else { return (empty, window) }
+        // Every candidate day's instants: a date can end after the next one began.
+        let window =
+            grid.bounds(of: first).start..<max(
+                grid.bounds(of: today).start, grid.bounds(of: today.adding(days: -1)).end)
         let wanted = Set(weekdays)
         let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(
             LocalDate.init(dayNumber:)
@@ -63,7 +60,7 @@ extension StoreEngine {
         .figures(of: dates.map(grid.instants(of:)), txn: txn)
         let averages = weekdays.map { weekday in
             WeekdayAverage.averaging(
-                series: series, weekday: weekday,
+                series: record.name, weekday: weekday,
                 candidates: zip(dates, figures).filter { $0.0.weekday == weekday },
                 includeEmptyDays: options.includeEmptyDays)
         }

@@ -15,24 +15,10 @@ struct SampleBatch {
     init(series: String, samples input: [Sample]) throws(StoreError) {
         var longest: Int64 = 0
         for (index, sample) in input.enumerated() {
-            if !sample.value.isFinite {
-                throw .invalidSample(
-                    series: series, index: index, reason: "value \(sample.value) is not finite")
+            if let violation = SampleRules.violation(of: sample) {
+                throw .invalidSample(series: series, index: index, reason: violation.description)
             }
-            if sample.endMilliseconds < sample.startMilliseconds {
-                throw .invalidSample(
-                    series: series, index: index,
-                    reason:
-                        "end \(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms"
-                )
-            }
-            let (duration, overflow) = sample.endMilliseconds.subtractingReportingOverflow(
-                sample.startMilliseconds)
-            if overflow {
-                throw .invalidSample(
-                    series: series, index: index, reason: "the duration does not fit in 64 bits")
-            }
-            longest = max(longest, duration)
+            longest = max(longest, sample.endMilliseconds - sample.startMilliseconds)
         }
         // Stable order by identity; among equal identities the input order is kept, so the last wins.
         let ordered = input.enumerated().sorted { lhs, rhs in

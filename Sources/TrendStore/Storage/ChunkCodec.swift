@@ -63,9 +63,9 @@ enum ChunkCodec {
 
     /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities.
     static func encode(_ samples: ArraySlice<Sample>, zlib: ZlibCodec) throws -> [UInt8] {
-        precondition(!samples.isEmpty, "a chunk holds at least one sample")
+        guard !samples.isEmpty else { throw Damage(reason: "a chunk holds at least one sample") }
         let count = samples.count
-        let exponent = DecimalScale.commonExponent(of: samples.lazy.map(\.value))
+        let scaling = DecimalScale.commonScaling(of: samples.lazy.map(\.value))
         let reference = durationReference(samples)
         var durations = [UInt64](repeating: 0, count: count)
         var gaps = [UInt64](repeating: 0, count: count)
@@ -85,8 +85,8 @@ enum ChunkCodec {
                 (sample.endMilliseconds - sample.startMilliseconds) &- reference)
             gaps[index] = zigZag(sample.startMilliseconds &- previousEnd)
             previousEnd = sample.endMilliseconds
-            if let exponent {
-                let scaled = DecimalScale.scaled(sample.value, exponent: exponent)!
+            if let scaling {
+                let scaled = scaling.integers[index]
                 values[index] = zigZag(scaled &- previousScaled)
                 previousScaled = scaled
             } else {
@@ -102,7 +102,7 @@ enum ChunkCodec {
 
         var block = ByteWriter(capacity: headerSize + payload.count / 2)
         block.append(formatVersion)
-        block.append(exponent.map { UInt8($0) } ?? rawValuesMarker)
+        block.append(scaling.map { UInt8($0.exponent) } ?? rawValuesMarker)
         block.append(UInt8(widths.0))
         block.append(UInt8(widths.1))
         block.append(UInt8(widths.2))

@@ -44,26 +44,24 @@ struct DayRollup: Equatable {
         var rollup = DayRollup(day: day)
         let dayStart = day * TimeGrid.day
         let dayEnd = dayStart + TimeGrid.day
-        let starting = samples.lazy.filter {
+        let starting = samples.filter {
             $0.startMilliseconds >= dayStart && $0.startMilliseconds < dayEnd
         }
-        let exponent = DecimalScale.commonExponent(of: starting.map(\.value))
+        let scaling = DecimalScale.commonScaling(of: starting.lazy.map(\.value))
         var scaledSums = [Int64](repeating: 0, count: slotCount)
-        var exact = exponent != nil
-        for sample in samples {
-            let start = sample.startMilliseconds
-            if start >= dayStart && start < dayEnd {
-                let slot = Int((start - dayStart) / TimeGrid.quarterHour)
-                rollup.startCounts[slot] += 1
-                rollup.startSums[slot] += sample.value
-                if exact, let exponent {
-                    let (sum, overflow) = scaledSums[slot].addingReportingOverflow(
-                        DecimalScale.scaled(sample.value, exponent: exponent)!)
-                    if overflow { exact = false } else { scaledSums[slot] = sum }
-                }
+        var exact = scaling != nil
+        for (index, sample) in starting.enumerated() {
+            let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
+            rollup.startCounts[slot] += 1
+            rollup.startSums[slot] += sample.value
+            if exact, let scaling {
+                let (sum, overflow) = scaledSums[slot].addingReportingOverflow(
+                    scaling.integers[index])
+                if overflow { exact = false } else { scaledSums[slot] = sum }
             }
-            rollup.addProrated(sample, dayStart: dayStart, dayEnd: dayEnd)
         }
+        for sample in samples { rollup.addProrated(sample, dayStart: dayStart, dayEnd: dayEnd) }
+        let exponent = scaling?.exponent
         if exact, let exponent {
             var exactSums = rollup.startSums
             for slot in 0..<slotCount where rollup.startCounts[slot] > 0 {

@@ -22,8 +22,15 @@ enum DecimalScale {
         return integer
     }
 
-    /// The smallest exponent at which every value scales exactly, or `nil` when there is none.
-    static func commonExponent(of values: some Sequence<Double>) -> Int? {
+    /// Every value as an integer at the smallest exponent at which all of them scale exactly,
+    /// or `nil` when there is none.
+    ///
+    /// Exactness at one exponent does not imply exactness at a larger one (`1e7 × 10^9`
+    /// passes 2^53), so the exponent the values need is found first and then every value
+    /// is scaled at that one exponent; a single miss means there is no common exponent.
+    static func commonScaling(of values: some Collection<Double>) -> (
+        exponent: Int, integers: [Int64]
+    )? {
         var exponent = 0
         for value in values {
             while scaled(value, exponent: exponent) == nil {
@@ -31,6 +38,12 @@ enum DecimalScale {
                 if exponent > maximumExponent { return nil }
             }
         }
-        return exponent
+        var integers: [Int64] = []
+        integers.reserveCapacity(values.count)
+        for value in values {
+            guard let integer = scaled(value, exponent: exponent) else { return nil }
+            integers.append(integer)
+        }
+        return (exponent, integers)
     }
 }

@@ -20,7 +20,15 @@ enum RollupCodec {
     static func encode(_ rollup: DayRollup) -> [UInt8] {
         var writer = ByteWriter(capacity: 2 + bitmapSize + DayRollup.slotCount * 12)
         writer.append(version)
-        writer.append(rollup.startSumExponent.map { UInt8($0) } ?? rawMarker)
+        // The builder checked that every start sum scales at its exponent; a row that does
+        // not (built some other way) is written with raw sums rather than trusted.
+        let exponent = rollup.startSumExponent.flatMap { exponent in
+            (0..<DayRollup.slotCount).allSatisfy {
+                rollup.startCounts[$0] == 0
+                    || DecimalScale.scaled(rollup.startSums[$0], exponent: exponent) != nil
+            } ? exponent : nil
+        }
+        writer.append(exponent.map { UInt8($0) } ?? rawMarker)
         var bitmap = [UInt8](repeating: 0, count: bitmapSize)
         for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
             bitmap[slot / 8] |= 1 << UInt8(slot % 8)
@@ -30,9 +38,10 @@ enum RollupCodec {
             writer.appendDouble(rollup.prorated[slot])
             writer.appendVarint(UInt64(rollup.startCounts[slot]))
             guard rollup.startCounts[slot] > 0 else { continue }
-            if let exponent = rollup.startSumExponent {
-                writer.appendZigZag(
-                    DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)!)
+            if let exponent,
+                let scaled = DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)
+            {
+                writer.appendZigZag(scaled)
             } else {
                 writer.appendDouble(rollup.startSums[slot])
             }

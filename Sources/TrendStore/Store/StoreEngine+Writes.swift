@@ -5,15 +5,8 @@ extension StoreEngine {
     func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
         var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
         for part in parts {
-            try SeriesName.validate(part.series)
-            for (index, sample) in part.samples.enumerated()
-            where abs(sample.startMilliseconds) > TimeGrid.instantLimit
-                || abs(sample.endMilliseconds) > TimeGrid.instantLimit
-            {
-                throw StoreError.invalidSample(
-                    series: part.series, index: index,
-                    reason: "time is outside ±8.64e15 ms of 1970 (JavaScript's date range)")
-            }
+            var part = part
+            part.series = try SeriesName.validated(part.series)
             batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
         }
         return try write { txn, zlib in

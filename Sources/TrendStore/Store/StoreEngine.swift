@@ -83,6 +83,7 @@ final class StoreEngine: Sendable {
     func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
         throws -> SeriesRecord?
     {
+        let name = SeriesName.normalized(name)
         let key = Array(name.utf8)
         return try key.withUnsafeBytes { key in
             try txn.withValue(forKey: key, in: series) { SeriesRecord(name: name, bytes: $0) }
@@ -94,7 +95,8 @@ final class StoreEngine: Sendable {
         throws -> SeriesRecord
     {
         guard let record = try seriesRecord(named: name, in: txn) else {
-            throw StoreError.unknownSeries(name)
+            let known = try allSeriesRecords(in: txn).map(\.name)
+            throw StoreError.unknownSeries(name, closest: SeriesName.closest(to: name, among: known))
         }
         return record
     }

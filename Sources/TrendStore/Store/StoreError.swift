@@ -6,8 +6,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSample(series: String, index: Int, reason: String)
     /// A series exists with another unit than the one given.
     case unitMismatch(series: String, stored: String, given: String)
-    /// No series has this name.
-    case unknownSeries(String)
+    /// No series has this name; `closest` lists up to three stored names it may have meant.
+    case unknownSeries(String, closest: [String])
     /// A stored chunk failed its checksum or could not be decoded.
     case damagedChunk(series: String, windowStart: Int64, reason: String)
     /// A stored rollup row could not be decoded.
@@ -26,8 +26,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "series \(series): sample \(index): \(reason)"
         case let .unitMismatch(series, stored, given):
             return "series \(series) is stored in \(stored), not \(given)"
-        case let .unknownSeries(name):
-            return "no series named \(name)"
+        case let .unknownSeries(name, closest):
+            let hint =
+                closest.isEmpty
+                ? "" : " (did you mean \(closest.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+            return "no series named \"\(name)\"\(hint)"
         case let .damagedChunk(series, windowStart, reason):
             return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
         case let .damagedRollup(series, dayStart, reason):

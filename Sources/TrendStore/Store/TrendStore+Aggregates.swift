@@ -5,8 +5,8 @@ extension TrendStore {
     ///
     /// Counts only what happened in `[start of today, now]`: a sample straddling `now`
     /// contributes its prorated part before `now`. `now` may lie in the past ("what did
-    /// the widget show at 09:10?"); samples after it are ignored. A series never written
-    /// reads as empty.
+    /// the widget show at 09:10?"); samples after it are ignored. An instant sample
+    /// exactly at `now` counts once.
     ///
     /// ```swift
     /// let today = try store.todayCurve(of: "activeEnergy")
@@ -17,6 +17,7 @@ extension TrendStore {
     ///   - series: The series name.
     ///   - now: The reference instant; its local date is "today".
     ///   - timeZone: The zone of the local day (default: the store's).
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist.
     /// - Complexity: Reads two or three rollup rows and the chunk around `now`
     ///   (decoded once, then cached while unchanged).
     public nonisolated func todayCurve(
@@ -33,15 +34,14 @@ extension TrendStore {
     ) throws -> DayCurve {
         let zone = timeZone ?? engine.timeZone
         let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
-        let cumulative = try engine.read { txn -> [Double] in
-            guard let record = try engine.seriesRecord(named: series, in: txn) else {
-                return Array(repeating: 0, count: 24)
-            }
-            return try SeriesAggregator(engine: engine, record: record).figures(
-                of: [day], txn: txn)[0].cumulative
+        return try engine.read { txn in
+            let record = try engine.requireSeries(named: series, in: txn)
+            let figures = try SeriesAggregator(engine: engine, record: record).figures(
+                of: [day], txn: txn)[0]
+            return DayCurve(
+                series: record.name, date: date, cumulative: figures.cumulative,
+                latestSampleTimestamp: nil)
         }
-        return DayCurve(
-            series: series, date: date, cumulative: cumulative, latestSampleTimestamp: nil)
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -94,7 +94,9 @@ extension TrendStore {
     /// Per-day counts and totals of `series` for every local date in `from...through`.
     ///
     /// A sample counts, whole, on the local day holding its start. Days without samples
-    /// are included with zeros; series never written count as empty.
+    /// are included with zeros.
+    ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when a series does not exist.
     ///
     /// ```swift
     /// let year = try store.heatmap(of: ["Run", "Ride"], from: LocalDate("2026-01-01")!, through: LocalDate("2026-12-31")!)
@@ -109,25 +111,21 @@ extension TrendStore {
                 "the heatmap range \(from)…\(through) ends before it starts")
         }
         let zone = timeZone ?? engine.timeZone
-        let names = Set(series).sorted()
+        let names = Set(series.map(SeriesName.normalized)).sorted()
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
-        let days = stride(from: from.dayNumber, through: through.dayNumber, by: 1).map { number in
-            let date = LocalDate(dayNumber: number)
-            let bounds = grid.bounds(of: date)
-            return (date: date, start: bounds.start, end: bounds.end)
-        }
+        let dates = stride(from: from.dayNumber, through: through.dayNumber, by: 1).map(
+            LocalDate.init(dayNumber:))
+        let pieces = dates.map(grid.pieces(of:))
         let perSeries: [[DayCount]] = try engine.read { txn in
             try names.map { name in
-                guard let record = try engine.seriesRecord(named: name, in: txn) else {
-                    return Array(repeating: DayCount(count: 0, total: 0), count: days.count)
-                }
+                let record = try engine.requireSeries(named: name, in: txn)
                 return try SeriesAggregator(engine: engine, record: record).dayTotals(
-                    of: days, grid: grid, txn: txn)
+                    of: pieces, txn: txn)
             }
         }
-        let entries = days.indices.map { index in
+        let entries = dates.indices.map { index in
             HeatmapDay(
-                date: days[index].date, series: names,
+                date: dates[index], series: names,
                 seriesFigures: perSeries.map { $0[index] })
         }
         return Heatmap(bucket: names.joined(separator: ","), days: entries)

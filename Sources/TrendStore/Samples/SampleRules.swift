@@ -1,0 +1,67 @@
+import Foundation
+
+/// The rules every stored sample keeps (SPEC §1–2), checked in one place by the write API
+/// and by every importer.
+///
+/// ```swift
+/// if let problem = SampleRules.violation(of: sample) {
+///     print("\(problem.field): \(problem.reason)")
+/// }
+/// ```
+public enum SampleRules {
+    /// The largest magnitude a value may have: `1e15`, far beyond any health figure, small
+    /// enough that sums of millions of samples stay finite and exact decimals stay exact.
+    public static let maximumMagnitude = 1e15
+
+    /// The instants a sample may start and end at, in milliseconds since 1970:
+    /// 0001-01-01T00:00:00.000Z through 9999-12-31T23:59:59.999Z, the years every
+    /// import and export format can write.
+    public static let instantRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// A broken rule: the field at fault (`start`, `end` or `value`) and why.
+    public struct Violation: Sendable, Equatable, CustomStringConvertible {
+        /// The field at fault: `start`, `end` or `value`.
+        public var field: String
+        /// What is wrong with it.
+        public var reason: String
+
+        /// `field: reason`.
+        public var description: String { "\(field): \(reason)" }
+    }
+
+    /// Why `sample` cannot be stored, or `nil` when it can.
+    public static func violation(of sample: Sample) -> Violation? {
+        if let reason = instantViolation(sample.startMilliseconds) {
+            return Violation(field: "start", reason: reason)
+        }
+        if let reason = instantViolation(sample.endMilliseconds) {
+            return Violation(field: "end", reason: reason)
+        }
+        if sample.endMilliseconds < sample.startMilliseconds {
+            return Violation(
+                field: "end",
+                reason:
+                    "\(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms")
+        }
+        if let reason = valueViolation(sample.value) {
+            return Violation(field: "value", reason: reason)
+        }
+        return nil
+    }
+
+    /// Why `value` cannot be stored, or `nil` when it can.
+    public static func valueViolation(_ value: Double) -> String? {
+        if !value.isFinite { return "\(value) is not finite" }
+        if abs(value) > maximumMagnitude {
+            return "\(value) is larger in magnitude than 1e15, the largest value a series holds"
+        }
+        return nil
+    }
+
+    /// Why `milliseconds` is not a storable instant, or `nil` when it is.
+    public static func instantViolation(_ milliseconds: Int64) -> String? {
+        instantRange.contains(milliseconds)
+            ? nil
+            : "\(milliseconds) ms is outside the supported years 0001 to 9999"
+    }
+}
