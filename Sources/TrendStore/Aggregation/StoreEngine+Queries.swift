@@ -47,7 +47,8 @@ extension StoreEngine {
         let grid = LocalDayGrid(zone: zone, from: first, through: today)
         // Every candidate day's instants: a date can end after the next one began.
         let window =
-            grid.bounds(of: first).start..<max(
+            grid.bounds(of: first)
+            .start..<max(
                 grid.bounds(of: today).start, grid.bounds(of: today.adding(days: -1)).end)
         let wanted = Set(weekdays)
         let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(

@@ -34,11 +34,13 @@ enum V1AverageMigration {
         // A v1 cache imported before (or without) its samples has no series to rebuild from.
         let (averages, window) =
             try engine.seriesRecord(named: series, in: txn) == nil
-            ? ((1...7).map {
-                WeekdayAverage(
-                    series: series, weekday: $0, days: [], averageHourlyPattern: nil,
-                    projectedTotal: nil)
-            }, 0..<0)
+            ? (
+                (1...7).map {
+                    WeekdayAverage(
+                        series: series, weekday: $0, days: [], averageHourlyPattern: nil,
+                        projectedTotal: nil)
+                }, 0..<0
+            )
             : try engine.weekdayAverages(
                 of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
                 zone: engine.timeZone, in: txn)

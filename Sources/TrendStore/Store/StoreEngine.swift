@@ -96,7 +96,8 @@ final class StoreEngine: Sendable {
     {
         guard let record = try seriesRecord(named: name, in: txn) else {
             let known = try allSeriesRecords(in: txn).map(\.name)
-            throw StoreError.unknownSeries(name, closest: SeriesName.closest(to: name, among: known))
+            throw StoreError.unknownSeries(
+                name, closest: SeriesName.closest(to: name, among: known))
         }
         return record
     }
