@@ -193,24 +193,28 @@ public struct Importer: Sendable {
         case let .v1Average(pattern, total, cachedAt):
             try await store.importV1Average(
                 of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
-            return (1...7).map { SchemaKey.weekdayAverage(series, weekday: $0) }
+            return (1...7).map {
+                SchemaKey.weekdayAverage(series, weekday: $0, zone: store.defaultTimeZone)
+            }
         case let .v2Averages(entries):
             for entry in entries {
                 try await store.importWeekdayAverage(
                     of: series, weekday: entry.weekday, pattern: entry.pattern,
                     projectedTotal: entry.projectedTotal, computedAt: entry.cachedAt)
             }
-            return entries.map { SchemaKey.weekdayAverage(series, weekday: $0.weekday) }
+            return entries.map {
+                SchemaKey.weekdayAverage(series, weekday: $0.weekday, zone: store.timeZone)
+            }
         case let .today(cumulative, date, latest, goal):
             let snapshot = TodaySnapshot(
                 curve: DayCurve(
                     series: series, date: date, cumulative: cumulative,
                     latestSampleTimestamp: latest), moveGoal: goal)
             try await store.importToday(snapshot, computedAt: latest ?? Date())
-            return [SchemaKey.today(series)]
+            return [SchemaKey.today(series, zone: store.timeZone)]
         case let .heatmapBuckets(buckets):
             try await store.importHeatmapBuckets(buckets)
-            return buckets.map { SchemaKey.heatmap($0.series) }
+            return buckets.map { SchemaKey.heatmap($0.series, zone: store.timeZone) }
         }
     }
 

@@ -128,7 +128,7 @@ struct CacheTests {
     func corruptPayload() async throws {
         try await withCachedStore { store, _ in
             _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
-            let key = Array(SchemaKey.weekdayAverage("energy", weekday: 5).utf8)
+            let key = Array(SchemaKey.weekdayAverage("energy", weekday: 5, zone: losAngeles).utf8)
             try store.engine.write { txn, _ in
                 var bytes = try #require(try txn.value(forKey: key, in: store.engine.aggregates))
                 bytes[40] ^= 0xFF
@@ -192,7 +192,8 @@ struct CacheTests {
             _ = try await store.refreshedWeekdayAverages(of: "energy")
             _ = try await store.refreshedToday(of: "energy")
             #expect(
-                try await store.clearCache(.key(SchemaKey.weekdayAverage("energy", weekday: 1)))
+                try await store.clearCache(
+                    .key(SchemaKey.weekdayAverage("energy", weekday: 1, zone: losAngeles)))
                     == 1)
             #expect(try store.cacheEntries().count == 7)
             #expect(try await store.clearCache(.series("energ")) == 0)
@@ -215,7 +216,10 @@ struct MigrationTests {
         options.timeZone = losAngeles
         options.clock = clock.reading
         try await withTemporaryStore(options: options) { store, _ in
-            #expect(try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+            #expect(
+                try store.appliedMigrations() == [
+                    "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
+                ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
                 let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(week) * 7 * 86_400_000
@@ -264,7 +268,10 @@ struct MigrationTests {
             try store.engine.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
         }
         let reopened = try TrendStore(directory: directory.url)
-        #expect(try reopened.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+        #expect(
+            try reopened.appliedMigrations() == [
+                "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
+            ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }
 }

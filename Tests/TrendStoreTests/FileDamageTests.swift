@@ -50,7 +50,10 @@ struct FileDamageTests {
                         forKey: StorageKey.make(series: record.id, index: blocks[0]),
                         in: engine.rollups)!,
                     try txn.value(
-                        forKey: Array(SchemaKey.weekdayAverage("energy", weekday: 3).utf8),
+                        forKey: Array(
+                            SchemaKey.weekdayAverage(
+                                "energy", weekday: 3, zone: TimeZone(identifier: "UTC")!
+                            ).utf8),
                         in: engine.aggregates)!,
                     LocalDate(dayNumber: blocks[0] * 7 + 3)
                 )

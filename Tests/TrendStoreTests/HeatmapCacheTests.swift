@@ -34,7 +34,9 @@ struct HeatmapCacheTests {
                 try store.cachedHeatmap(forSeries: ["Run"])?.value.heatmapDays.first?.count == 1)
             let both = try #require(try store.cachedHeatmap(forSeries: ["Ride", "Run"]))
             #expect(both.value.heatmapDays.first?.count == 2 && both.value.activities == raw)
-            #expect(SchemaKey.heatmap(["Run", "Ride"]) == "v2/heatmap/Ride,Run")
+            #expect(
+                SchemaKey.heatmap(["Run", "Ride"], zone: TimeZone(identifier: "Asia/Tokyo")!)
+                    == "v2/heatmap/Ride,Run/Asia%2FTokyo")
             clock.set(clock.now.addingTimeInterval(1800))
             #expect(both.isFresh(maxAge: 1800, now: clock.now))
             #expect(!both.isFresh(maxAge: 1799, now: clock.now))

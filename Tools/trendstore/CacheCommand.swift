@@ -57,20 +57,27 @@ struct CacheRefreshCommand: AsyncParsableCommand {
 
     @OptionGroup var reference: ReferenceInstant
 
+    @OptionGroup var zoneOption: ZoneOption
+
     func run() async throws {
         try await reportingErrors {
             let store = try location.open()
             let instant = reference.given
-            for cached in try await store.refreshedWeekdayAverages(of: series, now: instant) {
+            let zone = try zoneOption.zone(for: store)
+            for cached in try await store.refreshedWeekdayAverages(
+                of: series, now: instant, timeZone: zone)
+            {
+                let key = SchemaKey.weekdayAverage(
+                    series, weekday: cached.value.weekday, zone: zone)
                 print(
-                    "\(SchemaKey.weekdayAverage(series, weekday: cached.value.weekday)): \(cached.value.dayCount) days, "
+                    "\(key): \(cached.value.dayCount) days, "
                         + "computed \(JSONOutput.timestamp(cached.computedAt))"
                         + (cached.isStale ? " (stale)" : "")
                         + (cached.isMigrated ? " (migrated)" : ""))
             }
-            let today = try await store.refreshedToday(of: series, now: instant)
+            let today = try await store.refreshedToday(of: series, now: instant, timeZone: zone)
             print(
-                "\(SchemaKey.today(series)): total \(Format.number(today.value.curve.total))"
+                "\(SchemaKey.today(series, zone: zone)): total \(Format.number(today.value.curve.total))"
                     + (today.isStale ? " (no sample today yet)" : ""))
         }
     }

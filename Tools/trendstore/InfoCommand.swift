@@ -13,13 +13,21 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Option(
+        name: .customLong("set-default-tz"),
+        help: "Record this zone as the store's default zone first (cached figures stay per zone).")
+    var defaultZone: String?
+
+    func validate() throws { _ = try parseZone(defaultZone) }
+
     func run() async throws {
         try await reportingErrors {
-            let store = try location.open(readOnly: true)
+            let store = try location.open(readOnly: defaultZone == nil)
+            if let zone = try parseZone(defaultZone) { try await store.setDefaultTimeZone(zone) }
             let series = try store.series()
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(
-                directory: store.directory.path, timeZone: store.timeZone.identifier,
+                directory: store.directory.path, timeZone: store.defaultTimeZone.identifier,
                 formatVersion: store.formatVersion,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, sampleCount: samples, series: series)

@@ -31,15 +31,10 @@ struct QueryContext: ParsableArguments {
 
     @OptionGroup var reference: ReferenceInstant
 
-    @Option(help: "The time zone of local days (default: the store's).")
-    var tz: String?
+    @OptionGroup var zoneOption: ZoneOption
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
-
-    func validate() throws {
-        _ = try parseZone(tz)
-    }
 
     var instant: Date { reference.given ?? Date() }
 }
@@ -56,7 +51,7 @@ struct TodayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try parseZone(context.tz) ?? store.timeZone
+            let zone = try context.zoneOption.zone(for: store)
             let curve = try store.todayCurve(of: series, now: context.instant, timeZone: zone)
             if context.json {
                 print(try JSONOutput.encode(TodayJSON(curve)))
@@ -104,7 +99,7 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try parseZone(context.tz) ?? store.timeZone
+            let zone = try context.zoneOption.zone(for: store)
             let now = context.instant
             let day = weekday ?? LocalDate(containing: now, in: zone).weekday
             let average = try store.weekdayAverage(
@@ -177,7 +172,7 @@ struct HeatmapCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try parseZone(context.tz) ?? store.timeZone
+            let zone = try context.zoneOption.zone(for: store)
             let heatmap = try store.heatmap(
                 of: names, from: LocalDate(from)!, through: LocalDate(to)!, timeZone: zone)
             if let svg {

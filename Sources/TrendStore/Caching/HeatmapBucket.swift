@@ -17,13 +17,14 @@ public struct HeatmapBucket: Sendable, Equatable, Codable {
 }
 
 extension TrendStore {
-    /// The cached bucket of `series` (any order), or `nil` when there is none or it cannot be read.
+    /// The cached bucket of `series` (any order) for dates in `timeZone` (default: the
+    /// store's), or `nil` when there is none or it cannot be read.
     ///
     /// Judge it with `isFresh(maxAge:)`: buckets have no fixed lifetime.
-    public nonisolated func cachedHeatmap(forSeries series: some Collection<String>) throws
-        -> Cached<HeatmapBucket>?
-    {
-        let key = SchemaKey.heatmap(series)
+    public nonisolated func cachedHeatmap(
+        forSeries series: some Collection<String>, timeZone: TimeZone? = nil
+    ) throws -> Cached<HeatmapBucket>? {
+        let key = SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone)
         return try engine.read { txn -> Cached<HeatmapBucket>? in
             guard case .found(let payload) = try engine.readablePayload(key, in: txn),
                 payload.kind == .heatmap
@@ -46,10 +47,12 @@ extension TrendStore {
     /// A bucket written this way was not computed from the store's samples, so writing
     /// samples never invalidates it.
     public func writeHeatmapCache(
-        _ bucket: HeatmapBucket, forSeries series: some Collection<String>
+        _ bucket: HeatmapBucket, forSeries series: some Collection<String>,
+        timeZone: TimeZone? = nil
     ) throws {
         try storeHeatmap(
-            bucket, key: SchemaKey.heatmap(series), computedAt: engine.clock(), window: 0..<0,
+            bucket, key: SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone),
+            computedAt: engine.clock(), window: 0..<0,
             imported: false)
     }
 
@@ -62,7 +65,8 @@ extension TrendStore {
         timeZone: TimeZone? = nil
     ) throws -> Cached<Heatmap> {
         let now = engine.clock()
-        if let cached = try cachedHeatmap(forSeries: series),
+        let zone = timeZone ?? engine.timeZone
+        if let cached = try cachedHeatmap(forSeries: series, timeZone: zone),
             cached.isFresh(maxAge: maxAge, now: now),
             cached.value.heatmapDays.first?.date == from,
             cached.value.heatmapDays.last?.date == through
@@ -72,12 +76,11 @@ extension TrendStore {
                     bucket: Heatmap.bucketKey(for: series), days: cached.value.heatmapDays),
                 computedAt: cached.computedAt, schemaVersion: cached.schemaVersion)
         }
-        let zone = timeZone ?? engine.timeZone
         let heatmap = try self.heatmap(of: series, from: from, through: through, timeZone: zone)
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
         let window = grid.bounds(of: from).start..<grid.bounds(of: through).end
         try storeHeatmap(
-            HeatmapBucket(heatmapDays: heatmap.days), key: SchemaKey.heatmap(series),
+            HeatmapBucket(heatmapDays: heatmap.days), key: SchemaKey.heatmap(series, zone: zone),
             computedAt: now, window: window, imported: false)
         return Cached(
             value: heatmap, computedAt: Date(milliseconds: Milliseconds(now)),
@@ -90,7 +93,8 @@ extension TrendStore {
     ) throws {
         for item in buckets {
             try storeHeatmap(
-                item.bucket, key: SchemaKey.heatmap(item.series), computedAt: item.fetchedAt,
+                item.bucket, key: SchemaKey.heatmap(item.series, zone: engine.timeZone),
+                computedAt: item.fetchedAt,
                 window: 0..<0, imported: true)
         }
     }

@@ -58,16 +58,11 @@ extension StoreEngine {
 
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
     /// inside the transaction that wrote the samples, so a cached figure never disagrees
-    /// with the samples beside it.
+    /// with the samples beside it. Every zone's payloads are checked.
     func invalidateAggregates(
         of series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
     ) throws {
-        let buckets = try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
-            key.dropFirst(SchemaKey.heatmapPrefix.count).split(separator: ",").contains {
-                $0 == series
-            }
-        }
-        for key in SchemaKey.keys(of: series) + buckets {
+        for key in try aggregateKeys(of: series, includingHeatmaps: true, in: txn) {
             let keyBytes = Array(key.utf8)
             let window: Range<Int64>?? = try keyBytes.withUnsafeBytes { keyBytes in
                 try txn.withValue(forKey: keyBytes, in: aggregates) {
@@ -81,10 +76,33 @@ extension StoreEngine {
         }
     }
 
-    /// Removes every cached payload of `series`; returns how many there were.
+    /// Removes every cached payload of `series` (not the heatmap buckets it shares with
+    /// others); returns how many there were.
     func removeAggregates(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
-        try SchemaKey.keys(of: series).reduce(0) { count, key in
-            count + (try txn.delete(forKey: Array(key.utf8), in: aggregates) ? 1 : 0)
+        let keys = try aggregateKeys(of: series, includingHeatmaps: false, in: txn)
+        for key in keys { try txn.delete(forKey: Array(key.utf8), in: aggregates) }
+        return keys.count
+    }
+
+    /// The keys of the payloads of `series` in every zone: its weekday averages, today
+    /// cache and v1 average, and optionally the heatmap buckets that include it.
+    private func aggregateKeys<T: ReadableTransaction & ~Copyable>(
+        of series: String, includingHeatmaps: Bool, in txn: borrowing T
+    ) throws -> [String] {
+        var keys: [String] = []
+        for prefix in SchemaKey.prefixes(of: series) {
+            keys += try aggregateKeys(prefix: prefix, in: txn)
         }
+        let v1 = SchemaKey.v1Average(series)
+        if try txn.value(forKey: Array(v1.utf8), in: aggregates) != nil { keys.append(v1) }
+        if includingHeatmaps {
+            let name = SeriesName.normalized(series)
+            keys += try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
+                SchemaKey.parse(key).map {
+                    $0.subject.split(separator: ",").contains { $0 == name }
+                } ?? false
+            }
+        }
+        return keys
     }
 }

@@ -15,6 +15,8 @@ public enum CacheScope: Sendable, Equatable {
 public struct CacheEntryInfo: Sendable, Codable, Equatable {
     /// The versioned key.
     public var key: String
+    /// The zone the figures were computed for, or `nil` for a v1 payload (which has none).
+    public var timeZone: String?
     /// When the payload was computed, or `nil` when it cannot be read.
     public var computedAt: Date?
     /// The schema version it was written with, or `nil` when it cannot be read.
@@ -34,12 +36,13 @@ extension TrendStore {
         of series: String, weekday: Int, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> Cached<WeekdayAverage>? {
         let now = now ?? engine.clock()
+        let zone = timeZone ?? engine.timeZone
         return try engine.read { txn in
-            try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn).map { cached in
+            try engine.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn).map {
+                cached in
                 var cached = cached
                 cached.isStale = Freshness.mustRefreshWeekdayAverage(
-                    computedAt: cached.computedAt, weekday: weekday, now: now,
-                    timeZone: timeZone ?? engine.timeZone)
+                    computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
                 return cached
             }
         }
@@ -62,7 +65,7 @@ extension TrendStore {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         let cached = try engine.read { txn in
-            try engine.cachedWeekdayAverage(series, weekday: weekday, in: txn)
+            try engine.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
         }
         if let cached,
             !Freshness.mustRefreshWeekdayAverage(
@@ -84,7 +87,8 @@ extension TrendStore {
                     computedAt: Milliseconds(now),
                     window: window, body: PayloadBodies.encode(averages[0]))
                 try engine.putPayload(
-                    payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+                    payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone),
+                    in: txn)
                 return Cached(
                     value: averages[0], computedAt: Date(milliseconds: Milliseconds(now)),
                     schemaVersion: SchemaKey.currentVersion)
@@ -116,7 +120,7 @@ extension TrendStore {
     ) throws -> Cached<TodaySnapshot> {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
-        let cached = try cachedToday(of: series)
+        let cached = try cachedToday(of: series, timeZone: zone)
         do {
             return try engine.write { txn, _ in
                 let curve = try engine.todayCurve(of: series, now: now, zone: zone, in: txn)
@@ -128,7 +132,8 @@ extension TrendStore {
                     kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
                     computedAt: Milliseconds(now),
                     window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
-                try engine.putPayload(payload, forKey: SchemaKey.today(series), in: txn)
+                try engine.putPayload(
+                    payload, forKey: SchemaKey.today(series, zone: zone), in: txn)
                 return Cached(
                     value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)),
                     schemaVersion: SchemaKey.currentVersion,
@@ -144,15 +149,17 @@ extension TrendStore {
         }
     }
 
-    /// The today cache of `series` as stored, or `nil`; `isStale` by the same-day rule at the store's clock.
+    /// The today cache of `series` computed in `timeZone` (default: the store's), as stored,
+    /// or `nil`; `isStale` by the same-day rule at the store's clock.
     public nonisolated func cachedToday(of series: String, timeZone: TimeZone? = nil) throws
         -> Cached<TodaySnapshot>?
     {
         let now = engine.clock()
+        let zone = timeZone ?? engine.timeZone
         return try engine.read { txn -> Cached<TodaySnapshot>? in
             guard
                 case .found(let payload) = try engine.readablePayload(
-                    SchemaKey.today(series), in: txn),
+                    SchemaKey.today(series, zone: zone), in: txn),
                 payload.kind == .today,
                 let snapshot = try? PayloadBodies.today(series: series, payload.body)
             else { return nil }
@@ -162,7 +169,7 @@ extension TrendStore {
                 isMigrated: payload.migrated, isImported: payload.imported,
                 isStale: Freshness.isTodayStale(
                     latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now,
-                    timeZone: timeZone ?? engine.timeZone))
+                    timeZone: zone))
         }
     }
 
@@ -185,39 +192,41 @@ extension TrendStore {
         }
     }
 
-    /// Every cached aggregate with its key, computedAt, schema version and freshness at `now`.
+    /// Every cached aggregate with its key, zone, computedAt, schema version and freshness at `now`.
     public nonisolated func cacheEntries(now: Date? = nil) throws -> [CacheEntryInfo] {
         let now = now ?? engine.clock()
         return try engine.read { txn in
             try engine.aggregateKeys(prefix: "", in: txn).map { key in
+                let parsed = SchemaKey.parse(key)
+                let zone = parsed.flatMap { TimeZone(identifier: $0.zoneIdentifier) }
                 guard case .found(let payload) = try engine.payload(key, in: txn) else {
                     return CacheEntryInfo(
-                        key: key, computedAt: nil, schemaVersion: nil, migrated: false, fresh: false
-                    )
+                        key: key, timeZone: parsed?.zoneIdentifier, computedAt: nil,
+                        schemaVersion: nil, migrated: false, fresh: false)
                 }
                 let computedAt = Date(milliseconds: payload.computedAt)
                 let fresh: Bool
-                switch payload.kind {
-                case .weekdayAverage:
-                    let weekday = Int(key.split(separator: "/").last ?? "") ?? 0
+                switch (payload.kind, parsed?.kind, zone) {
+                case (.weekdayAverage, .weekdayAverage(let weekday), let zone?):
                     fresh = !Freshness.mustRefreshWeekdayAverage(
-                        computedAt: computedAt, weekday: weekday, now: now,
-                        timeZone: engine.timeZone)
-                case .today:
+                        computedAt: computedAt, weekday: weekday, now: now, timeZone: zone)
+                case (.today, .today, let zone?):
                     let snapshot = try? PayloadBodies.today(series: "", payload.body)
                     fresh = !Freshness.isTodayStale(
                         latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now,
-                        timeZone: engine.timeZone)
-                case .v1Average:
-                    fresh = false
-                case .heatmap:
+                        timeZone: zone)
+                case (.heatmap, .heatmap, _):
                     fresh = Freshness.isFresh(
                         computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now
                     )
+                default:
+                    // A v1 average, or a payload whose kind disagrees with its key.
+                    fresh = false
                 }
                 return CacheEntryInfo(
-                    key: key, computedAt: computedAt, schemaVersion: Int(payload.schemaVersion),
-                    migrated: payload.migrated, fresh: fresh)
+                    key: key, timeZone: parsed?.zoneIdentifier, computedAt: computedAt,
+                    schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated,
+                    fresh: fresh)
             }
         }
     }
@@ -249,7 +258,8 @@ extension TrendStore {
     }
 
     /// Stores a weekday average imported from a legacy cache file (`average-data-cache-v2.json`),
-    /// keeping its `computedAt` so the freshness rules decide when it is refreshed.
+    /// keeping its `computedAt` so the freshness rules decide when it is refreshed; it is
+    /// filed under the store's zone, the zone such files were read in.
     public func importWeekdayAverage(
         of series: String, weekday: Int, pattern: [Double], projectedTotal: Double, computedAt: Date
     ) throws {
@@ -265,8 +275,8 @@ extension TrendStore {
             projectedTotal: projectedTotal)
         try engine.storePayload(
             .weekdayAverage, body: PayloadBodies.encode(average),
-            forKey: SchemaKey.weekdayAverage(series, weekday: weekday), computedAt: computedAt,
-            imported: true)
+            forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone),
+            computedAt: computedAt, imported: true)
     }
 
     /// Stores a today cache imported from a legacy `energy-data.json`.
@@ -278,7 +288,7 @@ extension TrendStore {
         }
         try engine.storePayload(
             .today, body: PayloadBodies.encode(snapshot),
-            forKey: SchemaKey.today(snapshot.curve.series),
+            forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone),
             computedAt: computedAt, imported: true)
     }
 
@@ -301,13 +311,13 @@ extension StoreEngine {
         return stored
     }
 
-    /// The stored weekday average, or `nil` when missing or unreadable.
+    /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable.
     func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
-        _ series: String, weekday: Int, in txn: borrowing T
+        _ series: String, weekday: Int, zone: TimeZone, in txn: borrowing T
     ) throws -> Cached<WeekdayAverage>? {
         guard
             case .found(let payload) = try readablePayload(
-                SchemaKey.weekdayAverage(series, weekday: weekday), in: txn)
+                SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn)
         else { return nil }
         guard payload.kind == .weekdayAverage,
             let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),

@@ -17,7 +17,8 @@ enum Migrator {
     /// Every migration, oldest first.
     static let all: [Migration] = [
         Migration(
-            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
+            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
+        Migration(identifier: "0002-cache-keys-carry-zone", apply: ZonedCacheKeysMigration.apply),
     ]
 
     private static let appliedKey = Array("migrations".utf8)

@@ -1,33 +1,102 @@
-/// Keys of the `aggregates` database. Each carries the schema version its payload was written with.
+import Foundation
+
+/// Keys of the `aggregates` database. Each carries the schema version its payload was
+/// written with and, for figures of local days, the time zone they were computed for, so a
+/// figure computed for one zone is never served for another (SPEC §4).
 ///
 /// | key | payload |
 /// |---|---|
 /// | `v1/average/<series>` | one average pattern for all days (the old format, migrated away) |
-/// | `v2/weekday-average/<series>/<W>` | the weekday average of weekday W (1 = Sunday … 7) |
-/// | `v2/today/<series>` | today's curve, latest sample and move goal |
-/// | `v2/heatmap/<bucket>` | a heatmap bucket: days of a set of series (bucket = names sorted, joined by `,`) |
+/// | `v2/weekday-average/<series>/<zone>/<W>` | the weekday average of weekday W (1 = Sunday … 7) |
+/// | `v2/today/<series>/<zone>` | today's curve, latest sample and move goal |
+/// | `v2/heatmap/<bucket>/<zone>` | a heatmap bucket: days of a set of series (bucket = names sorted, joined by `,`) |
+///
+/// Series names are in NFC. Within the series, bucket and zone parts, `%` is written
+/// `%25` and `/` is written `%2F`, so a key splits on `/` without ambiguity and the keys
+/// of one series share a prefix no other series has.
 public enum SchemaKey {
     /// The schema version new payloads are written with.
     public static let currentVersion = 2
 
     /// The v1 all-days average of `series`.
-    public static func v1Average(_ series: String) -> String { "v1/average/\(series)" }
-    /// The v2 weekday average of `series` for `weekday`.
-    public static func weekdayAverage(_ series: String, weekday: Int) -> String {
-        "v2/weekday-average/\(series)/\(weekday)"
+    public static func v1Average(_ series: String) -> String {
+        "v1/average/\(SeriesName.normalized(series))"
     }
-    /// The v2 today cache of `series`.
-    public static func today(_ series: String) -> String { "v2/today/\(series)" }
 
-    /// The v2 heatmap bucket of a set of series.
-    public static func heatmap(_ series: some Sequence<String>) -> String {
-        "v2/heatmap/\(Heatmap.bucketKey(for: series))"
+    /// The v2 weekday average of `series` for `weekday`, computed in `zone`.
+    public static func weekdayAverage(_ series: String, weekday: Int, zone: TimeZone) -> String {
+        "\(weekdayAveragePrefix(series))\(part(zone.identifier))/\(weekday)"
+    }
+
+    /// The v2 today cache of `series`, computed in `zone`.
+    public static func today(_ series: String, zone: TimeZone) -> String {
+        "\(todayPrefix(series))\(part(zone.identifier))"
+    }
+
+    /// The v2 heatmap bucket of a set of series, for dates in `zone`.
+    public static func heatmap(_ series: some Sequence<String>, zone: TimeZone) -> String {
+        "\(heatmapPrefix)\(part(Heatmap.bucketKey(for: series)))/\(part(zone.identifier))"
     }
 
     static let heatmapPrefix = "v2/heatmap/"
 
-    /// Every key a series' payloads can have (exact keys: series names may contain `/`).
-    static func keys(of series: String) -> [String] {
-        (1...7).map { weekdayAverage(series, weekday: $0) } + [today(series), v1Average(series)]
+    /// What a v2 key names, read back from the key.
+    struct Parsed: Equatable {
+        enum Kind: Equatable {
+            case weekdayAverage(weekday: Int)
+            case today
+            case heatmap
+        }
+        let kind: Kind
+        /// The series, or for a heatmap the bucket (names joined by `,`).
+        let subject: String
+        let zoneIdentifier: String
+    }
+
+    /// The parts of a v2 key, or `nil` for a v1 key or one this version does not write.
+    static func parse(_ key: String) -> Parsed? {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false).map {
+            unescaped($0)
+        }
+        guard parts.count >= 4, parts[0] == "v2" else { return nil }
+        switch (parts[1], parts.count) {
+        case ("weekday-average", 5):
+            guard let weekday = Int(parts[4]), (1...7).contains(weekday) else { return nil }
+            return Parsed(
+                kind: .weekdayAverage(weekday: weekday), subject: parts[2],
+                zoneIdentifier: parts[3])
+        case ("today", 4):
+            return Parsed(kind: .today, subject: parts[2], zoneIdentifier: parts[3])
+        case ("heatmap", 4):
+            return Parsed(kind: .heatmap, subject: parts[2], zoneIdentifier: parts[3])
+        default:
+            return nil
+        }
+    }
+
+    /// The prefixes under which every cached payload of `series` lies (the v1 key is exact).
+    static func prefixes(of series: String) -> [String] {
+        [weekdayAveragePrefix(series), todayPrefix(series)]
+    }
+
+    private static func weekdayAveragePrefix(_ series: String) -> String {
+        "v2/weekday-average/\(part(SeriesName.normalized(series)))/"
+    }
+
+    private static func todayPrefix(_ series: String) -> String {
+        "v2/today/\(part(SeriesName.normalized(series)))/"
+    }
+
+    /// `text` with `%` and `/` escaped, so it is one part of a key.
+    static func part(_ text: String) -> String {
+        guard text.contains(where: { $0 == "%" || $0 == "/" }) else { return text }
+        return text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
+            of: "/", with: "%2F")
+    }
+
+    private static func unescaped(_ part: Substring) -> String {
+        guard part.contains("%") else { return String(part) }
+        return part.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(
+            of: "%25", with: "%")
     }
 }

@@ -24,6 +24,8 @@ enum V1AverageMigration {
         series: String, engine: StoreEngine, txn: borrowing WriteTransaction, now: Date
     ) throws {
         let v1Key = SchemaKey.v1Average(series)
+        // A v1 pattern was computed in the store's own zone; its v2 heirs are filed there.
+        let zone = engine.storedTimeZone
         var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
         if case .found(let payload) = try engine.payload(v1Key, in: txn),
             payload.kind == .v1Average,
@@ -43,9 +45,9 @@ enum V1AverageMigration {
             )
             : try engine.weekdayAverages(
                 of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
-                zone: engine.timeZone, in: txn)
+                zone: zone, in: txn)
         for average in averages {
-            let key = SchemaKey.weekdayAverage(series, weekday: average.weekday)
+            let key = SchemaKey.weekdayAverage(series, weekday: average.weekday, zone: zone)
             if average.dayCount > 0 {
                 try engine.putPayload(
                     AggregatePayload(
@@ -54,7 +56,8 @@ enum V1AverageMigration {
                         body: PayloadBodies.encode(average)),
                     forKey: key, in: txn)
             } else if let v1,
-                try engine.cachedWeekdayAverage(series, weekday: average.weekday, in: txn) == nil
+                try engine.cachedWeekdayAverage(
+                    series, weekday: average.weekday, zone: zone, in: txn) == nil
             {
                 let seeded = WeekdayAverage(
                     series: series, weekday: average.weekday, days: [],

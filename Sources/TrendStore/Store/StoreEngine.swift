@@ -24,8 +24,12 @@ final class StoreEngine: Sendable {
     let keyValues: Database
     /// The chunk window of this store, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
-    /// The zone local-day figures use by default.
+    /// The zone local-day figures of this handle use by default: the zone it was opened
+    /// with, else the store's recorded default.
     let timeZone: TimeZone
+    /// The default zone the store records (changed only by ``setStoredTimeZone(_:)``).
+    var storedTimeZone: TimeZone { storedZone.withLock { $0 } }
+    private let storedZone: Mutex<TimeZone>
     /// The directory holding the store.
     let directory: URL
     /// The clock cache freshness and migrations read (injectable for tests).
@@ -58,10 +62,11 @@ final class StoreEngine: Sendable {
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
         let settings = try StoreSettings.load(
-            environment: environment, meta: meta, requestedZone: options.timeZone,
+            environment: environment, meta: meta, newStoreZone: options.timeZone,
             defaultWindow: Self.defaultChunkWindow, formatVersion: Self.formatVersion)
         chunkWindow = settings.chunkWindow
-        timeZone = settings.timeZone
+        storedZone = Mutex(settings.storedTimeZone)
+        timeZone = options.timeZone ?? settings.storedTimeZone
         if !options.readOnly { try Migrator.run(self) }
     }
 
@@ -71,6 +76,14 @@ final class StoreEngine: Sendable {
         try writer.withLock { zlib in
             try environment.write { txn in try body(txn, zlib) }
         }
+    }
+
+    /// Records `zone` as the store's default zone.
+    func setStoredTimeZone(_ zone: TimeZone) throws {
+        try write { txn, _ in
+            try txn.put(Array(zone.identifier.utf8), forKey: StoreSettings.zoneKey, in: meta)
+        }
+        storedZone.withLock { $0 = zone }
     }
 
     /// Runs a read transaction.

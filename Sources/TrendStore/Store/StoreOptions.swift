@@ -2,10 +2,11 @@ import Foundation
 
 /// How to open a store.
 public struct StoreOptions: Sendable {
-    /// The zone local-day figures use when a query names none.
+    /// The zone local-day figures of this handle use when a query names none.
     ///
-    /// A new store records this zone (default `TimeZone.current`); an existing store
-    /// keeps the zone it recorded unless you set one here, which then replaces it.
+    /// A new store records this zone (default `TimeZone.current`) as its default. An
+    /// existing store keeps the zone it recorded: setting one here changes only what this
+    /// handle uses, never the stored default (``TrendStore/setDefaultTimeZone(_:)`` does).
     public var timeZone: TimeZone?
     /// Opens the store for queries only; every write throws.
     public var readOnly: Bool = false

@@ -1,20 +1,24 @@
 import Foundation
 import LMDB
 
-/// The settings a store records in `meta`: format version, chunk window and time zone.
+/// The settings a store records in `meta`: format version, chunk window and default time zone.
 struct StoreSettings {
     let chunkWindow: Int64
-    let timeZone: TimeZone
+    /// The default zone the store records.
+    let storedTimeZone: TimeZone
 
     private static let formatKey = Array("format-version".utf8)
     private static let windowKey = Array("chunk-window-ms".utf8)
-    private static let zoneKey = Array("time-zone".utf8)
+    static let zoneKey = Array("time-zone".utf8)
 
     /// Reads the settings, writing them first when the store is new.
     ///
+    /// A new store records `newStoreZone` (or the system's zone) as its default; an
+    /// existing store keeps the zone it recorded: opening never changes it (SPEC §4).
+    ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version.
     static func load(
-        environment: Environment, meta: Database, requestedZone: TimeZone?, defaultWindow: Int64,
+        environment: Environment, meta: Database, newStoreZone: TimeZone?, defaultWindow: Int64,
         formatVersion: UInt32
     ) throws -> StoreSettings {
         let stored = try environment.read { txn -> (UInt32?, Int64?, String?) in
@@ -38,8 +42,9 @@ struct StoreSettings {
             throw StoreError.incompatibleFormat(
                 "chunk window of \(window) ms is not a whole number of days")
         }
-        let zone = requestedZone ?? stored.2.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        let needsWrite = stored.0 == nil || stored.1 == nil || stored.2 != zone.identifier
+        let recorded = stored.2.flatMap(TimeZone.init(identifier:))
+        let zone = recorded ?? newStoreZone ?? TimeZone.current
+        let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
                 try txn.put(
@@ -51,6 +56,6 @@ struct StoreSettings {
                 try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
             }
         }
-        return StoreSettings(chunkWindow: window, timeZone: zone)
+        return StoreSettings(chunkWindow: window, storedTimeZone: zone)
     }
 }

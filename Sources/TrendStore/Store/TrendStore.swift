@@ -25,8 +25,20 @@ public actor TrendStore {
         engine = try StoreEngine(directory: directory, options: options)
     }
 
-    /// The zone local-day figures use when a query names none.
+    /// The zone local-day figures use when a query names none: the zone this handle was
+    /// opened with (``StoreOptions/timeZone``), else the store's default.
     public nonisolated var timeZone: TimeZone { engine.timeZone }
+
+    /// The default zone the store records, whatever zone this handle was opened with.
+    public nonisolated var defaultTimeZone: TimeZone { engine.storedTimeZone }
+
+    /// Records `zone` as the store's default zone, for handles opened without one from now on.
+    ///
+    /// Cached figures are keyed by zone, so those computed for the old default stay
+    /// filed under it and are never served for the new one.
+    public func setDefaultTimeZone(_ zone: TimeZone) throws {
+        try engine.setStoredTimeZone(zone)
+    }
 
     /// The directory holding the store.
     public nonisolated var directory: URL { engine.directory }
