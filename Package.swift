@@ -61,7 +61,7 @@ let package = Package(
             dependencies: ["TrendStore", "TrendStoreImport", "TestSupport"]),
         .testTarget(
             name: "TrendStoreImportTests",
-            dependencies: ["TrendStoreImport", "TrendStore", "TestSupport"]
+            dependencies: ["TrendStoreImport", "TrendStore", "TestSupport", "ZIPFoundation"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,22 +11,37 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     public var field: String?
     /// What is wrong.
     public var reason: String
+    /// For an import that stopped part way: how many samples earlier batches committed
+    /// (they stay in the store); `nil` when the file was refused before any batch.
+    public var committedSamples: Int?
 
     /// Creates an error.
-    public init(file: String, line: Int? = nil, field: String? = nil, reason: String) {
+    public init(
+        file: String, line: Int? = nil, field: String? = nil, reason: String,
+        committedSamples: Int? = nil
+    ) {
         self.file = file
         self.line = line
         self.field = field
         self.reason = reason
+        self.committedSamples = committedSamples
     }
 
-    /// `file:line: field: reason`, leaving out what is unknown.
+    /// `file:line: field: reason`, leaving out what is unknown, and what was committed.
     public var description: String {
         var text = file
         if let line { text += ":\(line)" }
         text += ": "
         if let field { text += "\(field): " }
-        return text + reason
+        text += reason
+        switch committedSamples {
+        case nil: break
+        case 0?: text += " (nothing was committed)"
+        case let count?:
+            text +=
+                " (\(count) samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
+        }
+        return text
     }
 }
 

@@ -19,7 +19,7 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
 /// Tells a file's format from its content, never trusting its extension alone.
 enum FormatDetector {
     static func detect(_ stream: ByteStream) throws(ImportError) -> ImportFormat {
-        var head = stream.peek(64 << 10)
+        var head = try stream.peek(64 << 10)
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
         guard
             let first = head.firstIndex(where: {

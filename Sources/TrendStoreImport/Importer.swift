@@ -9,10 +9,21 @@ public struct ImportOptions: Sendable {
     public var skipInvalid = false
     /// Samples per write transaction.
     public var batchSize = 250_000
+    /// Write the whole file in one transaction, so a failure anywhere commits nothing.
+    ///
+    /// Memory then grows with the file (every sample is held until the end); without it,
+    /// a failure leaves the earlier batches committed, which is safe because importing
+    /// the same file again changes nothing.
+    public var atomic = false
     /// The unit of a new series when the file does not name one.
     public var defaultUnit = ""
     /// The series the legacy energy cache files belong to.
     public var legacySeries = "activeEnergy"
+    /// The longest record (a CSV or NDJSON line, an XML tag) read, in bytes; a longer one
+    /// is an error naming its line. Default 1 MiB.
+    public var maximumRecordBytes = 1 << 20
+    /// How far a zipped export may expand before it is refused as a possible zip bomb.
+    public var expansionLimits = ExpansionLimits()
     /// Called after each batch commits, with how many samples have been committed so far.
     public var onCommit: (@Sendable (Int) -> Void)?
 
@@ -92,9 +103,8 @@ public struct Importer: Sendable {
     ) async throws -> ImportSummary {
         let began = Date()
         let stream = try ByteStream(path: path)
+        stream.maximumRecordBytes = options.maximumRecordBytes
         let format = options.format == .auto ? try FormatDetector.detect(stream) : options.format
-        var scratch: URL?
-        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         if format == .legacy {
             var summary = ImportSummary(file: path, format: format)
             summary.bytes = stream.totalBytes
@@ -106,30 +116,77 @@ public struct Importer: Sendable {
         }
         let parser: any RecordParser
         if format == .appleHealth {
-            var source = path
-            var displayPath = path
-            if stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "trendstore-import-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true)
-                scratch = directory
-                let extracted = try AppleHealthArchive.extractExport(from: path, into: directory)
-                source = extracted.path
-                displayPath = "\(path)/\(extracted.entry)"
+            let limit = options.maximumRecordBytes
+            if try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
+                // Streamed out of the zip twice (the parser reads two passes), never to disk.
+                let entry = try AppleHealthArchive.exportEntry(in: path)
+                let limits = options.expansionLimits
+                parser = try AppleHealthParser(displayPath: "\(path)/\(entry)") {
+                    () throws(ImportError) in
+                    let stream = ByteStream(
+                        source: try ZipEntrySource(zipPath: path, entryPath: entry, limits: limits),
+                        path: "\(path)/\(entry)", totalBytes: 0)
+                    stream.maximumRecordBytes = limit
+                    return stream
+                }
+            } else {
+                parser = try AppleHealthParser(displayPath: path) { () throws(ImportError) in
+                    let stream = try ByteStream(path: path)
+                    stream.maximumRecordBytes = limit
+                    return stream
+                }
             }
-            parser = try AppleHealthParser(path: source, displayPath: displayPath)
         } else {
             parser = try makeParser(format, stream: stream)
         }
         var summary = ImportSummary(file: path, format: format)
         summary.bytes = stream.totalBytes
+        do {
+            try await read(
+                parser, into: &summary, options: options, began: began, progress: progress)
+        } catch var error as ImportError {
+            error.committedSamples = summary.committedSamples
+            throw error
+        }
+        if summary.recordsRead == 0 && stream.totalBytes > 0 {
+            throw ImportError(
+                file: path,
+                reason:
+                    "holds no records: is it a \(format.rawValue) file? (line endings LF, CRLF and CR are all read)"
+            )
+        }
+        summary.seconds = Date().timeIntervalSince(began)
+        progress?(
+            ImportProgress(
+                bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
+                samples: summary.samplesRead, elapsed: summary.seconds))
+        return summary
+    }
+
+    /// Reads every record of `parser`, writing a batch each `batchSize` samples (one at
+    /// the end when the import is atomic).
+    private func read(
+        _ parser: any RecordParser, into summary: inout ImportSummary, options: ImportOptions,
+        began: Date, progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws {
+        let path = summary.file
+        let batchSize = options.atomic ? Int.max : options.batchSize
         var batch = PendingBatch()
         var units: [String: String] = [:]
         var lastUnit = (series: "", unit: "")
         var lastReport = Date()
-        while let record = try parser.next() {
+        var validator = RecordValidator(file: path)
+        while let parsed = try parser.next() {
             summary.recordsRead += 1
+            var record = parsed
+            if case let .sample(name, unit, sample, line) = parsed {
+                switch validator.validate(series: name, sample: sample, line: line) {
+                case .success(let series):
+                    record = .sample(
+                        series: series, unit: unit, sample: sample, line: line)
+                case .failure(let error): record = .invalid(error)
+                }
+            }
             switch record {
             case let .sample(series, unit, sample, line):
                 if let unit, lastUnit.series != series || lastUnit.unit != unit {
@@ -152,7 +209,7 @@ public struct Importer: Sendable {
                     summary.skippedExamples.append(error.description)
                 }
             }
-            if batch.count >= options.batchSize {
+            if batch.count >= batchSize {
                 try await write(&batch, summary: &summary, options: options)
             }
             if let progress, summary.recordsRead & 0x3FFF == 0,
@@ -166,12 +223,6 @@ public struct Importer: Sendable {
             }
         }
         try await write(&batch, summary: &summary, options: options)
-        summary.seconds = Date().timeIntervalSince(began)
-        progress?(
-            ImportProgress(
-                bytesDone: stream.totalBytes, bytesTotal: stream.totalBytes,
-                samples: summary.samplesRead, elapsed: summary.seconds))
-        return summary
     }
 
     /// Reads a legacy cache file into the store's caches; returns the keys written.
@@ -179,7 +230,7 @@ public struct Importer: Sendable {
         -> [String]
     {
         var data = Data()
-        while stream.consume({ bytes, _ in
+        while try stream.consume({ bytes, _ in
             data.append(contentsOf: bytes); return bytes.count
         }) {}
         let content: LegacyCacheFile.Content

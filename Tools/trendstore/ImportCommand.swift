@@ -36,13 +36,46 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print a line to standard output after each batch commits (for crash tests).")
     var reportCommits = false
 
+    @Flag(
+        help:
+            "Commit each file in one transaction: a failure commits nothing (memory grows with the file)."
+    )
+    var atomic = false
+
+    @Option(help: "The longest line or XML tag read, in bytes.")
+    var maxRecordBytes = ImportOptions().maximumRecordBytes
+
+    @Option(help: "The most bytes a zipped export may expand to.")
+    var maxExpandedBytes = ExpansionLimits().maximumBytes
+
+    @Option(help: "The most a zipped export may expand relative to its compressed size.")
+    var maxExpansionRatio = ExpansionLimits().maximumRatio
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if maxRecordBytes < 1 { throw ValidationError("--max-record-bytes must be at least 1") }
+        if maxExpandedBytes < 1 || !(maxExpansionRatio >= 1) {
+            throw ValidationError(
+                "--max-expanded-bytes and --max-expansion-ratio must be at least 1")
+        }
         _ = try parseZone(tz)
     }
 
     func run() async throws {
+        let isNewStore = !location.holdsStore
+        do {
+            try await importFiles()
+        } catch {
+            // A first import that committed nothing leaves no empty store behind.
+            if isNewStore, (try? location.open(readOnly: true).series().isEmpty) ?? false {
+                location.removeEmptyStore()
+            }
+            throw error
+        }
+    }
+
+    private func importFiles() async throws {
         try await reportingErrors {
             let store = try location.open(newStoreZone: try parseZone(tz))
             var options = ImportOptions()
@@ -51,6 +84,10 @@ struct ImportCommand: AsyncParsableCommand {
             options.defaultUnit = unit
             options.legacySeries = series
             options.batchSize = batchSize
+            options.atomic = atomic
+            options.maximumRecordBytes = maxRecordBytes
+            options.expansionLimits.maximumBytes = maxExpandedBytes
+            options.expansionLimits.maximumRatio = maxExpansionRatio
             if reportCommits {
                 options.onCommit = { committed in
                     // Written straight to the file descriptor: unbuffered, so a kill cannot lose a reported commit.

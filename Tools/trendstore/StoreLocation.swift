@@ -26,6 +26,22 @@ struct StoreLocation: ParsableArguments {
         return dataHome.appendingPathComponent("trendstore/default")
     }
 
+    /// Whether the directory holds a store already.
+    var holdsStore: Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
+    }
+
+    /// Removes the files of a store that holds nothing, and its directory when that is then empty.
+    func removeEmptyStore() {
+        let files = FileManager.default
+        for name in ["data.mdb", "lock.mdb"] {
+            try? files.removeItem(at: directory.appendingPathComponent(name))
+        }
+        if (try? files.contentsOfDirectory(atPath: directory.path).isEmpty) ?? false {
+            try? files.removeItem(at: directory)
+        }
+    }
+
     /// Opens the store; `timeZone` replaces the recorded zone only for a new store.
     func open(newStoreZone timeZone: TimeZone? = nil, readOnly: Bool = false) throws -> TrendStore {
         var options = StoreOptions()

@@ -18,7 +18,7 @@ final class NDJSONParser: RecordParser {
     func next() throws(ImportError) -> ParsedRecord? {
         var line: [UInt8] = []
         repeat {
-            guard let next = reader.nextLine() else { return nil }
+            guard let next = try reader.nextLine() else { return nil }
             line = next
         } while line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         let lineNumber = reader.lineNumber
@@ -39,7 +39,7 @@ final class NDJSONParser: RecordParser {
             return invalid("end", TimestampParser.expectation)
         }
         guard end >= start else { return invalid("end", "is before start") }
-        guard let number = object["value"] as? NSNumber, !(object["value"] is Bool),
+        guard let number = JSONNumber.number(object["value"]),
             number.doubleValue.isFinite
         else {
             return invalid("value", "missing or not a finite number")
@@ -56,7 +56,7 @@ final class NDJSONParser: RecordParser {
         if let text = value as? String {
             return Array(text.utf8).withUnsafeBytes(TimestampParser.milliseconds)
         }
-        if let number = value as? NSNumber, !(value is Bool) {
+        if let number = JSONNumber.number(value) {
             let double = number.doubleValue
             guard double.isFinite, double == double.rounded() else { return nil }
             return number.int64Value
@@ -65,7 +65,7 @@ final class NDJSONParser: RecordParser {
     }
 }
 
-/// Splits a stream into lines (LF or CRLF), skipping a UTF-8 BOM, with 1-based line numbers.
+/// Splits a stream into lines (LF, CRLF or CR alone), skipping a UTF-8 BOM, with 1-based line numbers.
 final class CSVLineReader {
     private let stream: ByteStream
     private(set) var lineNumber = 0
@@ -76,30 +76,57 @@ final class CSVLineReader {
     var bytesConsumed: Int { stream.bytesConsumed }
     var totalBytes: Int { stream.totalBytes }
 
-    func nextLine() -> [UInt8]? {
+    /// The next line without its ending, or `nil` at the end of the file.
+    ///
+    /// - Throws: ``ImportError`` for a line longer than the stream's ``ByteStream/maximumRecordBytes``.
+    func nextLine() throws(ImportError) -> [UInt8]? {
         if !startedFile {
             startedFile = true
-            if stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = stream.consume { _, _ in 3 } }
+            if try stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = try stream.consume { _, _ in 3 } }
         }
         var line: [UInt8]?
         var minimum = 1
         while line == nil {
             var available = 0
-            let more = stream.consume(minimum: minimum) { bytes, isFinal in
+            let more = try stream.consume(minimum: minimum) { bytes, isFinal in
                 available = bytes.count
-                if let newline = bytes.firstIndex(of: 0x0A) {
-                    line = Array(bytes[..<newline])
-                    return newline + 1
+                guard let end = LineEnding.find(in: bytes, isFinal: isFinal) else {
+                    guard isFinal else { return 0 }
+                    line = Array(bytes)
+                    return bytes.count
                 }
-                guard isFinal else { return 0 }
-                line = Array(bytes)
-                return bytes.count
+                line = Array(bytes[..<end.contentEnd])
+                return end.next
             }
             if !more { return nil }
+            try stream.allowRecord(of: available + 1, line: lineNumber + 1)
             minimum = available + 1
         }
         lineNumber += 1
-        if line?.last == 0x0D { line?.removeLast() }
         return line
+    }
+}
+
+/// Where a line ends: at LF, at CRLF, or at a CR not followed by LF (old Mac files).
+enum LineEnding {
+    /// The first line ending in `bytes`: where the line's content stops and where the next
+    /// line starts; `nil` when there is none yet (or a CR is the last byte and more may follow).
+    static func find(in bytes: UnsafeRawBufferPointer, from start: Int = 0, isFinal: Bool) -> (
+        contentEnd: Int, next: Int
+    )? {
+        guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+        let count = bytes.count - start
+        let newline = memchr(base + start, 0x0A, count).map {
+            base.distance(to: UnsafeRawPointer($0))
+        }
+        let searchEnd = newline ?? bytes.count
+        if let carriage = memchr(base + start, 0x0D, searchEnd - start).map({
+            base.distance(to: UnsafeRawPointer($0))
+        }) {
+            if carriage + 1 == newline { return (carriage, carriage + 2) }
+            if carriage + 1 < bytes.count || isFinal { return (carriage, carriage + 1) }
+            return nil  // a CR at the end of the buffer: CRLF or CR, the next read tells
+        }
+        return newline.map { ($0, $0 + 1) }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads CSV records (RFC 4180) from a stream: quoted fields may hold commas, doubled
-/// quotes and line breaks; CRLF and LF both end a record; a UTF-8 BOM is skipped.
+/// quotes and line breaks; LF, CRLF and a CR alone (old Mac files) end a record; a UTF-8
+/// BOM is skipped. A record longer than the stream's ``ByteStream/maximumRecordBytes`` is an error.
 final class CSVReader {
     private let stream: ByteStream
     /// The bytes of the current record's fields, unescaped.
@@ -60,6 +61,8 @@ final class CSVReader {
         repeat {
             do {
                 guard try next() else { return false }
+            } catch let error as ImportError {
+                throw error
             } catch {
                 throw ImportError(
                     file: stream.path, line: line,
@@ -75,7 +78,7 @@ final class CSVReader {
     func next() throws -> Bool {
         if !startedFile {
             startedFile = true
-            if stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = stream.consume { _, _ in 3 } }
+            if try stream.peek(3) == [0xEF, 0xBB, 0xBF] { _ = try stream.consume { _, _ in 3 } }
         }
         line = nextLine
         // Scan into locals: class properties touched per byte cost an exclusivity check each.
@@ -93,16 +96,15 @@ final class CSVReader {
             var complete = false
             var unterminatedQuote = false
             var available = 0
-            let more = stream.consume(minimum: minimum) { bytes, isFinal in
+            let more = try stream.consume(minimum: minimum) { bytes, isFinal in
                 storage.removeAll(keepingCapacity: true)
                 fieldRanges.removeAll(keepingCapacity: true)
                 available = bytes.count
                 // Fast path: a whole line without quotes is copied once and split on commas.
-                if let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count),
-                    case let newline = base.distance(to: UnsafeRawPointer(found)),
-                    memchr(base, 0x22, newline) == nil
+                if let base = bytes.baseAddress,
+                    let (end, next) = LineEnding.find(in: bytes, isFinal: isFinal),
+                    memchr(base, 0x22, end) == nil
                 {
-                    let end = newline > 0 && bytes[newline - 1] == 0x0D ? newline - 1 : newline
                     storage.append(contentsOf: bytes[..<end])
                     var fieldStart = 0
                     for index in 0..<end where bytes[index] == 0x2C {
@@ -112,7 +114,7 @@ final class CSVReader {
                     fieldRanges.append(fieldStart..<end)
                     lineCount += 1
                     complete = true
-                    return newline + 1
+                    return next
                 }
                 var lines = 0
                 var index = 0
@@ -136,21 +138,30 @@ final class CSVReader {
                                 inQuotes = false
                             }
                         } else {
-                            if byte == 0x0A { lines += 1 }
+                            if byte == 0x0A
+                                || (byte == 0x0D && index + 1 < bytes.count
+                                    && bytes[index + 1] != 0x0A)
+                            {
+                                lines += 1
+                            }
                             storage.append(byte)
                         }
                     } else if byte == 0x2C {
                         fieldRanges.append(fieldStart..<storage.count)
                         fieldStart = storage.count
                         quoted = false
-                    } else if byte == 0x0A {
-                        if !quoted && storage.count > fieldStart && storage.last == 0x0D {
-                            storage.removeLast()
+                    } else if byte == 0x0A || byte == 0x0D {
+                        // LF, CRLF or a CR alone ends the record; a CR at the end of the
+                        // buffer waits for the next byte to tell which.
+                        var next = index + 1
+                        if byte == 0x0D {
+                            if next == bytes.count && !isFinal { return 0 }
+                            if next < bytes.count && bytes[next] == 0x0A { next += 1 }
                         }
                         fieldRanges.append(fieldStart..<storage.count)
                         lineCount += lines + 1
                         complete = true
-                        return index + 1
+                        return next
                     } else if byte == 0x22 && storage.count == fieldStart && !quoted {
                         inQuotes = true
                         quoted = true
@@ -161,9 +172,6 @@ final class CSVReader {
                 }
                 guard isFinal else { return 0 }
                 if inQuotes { unterminatedQuote = true; return index }
-                if !quoted && storage.count > fieldStart && storage.last == 0x0D {
-                    storage.removeLast()
-                }
                 fieldRanges.append(fieldStart..<storage.count)
                 lineCount += lines + 1
                 complete = true
@@ -175,7 +183,9 @@ final class CSVReader {
             }
             if complete { return true }
             if !more { return false }
-            minimum = available + 1  // the record runs past the buffered bytes: read more
+            // The record runs past the buffered bytes: read more, within the limit.
+            try stream.allowRecord(of: available + 1, line: line)
+            minimum = available + 1
         }
     }
 }

@@ -114,7 +114,7 @@ final class XMLTagScanner {
             var available = 0
             var lineCount = line
             let interesting = self.interesting
-            let more = stream.consume(minimum: minimum) { bytes, isFinal in
+            let more = try stream.consume(minimum: minimum) { bytes, isFinal in
                 available = bytes.count
                 guard let base = bytes.baseAddress else { return 0 }
                 var position = 0
@@ -149,6 +149,7 @@ final class XMLTagScanner {
                     reason: "the file ends inside a tag, comment or DOCTYPE")
             }
             if !more { return nil }
+            if needMore { try stream.allowRecord(of: available + 1, line: line) }
             minimum = needMore ? available + 1 : 1
         }
     }

@@ -1,24 +1,24 @@
 import Foundation
 import ZIPFoundation
 
-/// Finds the Apple Health export inside an `export.zip` and extracts it to a temporary file.
+/// Finds the Apple Health export inside an `export.zip`, to be streamed out of it.
 ///
 /// The export is the XML entry whose root is `<HealthData`, whatever its (possibly
 /// localized) name; `__MACOSX/` entries, `export_cda.xml` (a clinical document) and
 /// `workout-routes/` GPX files are passed over because their content does not match.
+/// An archive holding two such entries is refused, naming both, rather than one picked.
 enum AppleHealthArchive {
     private struct EnoughRead: Error {}
 
-    /// Extracts the export into `directory` and returns the file's path and the entry's name.
-    static func extractExport(from zipPath: String, into directory: URL) throws(ImportError) -> (
-        path: String, entry: String
-    ) {
+    /// The path, inside the zip, of its one Apple Health export.
+    static func exportEntry(in zipPath: String) throws(ImportError) -> String {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .read)
         } catch {
             throw ImportError(file: zipPath, reason: "not a readable zip archive (\(error))")
         }
+        var found: [String] = []
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
             guard entry.path.lowercased().hasSuffix(".xml") || !entry.path.contains(".") else {
                 continue
@@ -34,26 +34,23 @@ enum AppleHealthArchive {
                 throw ImportError(
                     file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
             }
-            guard String(decoding: head.prefix(64 << 10), as: UTF8.self).contains("<HealthData")
-            else { continue }
-            let target = directory.appendingPathComponent("export.xml")
-            do {
-                guard FileManager.default.createFile(atPath: target.path, contents: nil) else {
-                    throw ImportError(file: target.path, reason: "cannot be created for writing")
-                }
-                let handle = try FileHandle(forWritingTo: target)
-                defer { try? handle.close() }
-                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
-                    try handle.write(contentsOf: chunk)
-                }
-            } catch {
-                throw ImportError(
-                    file: "\(zipPath)/\(entry.path)", reason: "cannot be extracted (\(error))")
+            if String(decoding: head.prefix(64 << 10), as: UTF8.self).contains("<HealthData") {
+                found.append(entry.path)
             }
-            return (target.path, entry.path)
         }
-        throw ImportError(
-            file: zipPath,
-            reason: "the zip holds no Apple Health export (no XML entry with a <HealthData> root)")
+        guard let first = found.first else {
+            throw ImportError(
+                file: zipPath,
+                reason:
+                    "the zip holds no Apple Health export (no XML entry with a <HealthData> root)")
+        }
+        guard found.count == 1 else {
+            throw ImportError(
+                file: zipPath,
+                reason:
+                    "the zip holds \(found.count) Apple Health exports (\(found.joined(separator: ", "))): import one at a time"
+            )
+        }
+        return first
     }
 }

@@ -49,14 +49,15 @@ final class AppleHealthParser: RecordParser {
         totalDistanceUnit: Array("totalDistanceUnit".utf8), sum: Array("sum".utf8)
     )
 
-    /// Reads `path` once to learn which sources cover what, then opens it again for records.
+    /// Reads the export once to learn which sources cover what, then opens it again for records.
     ///
-    /// - Parameter displayPath: The name errors use (the zip's name when the XML came out of one).
-    init(path: String, displayPath: String) throws(ImportError) {
+    /// - Parameters:
+    ///   - displayPath: The name errors use (`export.zip/apple_health_export/export.xml` for a zip).
+    ///   - open: Opens the export from its start; called once per pass.
+    init(displayPath: String, open: () throws(ImportError) -> ByteStream) throws(ImportError) {
         file = displayPath
         coverage = Array(repeating: [:], count: AppleHealthQuantity.allCases.count)
-        let firstPass = XMLTagScanner(
-            stream: try ByteStream(path: path), interesting: Self.interesting)
+        let firstPass = XMLTagScanner(stream: try open(), interesting: Self.interesting)
         var sawRoot = false
         var sawRootEnd = false
         do {
@@ -96,7 +97,7 @@ final class AppleHealthParser: RecordParser {
         for index in coverage.indices {
             for rank in coverage[index].keys { coverage[index][rank]!.compact() }
         }
-        scanner = XMLTagScanner(stream: try ByteStream(path: path), interesting: Self.interesting)
+        scanner = XMLTagScanner(stream: try open(), interesting: Self.interesting)
     }
 
     var bytesConsumed: Int { scanner.bytesConsumed }

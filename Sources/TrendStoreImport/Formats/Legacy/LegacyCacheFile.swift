@@ -186,7 +186,7 @@ enum LegacyCacheFile {
 
     private static func date(_ value: Any?, path: String) throws(Problem) -> Date {
         if let text = value as? String, let date = Timestamp.parse(text) { return date }
-        if let number = value as? NSNumber, !(value is Bool), number.doubleValue.isFinite {
+        if let number = JSONNumber.number(value), number.doubleValue.isFinite {
             return Date(timeIntervalSinceReferenceDate: number.doubleValue)
         }
         throw Problem(

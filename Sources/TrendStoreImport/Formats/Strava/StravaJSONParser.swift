@@ -14,7 +14,7 @@ final class StravaJSONParser: RecordParser {
         file = stream.path
         size = stream.totalBytes
         var data = Data()
-        while stream.consume({ bytes, _ in
+        while try stream.consume({ bytes, _ in
             data.append(contentsOf: bytes); return bytes.count
         }) {}
         guard let list = (try? JSONSerialization.jsonObject(with: data)) as? [Any] else {
