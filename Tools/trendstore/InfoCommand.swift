@@ -96,7 +96,7 @@ struct VerifyCommand: AsyncParsableCommand {
                         + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
                 for problem in report.problems { print("  \(problem)") }
             }
-            if !report.isHealthy { throw ExitCode.failure }
+            if !report.isHealthy { throw ExitCode(3) }
         }
     }
 }

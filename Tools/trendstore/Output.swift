@@ -12,6 +12,13 @@ enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// One value as compact JSON on one line (sorted keys).
+    static func encodeLine(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     /// `2026-11-22T10:15:00.000Z`.
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
@@ -33,5 +40,22 @@ enum Table {
             }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// Standard output written in blocks of 64 KiB, for output that is streamed as it is computed.
+struct BufferedOutput {
+    private var pending: [UInt8] = []
+
+    /// Appends `text`, writing the block out when it is full.
+    mutating func write(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes out what is pending.
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
     }
 }

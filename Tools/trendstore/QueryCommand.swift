@@ -17,7 +17,8 @@ struct ReferenceInstant: ParsableArguments {
 
     func validate() throws {
         if let now, Timestamp.parse(now) == nil {
-            throw ValidationError("--now \(now) is not epoch ms or ISO-8601 with an offset")
+            throw ValidationError(
+                "--now \(now) is not epoch ms or ISO-8601 with an offset in the years 0001 to 9999")
         }
     }
 
@@ -154,10 +155,11 @@ struct HeatmapCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard let first = LocalDate(from) else {
-            throw ValidationError("--from \(from) is not a YYYY-MM-DD date")
+            throw ValidationError(
+                "--from \(from) is not a date YYYY-MM-DD in the years 0001 to 9999")
         }
         guard let last = LocalDate(to) else {
-            throw ValidationError("--to \(to) is not a YYYY-MM-DD date")
+            throw ValidationError("--to \(to) is not a date YYYY-MM-DD in the years 0001 to 9999")
         }
         guard first <= last else { throw ValidationError("--from must not be after --to") }
         guard !names.isEmpty else { throw ValidationError("--series names no series") }
@@ -169,24 +171,52 @@ struct HeatmapCommand: AsyncParsableCommand {
         }
     }
 
+    /// The longest range drawn as a grid or an SVG; JSON streams any range.
+    static let maximumDrawnDays: Int64 = 20 * 366
+
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
             let zone = try context.zoneOption.zone(for: store)
-            let heatmap = try store.heatmap(
-                of: names, from: LocalDate(from)!, through: LocalDate(to)!, timeZone: zone)
+            guard let first = LocalDate(from), let last = LocalDate(to) else { return }
+            if context.json {
+                try streamJSON(store: store, from: first, through: last, zone: zone)
+                return
+            }
+            guard last.dayNumber - first.dayNumber < Self.maximumDrawnDays else {
+                throw CommandFailure(
+                    "a heatmap of more than 20 years is not drawn; use --json, which streams any range"
+                )
+            }
+            let heatmap = try store.heatmap(of: names, from: first, through: last, timeZone: zone)
             if let svg {
                 try SVGCharts.heatmap(heatmap).write(toFile: svg, atomically: true, encoding: .utf8)
-            }
-            if context.json {
-                print(try JSONOutput.encode(heatmap))
-                return
             }
             print(
                 "\(heatmap.bucket): \(heatmap.days.reduce(0) { $0 + $1.count }) samples on "
                     + "\(heatmap.days.filter { $0.count > 0 }.count) of \(heatmap.days.count) days")
             print(HeatmapGrid.render(heatmap))
         }
+    }
+
+    /// Writes `{"bucket": …, "days": [ … ]}` a day at a time, so memory stays flat over any range.
+    private func streamJSON(store: TrendStore, from: LocalDate, through: LocalDate, zone: TimeZone)
+        throws
+    {
+        if svg != nil {
+            throw CommandFailure("--svg and --json are one or the other")
+        }
+        var output = BufferedOutput()
+        let bucket = try JSONOutput.encode(Heatmap.bucketKey(for: names))
+        output.write("{\n  \"bucket\" : \(bucket),\n  \"days\" : [")
+        var separator = "\n"
+        try store.forEachHeatmapDay(of: names, from: from, through: through, timeZone: zone) {
+            day in
+            output.write(separator + "    " + (try JSONOutput.encodeLine(day)))
+            separator = ",\n"
+        }
+        output.write("\n  ]\n}\n")
+        output.flush()
     }
 }
 

@@ -43,13 +43,26 @@ struct StoreLocation: ParsableArguments {
     }
 
     /// Opens the store; `timeZone` replaces the recorded zone only for a new store.
+    ///
+    /// - Throws: ``CommandFailure`` naming the path when it is a file, cannot be read or
+    ///   written, or (to read) holds no store.
     func open(newStoreZone timeZone: TimeZone? = nil, readOnly: Bool = false) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
-        let exists = FileManager.default.fileExists(
-            atPath: directory.appendingPathComponent("data.mdb").path)
-        if !exists {
-            if readOnly { throw CommandFailure("no store at \(directory.path)") }
+        let path = directory.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw CommandFailure("store \(path): is a file, not a store directory")
+            }
+            guard access(path, R_OK | X_OK) == 0, readOnly || access(path, W_OK) == 0 else {
+                throw CommandFailure(
+                    "store \(path): Permission denied (cannot \(readOnly ? "read" : "write") the directory)"
+                )
+            }
+        }
+        if !holdsStore {
+            if readOnly { throw CommandFailure("store \(path): no store there") }
             options.timeZone = timeZone
         }
         return try TrendStore(directory: directory, options: options)

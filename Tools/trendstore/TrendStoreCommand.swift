@@ -1,6 +1,10 @@
 import ArgumentParser
+import Foundation
 
 /// The `trendstore` command: import, generate, query and check TrendStore stores.
+///
+/// Exit status: 0 success, 1 an error (one line on standard error), 2 a usage error (one
+/// line and a hint), 3 `verify` found damage.
 @main
 struct TrendStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,4 +16,34 @@ struct TrendStoreCommand: AsyncParsableCommand {
             VerifyCommand.self,
             CacheCommand.self,
         ])
+
+    /// The exit status of a usage error.
+    static let usageStatus: Int32 = 2
+
+    /// Parses and runs the command, printing a usage error as one line and a hint
+    /// (not the whole usage text) with status 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") }.prefix(2)
+            let command = (["trendstore"] + words.filter(knownCommandNames.contains)).joined(
+                separator: " ")
+            FileHandle.standardError.write(
+                Data(
+                    "trendstore: \(message(for: error))\nhint: see '\(command) --help'\n".utf8))
+            Foundation.exit(usageStatus)
+        }
+    }
+
+    private static let knownCommandNames: Set<String> = [
+        "import", "generate", "query", "info", "verify", "cache", "today", "weekday-average",
+        "heatmap", "list", "refresh", "clear",
+    ]
 }

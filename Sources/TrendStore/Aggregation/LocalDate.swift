@@ -23,11 +23,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         dayNumber = number
     }
 
-    /// Parses `YYYY-MM-DD`; returns `nil` for anything else.
+    /// Parses `YYYY-MM-DD` with a year from 0001 to 9999; returns `nil` for anything else.
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), year >= 1, let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -6,7 +6,7 @@ extension StoreEngine {
     func todayCurve<T: ReadableTransaction & ~Copyable>(
         of series: String, now: Date, zone: TimeZone, in txn: borrowing T
     ) throws -> DayCurve {
-        let instant = Milliseconds(now)
+        let instant = try SampleRules.instant(now, argument: "now")
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
         let record = try requireSeries(named: series, in: txn)
@@ -23,6 +23,7 @@ extension StoreEngine {
         of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions,
         zone: TimeZone, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
+        _ = try SampleRules.instant(now, argument: "now")
         let today = LocalDate(containing: now, in: zone)
         let record = try requireSeries(named: series, in: txn)
         let empty = weekdays.map {

@@ -42,11 +42,16 @@ public struct Sample: Sendable, Hashable, Codable {
 ///
 /// A date within a microsecond below a whole millisecond counts as that millisecond,
 /// so a timestamp that went through `Date`'s floating point comes back unchanged.
+/// Dates beyond what Int64 milliseconds hold (±292 million years) are clamped to its
+/// limits rather than trapping; the store rejects them by its own range.
 public func Milliseconds(_ date: Date) -> Int64 {
     let exact = date.timeIntervalSince1970 * 1000
+    guard exact.isFinite else { return exact > 0 ? .max : .min }
     let nearest = exact.rounded()
-    if abs(exact - nearest) < 0.001 { return Int64(nearest) }
-    return Int64(exact.rounded(.down))
+    let floored = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
+    guard floored < 9.2e18 else { return .max }
+    guard floored > -9.2e18 else { return .min }
+    return Int64(floored)
 }
 
 extension Date {

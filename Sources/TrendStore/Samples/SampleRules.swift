@@ -58,6 +58,31 @@ public enum SampleRules {
         return nil
     }
 
+    /// The local dates queries accept: 0001-01-01 through 9999-12-31.
+    public static let dateRange: ClosedRange<LocalDate> =
+        LocalDate(dayNumber: -719_162)...LocalDate(dayNumber: 2_932_896)
+
+    /// `date` in milliseconds, checked against ``instantRange``.
+    ///
+    /// - Throws: ``StoreError/invalidArgument(_:)`` naming `argument` when it is outside.
+    static func instant(_ date: Date, argument: String) throws(StoreError) -> Int64 {
+        let milliseconds = Milliseconds(date)
+        if let reason = instantViolation(milliseconds) {
+            throw .invalidArgument("\(argument): \(reason)")
+        }
+        return milliseconds
+    }
+
+    /// Checks that the dates lie in ``dateRange``.
+    ///
+    /// - Throws: ``StoreError/invalidArgument(_:)`` naming the date outside it.
+    static func checkDates(_ dates: LocalDate...) throws(StoreError) {
+        for date in dates where !dateRange.contains(date) {
+            throw .invalidArgument(
+                "the date \(date.dayNumber) days from 1970 is outside the years 0001 to 9999")
+        }
+    }
+
     /// Why `milliseconds` is not a storable instant, or `nil` when it is.
     public static func instantViolation(_ milliseconds: Int64) -> String? {
         instantRange.contains(milliseconds)

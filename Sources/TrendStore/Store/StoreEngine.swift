@@ -42,9 +42,15 @@ final class StoreEngine: Sendable {
 
     init(directory: URL, options: StoreOptions) throws {
         if !options.readOnly {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+            do {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.storeUnavailable(
+                    path: directory.path,
+                    reason: "cannot create the directory: \(Self.systemReason(error))")
+            }
         }
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
@@ -68,6 +74,16 @@ final class StoreEngine: Sendable {
         storedZone = Mutex(settings.storedTimeZone)
         timeZone = options.timeZone ?? settings.storedTimeZone
         if !options.readOnly { try Migrator.run(self) }
+    }
+
+    /// The operating system's words for a Foundation file error ("Permission denied").
+    private static func systemReason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error,
+            case let posix = underlying as NSError, posix.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return (error as NSError).localizedDescription
     }
 
     /// Runs a write transaction with the write path's zlib stream, one writer at a time.

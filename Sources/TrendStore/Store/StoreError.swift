@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case damagedChunk(series: String, windowStart: Int64, reason: String)
     /// A stored rollup row could not be decoded.
     case damagedRollup(series: String, dayStart: Int64, reason: String)
+    /// The store's directory cannot be created or opened (not a directory, no permission).
+    case storeUnavailable(path: String, reason: String)
     /// The store's metadata is missing or from an unknown format version.
     case incompatibleFormat(String)
     /// An argument is outside what the call accepts.
@@ -35,6 +37,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
         case let .damagedRollup(series, dayStart, reason):
             return "series \(series): rollup \(UTCFormat.day(dayStart)): \(reason)"
+        case let .storeUnavailable(path, reason):
+            return "store \(path): \(reason)"
         case let .incompatibleFormat(reason):
             return "incompatible store: \(reason)"
         case let .invalidArgument(reason):

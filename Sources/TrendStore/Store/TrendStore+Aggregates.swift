@@ -32,6 +32,7 @@ extension TrendStore {
     public nonisolated func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
+        try SampleRules.checkDates(date)
         let zone = timeZone ?? engine.timeZone
         let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
         return try engine.read { txn in
@@ -94,18 +95,37 @@ extension TrendStore {
     /// Per-day counts and totals of `series` for every local date in `from...through`.
     ///
     /// A sample counts, whole, on the local day holding its start. Days without samples
-    /// are included with zeros.
-    ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when a series does not exist.
+    /// are included with zeros. For long ranges, ``forEachHeatmapDay(of:from:through:timeZone:_:)``
+    /// hands out the days without holding them all.
     ///
     /// ```swift
     /// let year = try store.heatmap(of: ["Run", "Ride"], from: LocalDate("2026-01-01")!, through: LocalDate("2026-12-31")!)
     /// ```
     ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when a series does not exist.
     /// - Complexity: One cursor walk over each series' rollups in the range.
     public nonisolated func heatmap(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
     ) throws -> Heatmap {
+        var days: [HeatmapDay] = []
+        days.reserveCapacity(Int(min(through.dayNumber - from.dayNumber + 1, 1 << 16)))
+        try forEachHeatmapDay(of: series, from: from, through: through, timeZone: timeZone) {
+            days.append($0)
+        }
+        return Heatmap(
+            bucket: Heatmap.bucketKey(for: series.map(SeriesName.normalized)), days: days)
+    }
+
+    /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
+    /// first, computing a year at a time inside one read transaction: memory stays flat
+    /// over any range, and every day comes from the same snapshot.
+    ///
+    /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
+    public nonisolated func forEachHeatmapDay(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
+        _ body: (HeatmapDay) throws -> Void
+    ) throws {
+        try SampleRules.checkDates(from, through)
         guard from <= through else {
             throw StoreError.invalidArgument(
                 "the heatmap range \(from)…\(through) ends before it starts")
@@ -113,21 +133,26 @@ extension TrendStore {
         let zone = timeZone ?? engine.timeZone
         let names = Set(series.map(SeriesName.normalized)).sorted()
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
-        let dates = stride(from: from.dayNumber, through: through.dayNumber, by: 1).map(
-            LocalDate.init(dayNumber:))
-        let pieces = dates.map(grid.pieces(of:))
-        let perSeries: [[DayCount]] = try engine.read { txn in
-            try names.map { name in
-                let record = try engine.requireSeries(named: name, in: txn)
-                return try SeriesAggregator(engine: engine, record: record).dayTotals(
-                    of: pieces, txn: txn)
+        try engine.read { txn in
+            let aggregators = try names.map {
+                SeriesAggregator(
+                    engine: engine, record: try engine.requireSeries(named: $0, in: txn))
+            }
+            var first = from
+            while first <= through {
+                let last = min(first.adding(days: 365), through)
+                let dates = stride(from: first.dayNumber, through: last.dayNumber, by: 1).map(
+                    LocalDate.init(dayNumber:))
+                let pieces = dates.map(grid.pieces(of:))
+                let perSeries = try aggregators.map { try $0.dayTotals(of: pieces, txn: txn) }
+                for index in dates.indices {
+                    try body(
+                        HeatmapDay(
+                            date: dates[index], series: names,
+                            seriesFigures: perSeries.map { $0[index] }))
+                }
+                first = last.adding(days: 1)
             }
         }
-        let entries = dates.indices.map { index in
-            HeatmapDay(
-                date: dates[index], series: names,
-                seriesFigures: perSeries.map { $0[index] })
-        }
-        return Heatmap(bucket: names.joined(separator: ","), days: entries)
     }
 }

@@ -110,8 +110,12 @@ enum TimestampParser {
 
 /// Parses the timestamps the importer accepts, for callers outside the importer.
 public enum Timestamp {
-    /// The instant written as epoch milliseconds or ISO-8601 with a UTC offset, or `nil`.
+    /// The instant written as epoch milliseconds or ISO-8601 with a UTC offset, or `nil`
+    /// when it is neither or lies outside ``SampleRules/instantRange`` (years 0001–9999).
     public static func parse(_ text: String) -> Date? {
-        Array(text.utf8).withUnsafeBytes(TimestampParser.milliseconds).map(Date.init(milliseconds:))
+        guard let milliseconds = Array(text.utf8).withUnsafeBytes(TimestampParser.milliseconds),
+            SampleRules.instantRange.contains(milliseconds)
+        else { return nil }
+        return Date(milliseconds: milliseconds)
     }
 }
