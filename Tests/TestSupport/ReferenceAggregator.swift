@@ -5,45 +5,44 @@ import TrendStore
 ///
 /// The timeline is cut into 30-second steps (every offset and transition since 1970
 /// falls on a multiple of 30 seconds), each labelled with its local date and
-/// wall-clock hour as `TimeZone` gives them. A sample's share of a bucket is summed
-/// step by step. Nothing here shares code with the engine.
-public struct ReferenceAggregator {
+/// wall-clock hour as `Calendar` gives them, on first use. A sample's share of a bucket
+/// is summed step by step. Nothing here shares code with the engine.
+public final class ReferenceAggregator {
     private static let step: Int64 = 30_000
-    private let firstStep: Int64
-    private let dates: [Int64]  // local day number of each step
-    private let hours: [Int]  // wall-clock hour of each step
+    private var labels: [Int64: (date: Int64, hour: Int)] = [:]
+    private let calendar: Calendar
     /// The zone whose wall clock labels the steps.
     public let zone: TimeZone
 
-    /// Labels every step from a day before `from` to a day after `through`.
-    public init(zone: TimeZone, from: LocalDate, through: LocalDate) {
+    /// A reference for `zone`; steps are labelled as the queries reach them.
+    public init(zone: TimeZone) {
         self.zone = zone
-        let start = (from.dayNumber - 2) * 86_400_000
-        let end = (through.dayNumber + 3) * 86_400_000
-        firstStep = start
-        var dates: [Int64] = []
-        var hours: [Int] = []
-        var instant = start
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        while instant < end {
-            let date = Date(timeIntervalSince1970: Double(instant) / 1000)
-            let parts = calendar.dateComponents([.year, .month, .day, .hour], from: date)
-            dates.append(
-                LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!.dayNumber)
-            hours.append(parts.hour!)
-            instant += Self.step
-        }
-        self.dates = dates
-        self.hours = hours
+        self.calendar = calendar
     }
 
-    /// The figures of `date`: hour buckets, whether any sample overlaps it, and the
-    /// count and value sum of samples starting in it. With `now`, only `[day start, now]` counts.
+    /// A reference for `zone` (the dates are no longer needed: steps are labelled lazily).
+    public convenience init(zone: TimeZone, from: LocalDate, through: LocalDate) {
+        self.init(zone: zone)
+    }
+
+    /// The figures of `date`: hour buckets, whether any sample overlaps it, the count and
+    /// value sum of samples starting in it, and each hour's sum of absolute shares (a
+    /// scale for comparing floating-point sums). With `now`, only `[day start, now]` counts.
     public func figures(of date: LocalDate, samples: [Sample], now: Int64? = nil)
         -> (hourly: [Double], hasData: Bool, count: Int, total: Double)
     {
+        let result = detailedFigures(of: date, samples: samples, now: now)
+        return (result.hourly, result.hasData, result.count, result.total)
+    }
+
+    /// ``figures(of:samples:now:)`` with each hour's sum of absolute shares beside it.
+    public func detailedFigures(of date: LocalDate, samples: [Sample], now: Int64? = nil)
+        -> (hourly: [Double], magnitude: [Double], hasData: Bool, count: Int, total: Double)
+    {
         var hourly = [Double](repeating: 0, count: 24)
+        var magnitude = [Double](repeating: 0, count: 24)
         var hasData = false
         var count = 0
         var total = 0.0
@@ -55,51 +54,61 @@ public struct ReferenceAggregator {
         where sample.startMilliseconds < highest && sample.endMilliseconds >= lowest {
             let start = sample.startMilliseconds
             let end = sample.endMilliseconds
-            if let (startDate, startHour) = label(of: start), startDate == date.dayNumber {
+            let (startDate, startHour) = label(of: start)
+            if startDate == date.dayNumber {
                 count += 1
                 total += sample.value
                 if end == start && start <= limit {
                     hourly[startHour] += sample.value
+                    magnitude[startHour] += abs(sample.value)
                     hasData = true
                 }
             }
             guard end > start else { continue }
             let from = max(start, lowest)
-            var stepStart = from - (from - firstStep) % Self.step
+            var stepStart = from - from.floorModulo(Self.step)
             while stepStart < min(end, limit, highest) {
-                let index = Int((stepStart - firstStep) / Self.step)
-                if index >= 0 && index < dates.count && dates[index] == date.dayNumber {
+                let (stepDate, stepHour) = label(of: stepStart)
+                if stepDate == date.dayNumber {
                     let overlap = min(end, stepStart + Self.step, limit) - max(start, stepStart)
                     if overlap > 0 {
-                        hourly[hours[index]] += sample.value * Double(overlap) / Double(end - start)
+                        let share = sample.value * Double(overlap) / Double(end - start)
+                        hourly[stepHour] += share
+                        magnitude[stepHour] += abs(share)
                         hasData = true
                     }
                 }
                 stepStart += Self.step
             }
         }
-        return (hourly, hasData, count, total)
+        return (hourly, magnitude, hasData, count, total)
     }
 
     /// The first instant of `date`: the first step labelled with it.
     public func start(of date: LocalDate) -> Int64? {
-        dates.firstIndex(of: date.dayNumber).map { firstStep + Int64($0) * Self.step }
+        var instant = date.dayNumber * 86_400_000 - 26 * 3_600_000
+        let end = (date.dayNumber + 1) * 86_400_000 + 26 * 3_600_000
+        while instant < end {
+            if label(of: instant).date == date.dayNumber { return instant }
+            instant += Self.step
+        }
+        return nil
     }
 
-    /// The greatest end among samples overlapping `[start of the date of now, now]`.
+    /// The greatest end among samples starting at or before `now` that overlap
+    /// `[start of the date of now, now]` (SPEC §3.1).
     public func latestSampleTimestamp(samples: [Sample], now: Int64) -> Int64? {
-        guard let (today, _) = label(of: now), let dayStart = start(of: LocalDate(dayNumber: today))
-        else { return nil }
+        guard let dayStart = start(of: date(of: now)) else { return nil }
         return samples.filter { sample in
             sample.endMilliseconds == sample.startMilliseconds
                 ? sample.startMilliseconds >= dayStart && sample.startMilliseconds <= now
-                : sample.startMilliseconds < now && sample.endMilliseconds > dayStart
+                : sample.startMilliseconds <= now && sample.endMilliseconds > dayStart
         }.map(\.endMilliseconds).max()
     }
 
-    /// The local date holding `instant`, by `TimeZone`.
-    public func date(of instant: Int64) -> LocalDate? {
-        label(of: instant).map { LocalDate(dayNumber: $0.0) }
+    /// The local date holding `instant`, by `Calendar`.
+    public func date(of instant: Int64) -> LocalDate {
+        LocalDate(dayNumber: label(of: instant).date)
     }
 
     /// The weekday average as SPEC §3.2 defines it, from per-day reference curves.
@@ -109,7 +118,7 @@ public struct ReferenceAggregator {
     )
         -> (days: [LocalDate], pattern: [Double]?)
     {
-        guard let today = date(of: now) else { return ([], nil) }
+        let today = date(of: now)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         var included: [(LocalDate, [Double])] = []
@@ -136,10 +145,26 @@ public struct ReferenceAggregator {
         return (included.map(\.0), pattern)
     }
 
-    private func label(of instant: Int64) -> (Int64, Int)? {
-        let index = (instant - firstStep) / Self.step
-        guard instant >= firstStep, index < dates.count else { return nil }
-        return (dates[Int(index)], hours[Int(index)])
+    /// The local date and wall-clock hour of the 30-second step holding `instant`.
+    private func label(of instant: Int64) -> (date: Int64, hour: Int) {
+        let step = instant - instant.floorModulo(Self.step)
+        if let known = labels[step] { return known }
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour], from: Date(timeIntervalSince1970: Double(step) / 1000))
+        let label = (
+            LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!.dayNumber,
+            parts.hour!
+        )
+        labels[step] = label
+        return label
+    }
+}
+
+extension Int64 {
+    /// The remainder of flooring division: in `0..<divisor` for a positive divisor.
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }
 

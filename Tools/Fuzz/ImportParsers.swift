@@ -39,7 +39,11 @@ public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     {
         drain(parser)
     }
-    if let parser = try? AppleHealthParser(path: path, displayPath: "fuzz") { drain(parser) }
+    if let parser = try? AppleHealthParser(
+        displayPath: "fuzz", open: { () throws(ImportError) in try ByteStream(path: path) })
+    {
+        drain(parser)
+    }
     _ = try? LegacyCacheFile.read(bytes, zone: TimeZone(identifier: "America/Los_Angeles")!)
     return 0
 }
