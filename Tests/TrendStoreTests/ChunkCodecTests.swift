@@ -59,7 +59,7 @@ struct ChunkCodecTests {
         "round-trips extremes: far past and future, zero length, huge and tiny values, shared starts"
     )
     func roundTripsExtremes() throws {
-        let limit = TimeGrid.instantLimit
+        let limit = SampleRules.instantRange.upperBound
         let samples = normalised([
             Sample(
                 startMilliseconds: -limit, endMilliseconds: limit, value: .greatestFiniteMagnitude),

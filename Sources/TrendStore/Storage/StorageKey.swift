@@ -23,12 +23,3 @@ enum StorageKey {
     }
 }
 
-/// Fixed time grids of the store, in milliseconds.
-enum TimeGrid {
-    static let quarterHour: Int64 = 900_000
-    static let hour: Int64 = 3_600_000
-    static let day: Int64 = 86_400_000
-    /// Instants must lie within ±8.64e15 ms of the epoch (JavaScript's date range), so no
-    /// window, day or duration arithmetic can overflow.
-    static let instantLimit: Int64 = 8_640_000_000_000_000
-}
