@@ -148,14 +148,16 @@ struct CacheTests {
             let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
             // Damage every rollup block behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
-                let record = try store.engine.requireSeries(named: "energy", in: txn)
-                for block in try store.engine.indices(
-                    in: store.engine.rollups, series: record.id, from: .min, through: .max, txn: txn
+                let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
+                for block in try store.engine.storage.indices(
+                    in: store.engine.storage.rollups, series: record.id, from: .min, through: .max,
+                    txn: txn
                 ) {
                     let key = StorageKey.make(series: record.id, index: block)
-                    var bytes = try #require(try txn.value(forKey: key, in: store.engine.rollups))
+                    var bytes = try #require(
+                        try txn.value(forKey: key, in: store.engine.storage.rollups))
                     bytes[0] ^= 0x55  // the block header: every row in it becomes unreadable
-                    try txn.put(bytes, forKey: key, in: store.engine.rollups)
+                    try txn.put(bytes, forKey: key, in: store.engine.storage.rollups)
                 }
             }
             // 37 days on: a refresh is due, and its window still holds the damaged rows

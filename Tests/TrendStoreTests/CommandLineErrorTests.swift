@@ -65,10 +65,10 @@ struct CommandLineErrorTests {
                 unit: "kcal")
             #expect(try CommandLineTool.run(["verify", "--store", url.path]).status == 0)
             try store.engine.write { txn, _ in
-                let record = try store.engine.requireSeries(named: "x", in: txn)
+                let record = try store.engine.storage.requireSeries(named: "x", in: txn)
                 try txn.put(
                     [1, 2, 3], forKey: StorageKey.make(series: record.id, index: 0),
-                    in: store.engine.chunks)
+                    in: store.engine.storage.chunks)
             }
             let result = try CommandLineTool.run(["verify", "--store", url.path])
             #expect(result.status == 3, "\(result.output)")

@@ -37,18 +37,19 @@ struct FileDamageTests {
             _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 3)
             (chunk, block, payload, damagedDay) = try store.engine.read { txn in
                 let engine = store.engine
-                let record = try engine.requireSeries(named: "energy", in: txn)
-                let windows = try engine.existingWindows(
+                let record = try engine.storage.requireSeries(named: "energy", in: txn)
+                let windows = try engine.storage.existingWindows(
                     series: record.id, from: .min, through: .max, in: txn)
-                let blocks = try engine.indices(
-                    in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)
+                let blocks = try engine.storage.indices(
+                    in: engine.storage.rollups, series: record.id, from: .min, through: .max,
+                    txn: txn)
                 return (
                     try txn.value(
                         forKey: StorageKey.make(series: record.id, index: windows[1]),
-                        in: engine.chunks)!,
+                        in: engine.storage.chunks)!,
                     try txn.value(
                         forKey: StorageKey.make(series: record.id, index: blocks[0]),
-                        in: engine.rollups)!,
+                        in: engine.storage.rollups)!,
                     try txn.value(
                         forKey: Array(
                             SchemaKey.weekdayAverage(

@@ -58,9 +58,11 @@ enum RollupReference {
 func storedRollup(_ store: TrendStore, series: String, day: Int64) throws -> [SlotFigures]? {
     let engine = store.engine
     return try engine.read { txn in
-        let record = try engine.requireSeries(named: series, in: txn)
+        let record = try engine.storage.requireSeries(named: series, in: txn)
         let blockKey = StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: day))
-        guard let block = try txn.value(forKey: blockKey, in: engine.rollups) else { return nil }
+        guard let block = try txn.value(forKey: blockKey, in: engine.storage.rollups) else {
+            return nil
+        }
         var row: [UInt8]?
         try block.withUnsafeBytes { bytes in
             try RollupBlock.forEachRow(bytes) { offset, bytes in

@@ -108,7 +108,7 @@ struct StoreWriteTests {
 /// Every key and value of the chunks, rollups and series databases.
 func dump(_ engine: StoreEngine, _ txn: borrowing ReadTransactionAlias) throws -> [[UInt8]] {
     var entries: [[UInt8]] = []
-    for database in [engine.series, engine.chunks, engine.rollups] {
+    for database in [engine.storage.series, engine.storage.chunks, engine.storage.rollups] {
         try txn.withCursor(database) { cursor in
             try cursor.forEach { key, value in
                 entries.append(Array(key) + [0xFF] + Array(value)); return true

@@ -45,10 +45,10 @@ struct TwoProcessTests {
         let deadline = Date().addingTimeInterval(20)
         repeat {
             let counts: [Int] = try engine.read { txn in
-                let record = try engine.requireSeries(named: "energy", in: txn)
+                let record = try engine.storage.requireSeries(named: "energy", in: txn)
                 let rows = try RollupRows(
                     engine: engine, record: record, days: days, includesStarts: true, txn: txn)
-                let samples = try engine.samples(
+                let samples = try engine.storage.samples(
                     of: record, from: days[0] * 86_400_000 - record.maximumDuration,
                     to: (days.last! + 1) * 86_400_000, in: txn, zlib: ZlibCodec())
                 for day in days {

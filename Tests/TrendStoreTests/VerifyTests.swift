@@ -32,20 +32,22 @@ struct VerifyTests {
                 unit: "kcal")
             let engine = store.engine
             let damagedWindow: Int64 = try engine.write { txn, _ in
-                let record = try engine.requireSeries(named: "e", in: txn)
-                let window = try engine.existingWindows(
+                let record = try engine.storage.requireSeries(named: "e", in: txn)
+                let window = try engine.storage.existingWindows(
                     series: record.id, from: .min, through: .max, in: txn)[1]
                 let key = StorageKey.make(series: record.id, index: window)
-                var bytes = try #require(try txn.value(forKey: key, in: engine.chunks))
+                var bytes = try #require(try txn.value(forKey: key, in: engine.storage.chunks))
                 bytes[offset] ^= 0x04
-                try txn.put(bytes, forKey: key, in: engine.chunks)
+                try txn.put(bytes, forKey: key, in: engine.storage.chunks)
                 return window
             }
             let report = try store.verify()
             let damaged = report.problems.filter { $0.kind == .damagedChunk }
             #expect(damaged.count == 1)
             #expect(damaged.first?.series == "e")
-            #expect(damaged.first.map { Milliseconds($0.at) } == damagedWindow * engine.chunkWindow)
+            #expect(
+                damaged.first.map { Milliseconds($0.at) } == damagedWindow
+                    * engine.storage.chunkWindow)
             #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
             #expect(throws: StoreError.self) {
                 try store.samples(of: "e", from: .distantPast, to: .distantFuture)
@@ -62,14 +64,15 @@ struct VerifyTests {
                 unit: "kcal")
             let engine = store.engine
             try engine.write { txn, _ in
-                let record = try engine.requireSeries(named: "e", in: txn)
-                let block = try engine.indices(
-                    in: engine.rollups, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let record = try engine.storage.requireSeries(named: "e", in: txn)
+                let block = try engine.storage.indices(
+                    in: engine.storage.rollups, series: record.id, from: .min, through: .max,
+                    txn: txn)[1]
                 let key = StorageKey.make(series: record.id, index: block)
-                var bytes = try #require(try txn.value(forKey: key, in: engine.rollups))
+                var bytes = try #require(try txn.value(forKey: key, in: engine.storage.rollups))
                 // inside one day's row: that row's checksum no longer matches
                 bytes[bytes.count / 2] ^= 0x01
-                try txn.put(bytes, forKey: key, in: engine.rollups)
+                try txn.put(bytes, forKey: key, in: engine.storage.rollups)
             }
             let report = try store.verify()
             #expect(report.problems.map(\.kind) == [.rollupMismatch])

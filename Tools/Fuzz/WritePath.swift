@@ -42,7 +42,7 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let series = "fuzz-\(iteration % 8)"
     var reader = InputReader(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     var expected: [Int64: [Int64: Sample]] = [:]
-    if let stored = try? engine.samples(series: series, from: .min, to: .max) {
+    if let stored = try? engine.storage.samples(series: series, from: .min, to: .max) {
         for sample in stored {
             expected[sample.startMilliseconds, default: [:]][sample.endMilliseconds] = sample
         }
@@ -78,7 +78,7 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let wanted = expected.values.flatMap(\.values).sorted {
         ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds)
     }
-    let stored = (try? engine.samples(series: series, from: .min, to: .max)) ?? []
+    let stored = (try? engine.storage.samples(series: series, from: .min, to: .max)) ?? []
     guard stored.count == wanted.count,
         zip(stored, wanted).allSatisfy({
             $0.startMilliseconds == $1.startMilliseconds && $0.endMilliseconds == $1.endMilliseconds

@@ -51,7 +51,7 @@ struct RollupRows {
         }
         if blocks.count * 3 >= Int(blocks.last! - blocks.first! + 1) {
             let last = blocks.last!
-            try txn.withCursor(engine.rollups) { cursor in
+            try txn.withCursor(engine.storage.rollups) { cursor in
                 try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) {
                     key, value in
                     guard let parsed = StorageKey.parse(key), parsed.series == record.id,
@@ -67,7 +67,7 @@ struct RollupRows {
             for index in blocks {
                 let key = StorageKey.make(series: record.id, index: index)
                 try key.withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: engine.rollups) {
+                    _ = try txn.withValue(forKey: key, in: engine.storage.rollups) {
                         try readBlock(&self, index, $0)
                     }
                 }

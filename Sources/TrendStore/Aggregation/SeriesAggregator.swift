@@ -248,21 +248,21 @@ struct SeriesAggregator {
     private func decodedChunks<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> [DecodedChunk] {
-        let windows = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from),
-            through: engine.windowIndex(of: through), in: txn)
+        let windows = try engine.storage.existingWindows(
+            series: record.id, from: engine.storage.windowIndex(of: from),
+            through: engine.storage.windowIndex(of: through), in: txn)
         var chunks: [DecodedChunk] = []
         for window in windows {
             let key = StorageKey.make(series: record.id, index: window)
             let chunk: DecodedChunk? = try key.withUnsafeBytes { key -> DecodedChunk? in
-                try txn.withValue(forKey: key, in: engine.chunks) { bytes -> DecodedChunk in
+                try txn.withValue(forKey: key, in: engine.storage.chunks) { bytes -> DecodedChunk in
                     do {
                         let header = try ChunkCodec.header(bytes)
-                        return try engine.decodedChunks.chunk(
+                        return try engine.storage.decodedChunks.chunk(
                             series: record.id, window: window, header: header, bytes: bytes,
                             zlib: zlib)
                     } catch {
-                        throw engine.chunkDamage(record, window: window, error)
+                        throw engine.storage.chunkDamage(record, window: window, error)
                     }
                 }
             }

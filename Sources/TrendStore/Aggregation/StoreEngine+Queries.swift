@@ -9,7 +9,7 @@ extension StoreEngine {
         let instant = try SampleRules.instant(now, argument: "now")
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
-        let record = try requireSeries(named: series, in: txn)
+        let record = try storage.requireSeries(named: series, in: txn)
         let aggregator = SeriesAggregator(engine: self, record: record)
         let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
         let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
@@ -25,7 +25,7 @@ extension StoreEngine {
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         _ = try SampleRules.instant(now, argument: "now")
         let today = LocalDate(containing: now, in: zone)
-        let record = try requireSeries(named: series, in: txn)
+        let record = try storage.requireSeries(named: series, in: txn)
         let empty = weekdays.map {
             WeekdayAverage(
                 series: record.name, weekday: $0, days: [], averageHourlyPattern: nil,
@@ -40,7 +40,7 @@ extension StoreEngine {
             }
             first = today.adding(days: -count)
         case .allTime:
-            guard let start = try firstStart(of: record, in: txn) else {
+            guard let start = try storage.firstStart(of: record, in: txn) else {
                 return (empty, 0..<0)
             }
             first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)

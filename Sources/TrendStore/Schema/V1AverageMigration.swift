@@ -35,7 +35,7 @@ enum V1AverageMigration {
         }
         // A v1 cache imported before (or without) its samples has no series to rebuild from.
         let (averages, window) =
-            try engine.seriesRecord(named: series, in: txn) == nil
+            try engine.storage.seriesRecord(named: series, in: txn) == nil
             ? (
                 (1...7).map {
                     WeekdayAverage(

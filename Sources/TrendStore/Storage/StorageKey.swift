@@ -22,4 +22,3 @@ enum StorageKey {
         return (series, Int64(bitPattern: flipped ^ (1 << 63)))
     }
 }
-

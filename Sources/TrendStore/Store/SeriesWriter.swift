@@ -26,16 +26,16 @@ struct SeriesWriter: ~Copyable {
     {
         if batch.maximumDuration > record.maximumDuration {
             record.maximumDuration = batch.maximumDuration
-            try engine.saveSeriesRecord(record, in: txn)
+            try engine.storage.saveSeriesRecord(record, in: txn)
         }
         var summary = WriteSummary()
         let samples = batch.samples
         var runStart = 0
         while runStart < samples.count {
-            let window = engine.windowIndex(of: samples[runStart].startMilliseconds)
+            let window = engine.storage.windowIndex(of: samples[runStart].startMilliseconds)
             var runEnd = runStart + 1
             while runEnd < samples.count
-                && engine.windowIndex(of: samples[runEnd].startMilliseconds) == window
+                && engine.storage.windowIndex(of: samples[runEnd].startMilliseconds) == window
             {
                 runEnd += 1
             }
@@ -54,9 +54,9 @@ struct SeriesWriter: ~Copyable {
     /// Removes the samples whose start lies in `[from, to)`; returns how many there were.
     mutating func delete(from: Int64, to: Int64, in txn: borrowing WriteTransaction) throws -> Int {
         guard from < to else { return 0 }
-        let windows = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from),
-            through: engine.windowIndex(of: to - 1), in: txn)
+        let windows = try engine.storage.existingWindows(
+            series: record.id, from: engine.storage.windowIndex(of: from),
+            through: engine.storage.windowIndex(of: to - 1), in: txn)
         var removed = 0
         for window in windows {
             let samples = try windowSamples(window, in: txn)
@@ -102,9 +102,9 @@ struct SeriesWriter: ~Copyable {
         for (index, block) in blocks {
             let key = StorageKey.make(series: record.id, index: index)
             if block.isEmpty {
-                try txn.delete(forKey: key, in: engine.rollups)
+                try txn.delete(forKey: key, in: engine.storage.rollups)
             } else {
-                try txn.put(block.encoded(), forKey: key, in: engine.rollups)
+                try txn.put(block.encoded(), forKey: key, in: engine.storage.rollups)
             }
         }
         if let first = touchedDays.min(), let last = touchedDays.max() {
@@ -121,7 +121,7 @@ struct SeriesWriter: ~Copyable {
     {
         let key = StorageKey.make(series: record.id, index: index)
         let stored: RollupBlock?? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: engine.rollups) {
+            try txn.withValue(forKey: key, in: engine.storage.rollups) {
                 try? RollupBlock(index: index, bytes: $0)
             }
         }
@@ -143,10 +143,11 @@ struct SeriesWriter: ~Copyable {
     ) throws {
         let key = StorageKey.make(series: record.id, index: window)
         if samples.isEmpty {
-            try txn.delete(forKey: key, in: engine.chunks)
+            try txn.delete(forKey: key, in: engine.storage.chunks)
         } else {
             try txn.put(
-                try ChunkCodec.encode(samples[...], zlib: zlib), forKey: key, in: engine.chunks)
+                try ChunkCodec.encode(samples[...], zlib: zlib), forKey: key,
+                in: engine.storage.chunks)
         }
         windows[window] = samples
     }
@@ -156,7 +157,7 @@ struct SeriesWriter: ~Copyable {
     {
         if let cached = windows[window] { return cached }
         var samples: [Sample] = []
-        _ = try engine.decodeChunk(
+        _ = try engine.storage.decodeChunk(
             record, window: window, zlib: zlib, in: txn, appendingTo: &samples)
         windows[window] = samples
         return samples
@@ -166,9 +167,9 @@ struct SeriesWriter: ~Copyable {
     private mutating func samples(
         startingFrom from: Int64, before: Int64, in txn: borrowing WriteTransaction
     ) throws -> [Sample] {
-        let windowIndices = try engine.existingWindows(
-            series: record.id, from: engine.windowIndex(of: from),
-            through: engine.windowIndex(of: before - 1), in: txn)
+        let windowIndices = try engine.storage.existingWindows(
+            series: record.id, from: engine.storage.windowIndex(of: from),
+            through: engine.storage.windowIndex(of: before - 1), in: txn)
         var result: [Sample] = []
         for window in windowIndices {
             let samples = try windowSamples(window, in: txn)

@@ -13,8 +13,8 @@ extension StoreEngine {
             var summary: [String: WriteSummary] = [:]
             for (part, batch) in batches {
                 var record =
-                    try seriesRecord(named: part.series, in: txn)
-                    ?? createSeries(named: part.series, unit: part.unit, in: txn)
+                    try storage.seriesRecord(named: part.series, in: txn)
+                    ?? storage.createSeries(named: part.series, unit: part.unit, in: txn)
                 if record.unit != part.unit {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
@@ -31,7 +31,7 @@ extension StoreEngine {
     /// Removes the samples of `name` whose start lies in `[from, to)`.
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
-            let record = try requireSeries(named: name, in: txn)
+            let record = try storage.requireSeries(named: name, in: txn)
             var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try writer.finish(in: txn)
@@ -42,9 +42,9 @@ extension StoreEngine {
     /// Removes a series with all its chunks and rollups.
     func deleteSeries(named name: String) throws {
         try write { txn, _ in
-            let record = try requireSeries(named: name, in: txn)
-            for database in [chunks, rollups] {
-                for index in try indices(
+            let record = try storage.requireSeries(named: name, in: txn)
+            for database in [storage.chunks, storage.rollups] {
+                for index in try storage.indices(
                     in: database, series: record.id, from: .min, through: .max, txn: txn)
                 {
                     try txn.delete(
@@ -52,7 +52,7 @@ extension StoreEngine {
                 }
             }
             _ = try removeAggregates(of: name, in: txn)
-            try txn.delete(forKey: Array(name.utf8), in: series)
+            try txn.delete(forKey: Array(name.utf8), in: storage.series)
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import LMDB
 import Synchronization
 
-/// The synchronous core of a store: the LMDB environment, its databases and the series registry.
+/// The synchronous core of a store: the LMDB environment, the sample storage, the aggregate
+/// caches and the write lock.
 ///
 /// ``TrendStore`` wraps it for host apps. Reads run on any thread in their own read
 /// transaction; writes are serialised by `writer`, which also owns the write path's
@@ -10,20 +11,14 @@ import Synchronization
 final class StoreEngine: Sendable {
     /// The on-disk format this code writes and reads.
     static let formatVersion: UInt32 = 1
-    /// Chunks hold one series' samples starting within one fixed UTC week.
-    static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
-
     let environment: Environment
     let meta: Database
-    let series: Database
-    let chunks: Database
-    let rollups: Database
+    /// The series, their chunks and rollups.
+    let storage: SampleStorage
     /// Cached aggregates under versioned keys (``SchemaKey``).
     let aggregates: Database
     /// Typed key-value caches of host apps, by namespace.
     let keyValues: Database
-    /// The chunk window of this store, in milliseconds (recorded in `meta`).
-    let chunkWindow: Int64
     /// The zone local-day figures of this handle use by default: the zone it was opened
     /// with, else the store's recorded default.
     let timeZone: TimeZone
@@ -37,8 +32,6 @@ final class StoreEngine: Sendable {
     private let writer: Mutex<ZlibCodec>
     /// What the caches have met since the store was opened.
     let cacheCounters = Mutex(CacheStatistics())
-    /// Chunks recently decoded by queries.
-    let decodedChunks = DecodedChunkCache()
 
     init(directory: URL, options: StoreOptions) throws {
         if !options.readOnly {
@@ -60,17 +53,15 @@ final class StoreEngine: Sendable {
         self.environment = environment
         self.directory = directory
         meta = try environment.openDatabase(named: "meta")
-        series = try environment.openDatabase(named: "series")
-        chunks = try environment.openDatabase(named: "chunks")
-        rollups = try environment.openDatabase(named: "rollups")
         aggregates = try environment.openDatabase(named: "aggregates")
         keyValues = try environment.openDatabase(named: "key-values")
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
         let settings = try StoreSettings.load(
             environment: environment, meta: meta, newStoreZone: options.timeZone,
-            defaultWindow: Self.defaultChunkWindow, formatVersion: Self.formatVersion)
-        chunkWindow = settings.chunkWindow
+            defaultWindow: SampleStorage.defaultChunkWindow, formatVersion: Self.formatVersion)
+        storage = try SampleStorage(
+            environment: environment, meta: meta, chunkWindow: settings.chunkWindow)
         storedZone = Mutex(settings.storedTimeZone)
         timeZone = options.timeZone ?? settings.storedTimeZone
         if !options.readOnly { try Migrator.run(self) }
@@ -107,117 +98,10 @@ final class StoreEngine: Sendable {
         try environment.read(body)
     }
 
-    // MARK: Series registry
-
-    func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
-        throws -> SeriesRecord?
-    {
-        let name = SeriesName.normalized(name)
-        let key = Array(name.utf8)
-        return try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: series) { SeriesRecord(name: name, bytes: $0) }
-        } ?? nil
-    }
-
-    /// The record of `name`, or `StoreError.unknownSeries`.
-    func requireSeries<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
-        throws -> SeriesRecord
-    {
-        guard let record = try seriesRecord(named: name, in: txn) else {
-            let known = try allSeriesRecords(in: txn).map(\.name)
-            throw StoreError.unknownSeries(
-                name, closest: SeriesName.closest(to: name, among: known))
-        }
-        return record
-    }
-
-    func allSeriesRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SeriesRecord]
-    {
-        try txn.withCursor(series) { cursor in
-            var records: [SeriesRecord] = []
-            try cursor.forEach { key, value in
-                let name = String(decoding: key, as: UTF8.self)
-                if let record = SeriesRecord(name: name, bytes: value) { records.append(record) }
-                return true
-            }
-            return records
-        }
-    }
-
-    func saveSeriesRecord(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
-        try txn.put(record.encoded(), forKey: Array(record.name.utf8), in: series)
-    }
-
-    func createSeries(named name: String, unit: String, in txn: borrowing WriteTransaction) throws
-        -> SeriesRecord
-    {
-        let nextKey = Array("next-series-id".utf8)
-        let next =
-            try txn.value(forKey: nextKey, in: meta).map { bytes in
-                bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
-            } ?? 1
-        let record = SeriesRecord(
-            id: next, name: name, unit: unit, maximumDuration: 0, createdAt: Milliseconds(Date()))
-        try saveSeriesRecord(record, in: txn)
-        try txn.put(
-            withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)
-        return record
-    }
-
-    /// The store error for a chunk of `record` that failed to decode.
-    func chunkDamage(_ record: SeriesRecord, window: Int64, _ error: any Error) -> StoreError {
-        .damagedChunk(
-            series: record.name, windowStart: window * chunkWindow,
-            reason: (error as? ChunkCodec.Damage)?.reason ?? "\(error)")
-    }
-
-    // MARK: Keys and windows
-
-    @inline(__always)
-    func windowIndex(of instant: Int64) -> Int64 { instant.floorDivided(by: chunkWindow) }
-
-    /// The chunk windows of `series` that exist in `lower...upper`, in order.
-    func existingWindows<T: ReadableTransaction & ~Copyable>(
-        series id: UInt32, from lower: Int64, through upper: Int64, in txn: borrowing T
-    ) throws -> [Int64] {
-        try indices(in: chunks, series: id, from: lower, through: upper, txn: txn)
-    }
-
-    /// The indices of `database`'s keys for series `id` within `lower...upper`.
-    func indices<T: ReadableTransaction & ~Copyable>(
-        in database: Database, series id: UInt32, from lower: Int64, through upper: Int64,
-        txn: borrowing T
-    ) throws -> [Int64] {
-        guard lower <= upper else { return [] }
-        return try txn.withCursor(database) { cursor in
-            var found: [Int64] = []
-            try cursor.forEach(from: StorageKey.make(series: id, index: lower)) { key, _ in
-                guard let parsed = StorageKey.parse(key), parsed.series == id, parsed.index <= upper
-                else { return false }
-                found.append(parsed.index)
-                return true
-            }
-            return found
-        }
-    }
-
-    /// Decodes the chunk of `window`, appending its samples; `false` when there is none.
-    func decodeChunk<T: ReadableTransaction & ~Copyable>(
-        _ record: SeriesRecord, window: Int64, zlib: ZlibCodec, in txn: borrowing T,
-        appendingTo samples: inout [Sample]
-    ) throws -> Bool {
-        let key = StorageKey.make(series: record.id, index: window)
-        let found: Bool? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: chunks) { bytes in
-                do {
-                    try ChunkCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
-                } catch {
-                    throw chunkDamage(record, window: window, error)
-                }
-                return true
-            }
-        }
-        return found ?? false
+    /// The size of the store's data file in bytes.
+    func fileSize() -> Int {
+        let path = directory.appendingPathComponent("data.mdb").path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 }

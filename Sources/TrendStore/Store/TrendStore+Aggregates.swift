@@ -36,7 +36,7 @@ extension TrendStore {
         let zone = timeZone ?? engine.timeZone
         let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
         return try engine.read { txn in
-            let record = try engine.requireSeries(named: series, in: txn)
+            let record = try engine.storage.requireSeries(named: series, in: txn)
             let figures = try SeriesAggregator(engine: engine, record: record).figures(
                 of: [day], txn: txn)[0]
             return DayCurve(
@@ -136,7 +136,7 @@ extension TrendStore {
         try engine.read { txn in
             let aggregators = try names.map {
                 SeriesAggregator(
-                    engine: engine, record: try engine.requireSeries(named: $0, in: txn))
+                    engine: engine, record: try engine.storage.requireSeries(named: $0, in: txn))
             }
             var first = from
             while first <= through {

@@ -68,7 +68,7 @@ public actor TrendStore {
 
     /// The unit of `series`, or `nil` when no such series exists.
     public nonisolated func unit(of series: String) throws -> String? {
-        try engine.read { txn in try engine.seriesRecord(named: series, in: txn)?.unit }
+        try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.unit }
     }
 
     /// Removes the samples of `series` that start in `[from, to)`.
@@ -91,7 +91,7 @@ public actor TrendStore {
     ///
     /// - Complexity: Decodes every chunk the range touches.
     public nonisolated func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
-        try engine.samples(series: series, from: Milliseconds(from), to: Milliseconds(to))
+        try engine.storage.samples(series: series, from: Milliseconds(from), to: Milliseconds(to))
     }
 
     /// Calls `body` with the samples of `series` starting in `[from, to)`, one chunk at a
@@ -103,13 +103,13 @@ public actor TrendStore {
     public nonisolated func forEachChunk(
         of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
     ) throws -> Int {
-        try engine.forEachChunk(
+        try engine.storage.forEachChunk(
             series: series, from: Milliseconds(from), to: Milliseconds(to), body)
     }
 
     /// Every series with its unit, sample count and time span.
     public nonisolated func series() throws -> [SeriesInfo] {
-        try engine.seriesInfos()
+        try engine.storage.seriesInfos()
     }
 
     /// The size of the store's data file in bytes.
