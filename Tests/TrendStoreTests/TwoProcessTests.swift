@@ -47,7 +47,8 @@ struct TwoProcessTests {
             let counts: [Int] = try engine.read { txn in
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
                 let rows = try RollupRows(
-                    engine: engine, record: record, days: days, includesStarts: true, txn: txn)
+                    storage: engine.storage, record: record, days: days, includesStarts: true,
+                    txn: txn)
                 let samples = try engine.storage.samples(
                     of: record, from: days[0] * 86_400_000 - record.maximumDuration,
                     to: (days.last! + 1) * 86_400_000, in: txn, zlib: ZlibCodec())

@@ -88,7 +88,8 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("read back \(stored.count) samples, expected \(wanted.count), or values differ")
     }
     if iteration % 256 == 0 {
-        guard let report = try? IntegrityCheck(engine: engine).run(), report.isHealthy else {
+        guard let report = try? IntegrityCheck(storage: engine.storage).run(), report.isHealthy
+        else {
             fatalError("the store fails its integrity check")
         }
     }

@@ -18,7 +18,7 @@ struct RollupRows {
     /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups of their
     /// week blocks when few are needed, by one cursor walk when most of the range is.
     init<T: ReadableTransaction & ~Copyable>(
-        engine: StoreEngine, record: SeriesRecord, days: [Int64], includesStarts: Bool,
+        storage: SampleStorage, record: SeriesRecord, days: [Int64], includesStarts: Bool,
         txn: borrowing T
     ) throws {
         self.includesStarts = includesStarts
@@ -51,7 +51,7 @@ struct RollupRows {
         }
         if blocks.count * 3 >= Int(blocks.last! - blocks.first! + 1) {
             let last = blocks.last!
-            try txn.withCursor(engine.storage.rollups) { cursor in
+            try txn.withCursor(storage.rollups) { cursor in
                 try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) {
                     key, value in
                     guard let parsed = StorageKey.parse(key), parsed.series == record.id,
@@ -67,7 +67,7 @@ struct RollupRows {
             for index in blocks {
                 let key = StorageKey.make(series: record.id, index: index)
                 try key.withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: engine.storage.rollups) {
+                    _ = try txn.withValue(forKey: key, in: storage.rollups) {
                         try readBlock(&self, index, $0)
                     }
                 }

@@ -26,14 +26,14 @@ struct LocalDayFigures {
 /// that is not aligned (a historical offset such as Monrovia's −0:44:30), and the
 /// part of the current quarter-hour before `now`, are computed from raw samples.
 struct SeriesAggregator {
-    let engine: StoreEngine
+    let storage: SampleStorage
     let record: SeriesRecord
     /// Whether aligned spans read rollups (`true`) or raw samples like unaligned ones.
     let usesRollups: Bool
     private let zlib = ZlibCodec()
 
-    init(engine: StoreEngine, record: SeriesRecord, usesRollups: Bool = true) {
-        self.engine = engine
+    init(storage: SampleStorage, record: SeriesRecord, usesRollups: Bool = true) {
+        self.storage = storage
         self.record = record
         self.usesRollups = usesRollups
     }
@@ -48,7 +48,7 @@ struct SeriesAggregator {
     ) throws -> [LocalDayFigures] {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         let rows = try RollupRows(
-            engine: engine, record: record,
+            storage: storage, record: record,
             days: usesRollups
                 ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) })
                 : [],
@@ -95,7 +95,7 @@ struct SeriesAggregator {
         of days: [[Range<Int64>]], txn: borrowing T
     ) throws -> [DayCount] {
         let rows = try RollupRows(
-            engine: engine, record: record,
+            storage: storage, record: record,
             days: Self.utcDays(
                 covering: days.lazy.flatMap { $0 }.map { ($0.lowerBound, $0.upperBound) }),
             includesStarts: true, txn: txn)
@@ -248,21 +248,21 @@ struct SeriesAggregator {
     private func decodedChunks<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> [DecodedChunk] {
-        let windows = try engine.storage.existingWindows(
-            series: record.id, from: engine.storage.windowIndex(of: from),
-            through: engine.storage.windowIndex(of: through), in: txn)
+        let windows = try storage.existingWindows(
+            series: record.id, from: storage.windowIndex(of: from),
+            through: storage.windowIndex(of: through), in: txn)
         var chunks: [DecodedChunk] = []
         for window in windows {
             let key = StorageKey.make(series: record.id, index: window)
             let chunk: DecodedChunk? = try key.withUnsafeBytes { key -> DecodedChunk? in
-                try txn.withValue(forKey: key, in: engine.storage.chunks) { bytes -> DecodedChunk in
+                try txn.withValue(forKey: key, in: storage.chunks) { bytes -> DecodedChunk in
                     do {
                         let header = try ChunkCodec.header(bytes)
-                        return try engine.storage.decodedChunks.chunk(
+                        return try storage.decodedChunks.chunk(
                             series: record.id, window: window, header: header, bytes: bytes,
                             zlib: zlib)
                     } catch {
-                        throw engine.storage.chunkDamage(record, window: window, error)
+                        throw storage.chunkDamage(record, window: window, error)
                     }
                 }
             }

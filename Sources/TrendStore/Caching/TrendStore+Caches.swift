@@ -75,7 +75,7 @@ extension TrendStore {
         }
         do {
             return try engine.write { txn, _ in
-                let (averages, window) = try engine.weekdayAverages(
+                let (averages, window) = try engine.queries.weekdayAverages(
                     of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(),
                     zone: zone, in: txn)
                 if averages[0].dayCount == 0, var fallback = cached, fallback.isMigrated {
@@ -123,7 +123,7 @@ extension TrendStore {
         let cached = try cachedToday(of: series, timeZone: zone)
         do {
             return try engine.write { txn, _ in
-                let curve = try engine.todayCurve(of: series, now: now, zone: zone, in: txn)
+                let curve = try engine.queries.todayCurve(of: series, now: now, zone: zone, in: txn)
                 let snapshot = TodaySnapshot(
                     curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal)
                 let grid = LocalDayGrid(zone: zone, from: curve.date, through: curve.date)

@@ -43,7 +43,7 @@ enum V1AverageMigration {
                         projectedTotal: nil)
                 }, 0..<0
             )
-            : try engine.weekdayAverages(
+            : try engine.queries.weekdayAverages(
                 of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
                 zone: zone, in: txn)
         for average in averages {

@@ -7,19 +7,19 @@ import LMDB
 /// Series are streamed window by window, keeping only samples that can still reach
 /// days not yet checked, so memory stays bounded by the longest sample.
 struct IntegrityCheck {
-    let engine: StoreEngine
+    let storage: SampleStorage
 
     func run() throws -> VerificationReport {
-        try engine.read { txn in
+        try storage.environment.read { txn in
             var report = VerificationReport()
-            let records = try engine.storage.allSeriesRecords(in: txn)
+            let records = try storage.allSeriesRecords(in: txn)
             let zlib = ZlibCodec()
             for record in records {
                 report.seriesChecked += 1
                 try check(record, txn: txn, zlib: zlib, report: &report)
             }
             let known = Set(records.map(\.id))
-            for database in [engine.storage.chunks, engine.storage.rollups] {
+            for database in [storage.chunks, storage.rollups] {
                 try txn.withCursor(database) { cursor in
                     try cursor.forEach { key, _ in
                         let parsed = StorageKey.parse(key)
@@ -42,7 +42,7 @@ struct IntegrityCheck {
         _ record: SeriesRecord, txn: borrowing ReadTransaction, zlib: ZlibCodec,
         report: inout VerificationReport
     ) throws {
-        let window = engine.storage.chunkWindow
+        let window = storage.chunkWindow
         var expectedDays = Set<Int64>()
         var damagedWindows: [Int64] = []
         var pending: [Sample] = []
@@ -55,13 +55,13 @@ struct IntegrityCheck {
 
         var storedRows: [Int64: [UInt8]] = [:]
         var damagedBlocks = Set<Int64>()
-        for index in try engine.storage.indices(
-            in: engine.storage.rollups, series: record.id, from: .min, through: .max, txn: txn)
+        for index in try storage.indices(
+            in: storage.rollups, series: record.id, from: .min, through: .max, txn: txn)
         {
             let bytes =
                 try txn.value(
                     forKey: StorageKey.make(series: record.id, index: index),
-                    in: engine.storage.rollups)
+                    in: storage.rollups)
                 ?? []
             do {
                 try bytes.withUnsafeBytes { bytes in
@@ -122,14 +122,14 @@ struct IntegrityCheck {
             pending.removeAll { $0.endMilliseconds <= boundary && $0.startMilliseconds < boundary }
         }
 
-        let windows = try engine.storage.existingWindows(
+        let windows = try storage.existingWindows(
             series: record.id, from: .min, through: .max, in: txn)
         for index in windows {
             try settle(before: (index * window).floorDivided(by: TimeGrid.day))
             var samples: [Sample] = []
             report.chunksChecked += 1
             do {
-                _ = try engine.storage.decodeChunk(
+                _ = try storage.decodeChunk(
                     record, window: index, zlib: zlib, in: txn, appendingTo: &samples)
             } catch let error as StoreError {
                 damagedWindows.append(index)
@@ -160,10 +160,10 @@ struct IntegrityCheck {
     private func invariantViolation(_ samples: [Sample], window: Int64, record: SeriesRecord)
         -> String?
     {
-        let windowStart = window * engine.storage.chunkWindow
+        let windowStart = window * storage.chunkWindow
         for (index, sample) in samples.enumerated() {
             if sample.startMilliseconds < windowStart
-                || sample.startMilliseconds >= windowStart + engine.storage.chunkWindow
+                || sample.startMilliseconds >= windowStart + storage.chunkWindow
             {
                 return "sample \(index) starts outside the chunk's window"
             }

@@ -15,6 +15,8 @@ final class StoreEngine: Sendable {
     let meta: Database
     /// The series, their chunks and rollups.
     let storage: SampleStorage
+    /// The aggregates computed from `storage`.
+    var queries: Queries { Queries(storage: storage) }
     /// Cached aggregates under versioned keys (``SchemaKey``).
     let aggregates: Database
     /// Typed key-value caches of host apps, by namespace.

@@ -24,7 +24,8 @@ extension TrendStore {
         of series: String, now: Date = Date(), timeZone: TimeZone? = nil
     ) throws -> DayCurve {
         try engine.read { txn in
-            try engine.todayCurve(of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn)
+            try engine.queries.todayCurve(
+                of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn)
         }
     }
 
@@ -32,16 +33,9 @@ extension TrendStore {
     public nonisolated func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
-        try SampleRules.checkDates(date)
-        let zone = timeZone ?? engine.timeZone
-        let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
-        return try engine.read { txn in
-            let record = try engine.storage.requireSeries(named: series, in: txn)
-            let figures = try SeriesAggregator(engine: engine, record: record).figures(
-                of: [day], txn: txn)[0]
-            return DayCurve(
-                series: record.name, date: date, cumulative: figures.cumulative,
-                latestSampleTimestamp: nil)
+        try engine.read { txn in
+            try engine.queries.dayCurve(
+                of: series, on: date, zone: timeZone ?? engine.timeZone, in: txn)
         }
     }
 
@@ -85,7 +79,7 @@ extension TrendStore {
         timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
         try engine.read { txn in
-            try engine.weekdayAverages(
+            try engine.queries.weekdayAverages(
                 of: series, weekdays: weekdays, now: now, options: options,
                 zone: timeZone ?? engine.timeZone, in: txn
             ).averages
@@ -125,34 +119,10 @@ extension TrendStore {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         _ body: (HeatmapDay) throws -> Void
     ) throws {
-        try SampleRules.checkDates(from, through)
-        guard from <= through else {
-            throw StoreError.invalidArgument(
-                "the heatmap range \(from)…\(through) ends before it starts")
-        }
-        let zone = timeZone ?? engine.timeZone
-        let names = Set(series.map(SeriesName.normalized)).sorted()
-        let grid = LocalDayGrid(zone: zone, from: from, through: through)
         try engine.read { txn in
-            let aggregators = try names.map {
-                SeriesAggregator(
-                    engine: engine, record: try engine.storage.requireSeries(named: $0, in: txn))
-            }
-            var first = from
-            while first <= through {
-                let last = min(first.adding(days: 365), through)
-                let dates = stride(from: first.dayNumber, through: last.dayNumber, by: 1).map(
-                    LocalDate.init(dayNumber:))
-                let pieces = dates.map(grid.pieces(of:))
-                let perSeries = try aggregators.map { try $0.dayTotals(of: pieces, txn: txn) }
-                for index in dates.indices {
-                    try body(
-                        HeatmapDay(
-                            date: dates[index], series: names,
-                            seriesFigures: perSeries.map { $0[index] }))
-                }
-                first = last.adding(days: 1)
-            }
+            try engine.queries.forEachHeatmapDay(
+                of: series, from: from, through: through, zone: timeZone ?? engine.timeZone,
+                in: txn, body)
         }
     }
 }

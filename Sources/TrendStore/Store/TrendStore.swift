@@ -123,7 +123,7 @@ public actor TrendStore {
     ///
     /// - Complexity: Reads the whole store once.
     public nonisolated func verify() throws -> VerificationReport {
-        try IntegrityCheck(engine: engine).run()
+        try IntegrityCheck(storage: engine.storage).run()
     }
 }
 

@@ -1,7 +1,11 @@
 import Foundation
 import LMDB
 
-extension StoreEngine {
+/// The aggregates of SPEC §3 computed from a store's samples and rollups, inside any
+/// transaction the caller holds: today's curve, day curves, weekday averages, heatmaps.
+struct Queries {
+    let storage: SampleStorage
+
     /// Today's curve up to `now`, inside any transaction.
     func todayCurve<T: ReadableTransaction & ~Copyable>(
         of series: String, now: Date, zone: TimeZone, in txn: borrowing T
@@ -10,7 +14,7 @@ extension StoreEngine {
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
         let record = try storage.requireSeries(named: series, in: txn)
-        let aggregator = SeriesAggregator(engine: self, record: record)
+        let aggregator = SeriesAggregator(storage: storage, record: record)
         let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
         let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
         return DayCurve(
@@ -57,7 +61,7 @@ extension StoreEngine {
         )
         .filter { wanted.contains($0.weekday) }
         let figures = try SeriesAggregator(
-            engine: self, record: record, usesRollups: !options.fromRawSamples
+            storage: storage, record: record, usesRollups: !options.fromRawSamples
         )
         .figures(of: dates.map(grid.instants(of:)), txn: txn)
         let averages = weekdays.map { weekday in
@@ -67,5 +71,53 @@ extension StoreEngine {
                 includeEmptyDays: options.includeEmptyDays)
         }
         return (averages, window)
+    }
+
+    /// The whole cumulative hourly curve of `date`.
+    func dayCurve<T: ReadableTransaction & ~Copyable>(
+        of series: String, on date: LocalDate, zone: TimeZone, in txn: borrowing T
+    ) throws -> DayCurve {
+        try SampleRules.checkDates(date)
+        let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
+        let record = try storage.requireSeries(named: series, in: txn)
+        let figures = try SeriesAggregator(storage: storage, record: record).figures(
+            of: [day], txn: txn)[0]
+        return DayCurve(
+            series: record.name, date: date, cumulative: figures.cumulative,
+            latestSampleTimestamp: nil)
+    }
+
+    /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
+    /// first, computing a year at a time so memory stays flat over any range.
+    func forEachHeatmapDay<T: ReadableTransaction & ~Copyable>(
+        of series: [String], from: LocalDate, through: LocalDate, zone: TimeZone,
+        in txn: borrowing T, _ body: (HeatmapDay) throws -> Void
+    ) throws {
+        try SampleRules.checkDates(from, through)
+        guard from <= through else {
+            throw StoreError.invalidArgument(
+                "the heatmap range \(from)…\(through) ends before it starts")
+        }
+        let names = Set(series.map(SeriesName.normalized)).sorted()
+        let grid = LocalDayGrid(zone: zone, from: from, through: through)
+        let aggregators = try names.map {
+            SeriesAggregator(
+                storage: storage, record: try storage.requireSeries(named: $0, in: txn))
+        }
+        var first = from
+        while first <= through {
+            let last = min(first.adding(days: 365), through)
+            let dates = stride(from: first.dayNumber, through: last.dayNumber, by: 1).map(
+                LocalDate.init(dayNumber:))
+            let pieces = dates.map(grid.pieces(of:))
+            let perSeries = try aggregators.map { try $0.dayTotals(of: pieces, txn: txn) }
+            for index in dates.indices {
+                try body(
+                    HeatmapDay(
+                        date: dates[index], series: names,
+                        seriesFigures: perSeries.map { $0[index] }))
+            }
+            first = last.adding(days: 1)
+        }
     }
 }
