@@ -130,9 +130,10 @@ struct CacheTests {
             _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
             let key = Array(SchemaKey.weekdayAverage("energy", weekday: 5, zone: losAngeles).utf8)
             try store.engine.write { txn, _ in
-                var bytes = try #require(try txn.value(forKey: key, in: store.engine.aggregates))
+                var bytes = try #require(
+                    try txn.value(forKey: key, in: store.engine.caches.aggregates))
                 bytes[40] ^= 0xFF
-                try txn.put(bytes, forKey: key, in: store.engine.aggregates)
+                try txn.put(bytes, forKey: key, in: store.engine.caches.aggregates)
             }
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 5) == nil)
             #expect(store.cacheStatistics.unreadablePayloads >= 1)
@@ -267,7 +268,7 @@ struct MigrationTests {
             body: PayloadBodies.encode(
                 V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
         try store.engine.write { txn, _ in
-            try store.engine.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
+            try store.engine.caches.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
         }
         let reopened = try TrendStore(directory: directory.url)
         #expect(

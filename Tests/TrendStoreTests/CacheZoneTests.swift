@@ -96,8 +96,9 @@ struct CacheZoneTests {
                 let payload = AggregatePayload(
                     kind: .weekdayAverage, schemaVersion: 2, computedAt: 1_763_000_000_000,
                     window: 0..<1, body: PayloadBodies.encode(average))
-                try store.engine.putPayload(payload, forKey: "v2/weekday-average/a/b/3", in: txn)
-                try store.engine.putPayload(payload, forKey: "v2/heatmap/Ride,Run", in: txn)
+                try store.engine.caches.putPayload(
+                    payload, forKey: "v2/weekday-average/a/b/3", in: txn)
+                try store.engine.caches.putPayload(payload, forKey: "v2/heatmap/Ride,Run", in: txn)
             }
         }
         let reopened = try TrendStore(directory: directory.url)

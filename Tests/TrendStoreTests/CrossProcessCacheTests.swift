@@ -49,7 +49,7 @@ struct CrossProcessCacheTests {
                             V1Average(
                                 pattern: Array(repeating: Double(index), count: 24),
                                 projectedTotal: 1)))
-                    try store.engine.putPayload(
+                    try store.engine.caches.putPayload(
                         payload, forKey: SchemaKey.v1Average("series-\(index)"), in: txn)
                 }
             }

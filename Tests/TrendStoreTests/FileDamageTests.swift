@@ -55,7 +55,7 @@ struct FileDamageTests {
                             SchemaKey.weekdayAverage(
                                 "energy", weekday: 3, zone: TimeZone(identifier: "UTC")!
                             ).utf8),
-                        in: engine.aggregates)!,
+                        in: engine.caches.aggregates)!,
                     LocalDate(dayNumber: blocks[0] * 7 + 3)
                 )
             }

@@ -11,23 +11,24 @@ import LMDB
 enum V1AverageMigration {
     static let prefix = "v1/average/"
 
-    static func apply(_ engine: StoreEngine, _ txn: borrowing WriteTransaction, _ now: Date) throws
+    static func apply(_ context: MigrationContext, _ txn: borrowing WriteTransaction, _ now: Date)
+        throws
     {
-        for key in try engine.aggregateKeys(prefix: prefix, in: txn) {
+        for key in try context.caches.aggregateKeys(prefix: prefix, in: txn) {
             try convert(
-                series: String(key.dropFirst(prefix.count)), engine: engine, txn: txn, now: now)
+                series: String(key.dropFirst(prefix.count)), context: context, txn: txn, now: now)
         }
     }
 
     /// Converts the v1 payload of `series`, if any.
     static func convert(
-        series: String, engine: StoreEngine, txn: borrowing WriteTransaction, now: Date
+        series: String, context: MigrationContext, txn: borrowing WriteTransaction, now: Date
     ) throws {
         let v1Key = SchemaKey.v1Average(series)
         // A v1 pattern was computed in the store's own zone; its v2 heirs are filed there.
-        let zone = engine.storedTimeZone
+        let zone = context.defaultZone
         var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
-        if case .found(let payload) = try engine.payload(v1Key, in: txn),
+        if case .found(let payload) = try context.caches.payload(v1Key, in: txn),
             payload.kind == .v1Average,
             let average = try? PayloadBodies.v1Average(payload.body)
         {
@@ -35,7 +36,7 @@ enum V1AverageMigration {
         }
         // A v1 cache imported before (or without) its samples has no series to rebuild from.
         let (averages, window) =
-            try engine.storage.seriesRecord(named: series, in: txn) == nil
+            try context.storage.seriesRecord(named: series, in: txn) == nil
             ? (
                 (1...7).map {
                     WeekdayAverage(
@@ -43,27 +44,27 @@ enum V1AverageMigration {
                         projectedTotal: nil)
                 }, 0..<0
             )
-            : try engine.queries.weekdayAverages(
+            : try context.queries.weekdayAverages(
                 of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
                 zone: zone, in: txn)
         for average in averages {
             let key = SchemaKey.weekdayAverage(series, weekday: average.weekday, zone: zone)
             if average.dayCount > 0 {
-                try engine.putPayload(
+                try context.caches.putPayload(
                     AggregatePayload(
                         kind: .weekdayAverage, schemaVersion: 2, computedAt: Milliseconds(now),
                         window: window,
                         body: PayloadBodies.encode(average)),
                     forKey: key, in: txn)
             } else if let v1,
-                try engine.cachedWeekdayAverage(
+                try context.caches.cachedWeekdayAverage(
                     series, weekday: average.weekday, zone: zone, in: txn) == nil
             {
                 let seeded = WeekdayAverage(
                     series: series, weekday: average.weekday, days: [],
                     averageHourlyPattern: v1.average.pattern,
                     projectedTotal: v1.average.projectedTotal)
-                try engine.putPayload(
+                try context.caches.putPayload(
                     AggregatePayload(
                         kind: .weekdayAverage, schemaVersion: 2, migrated: true,
                         imported: v1.imported,
@@ -72,6 +73,6 @@ enum V1AverageMigration {
                     forKey: key, in: txn)
             }
         }
-        try txn.delete(forKey: Array(v1Key.utf8), in: engine.aggregates)
+        try txn.delete(forKey: Array(v1Key.utf8), in: context.caches.aggregates)
     }
 }

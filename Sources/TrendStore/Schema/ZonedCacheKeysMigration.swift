@@ -9,20 +9,21 @@ import LMDB
 /// are filed under the store's recorded default zone, the zone a handle used unless its
 /// caller named another. Payload bytes are moved unchanged.
 enum ZonedCacheKeysMigration {
-    static func apply(_ engine: StoreEngine, _ txn: borrowing WriteTransaction, _ now: Date) throws
+    static func apply(_ context: MigrationContext, _ txn: borrowing WriteTransaction, _ now: Date)
+        throws
     {
-        let zone = engine.storedTimeZone
-        for key in try engine.aggregateKeys(prefix: "v2/", in: txn) {
+        let zone = context.defaultZone
+        for key in try context.caches.aggregateKeys(prefix: "v2/", in: txn) {
             // Keys already zoned (written by the v1 → v2 step of this version) stay.
             if let parsed = SchemaKey.parse(key), TimeZone(identifier: parsed.zoneIdentifier) != nil
             {
                 continue
             }
             guard let newKey = rekeyed(key, zone: zone),
-                let bytes = try txn.value(forKey: Array(key.utf8), in: engine.aggregates)
+                let bytes = try txn.value(forKey: Array(key.utf8), in: context.caches.aggregates)
             else { continue }
-            try txn.put(bytes, forKey: Array(newKey.utf8), in: engine.aggregates)
-            try txn.delete(forKey: Array(key.utf8), in: engine.aggregates)
+            try txn.put(bytes, forKey: Array(newKey.utf8), in: context.caches.aggregates)
+            try txn.delete(forKey: Array(key.utf8), in: context.caches.aggregates)
         }
     }
 

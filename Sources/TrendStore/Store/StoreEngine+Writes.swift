@@ -12,17 +12,16 @@ extension StoreEngine {
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
             for (part, batch) in batches {
-                var record =
+                let record =
                     try storage.seriesRecord(named: part.series, in: txn)
                     ?? storage.createSeries(named: part.series, unit: part.unit, in: txn)
                 if record.unit != part.unit {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
                 }
-                var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
+                var writer = SeriesWriter(storage: storage, record: record, zlib: zlib)
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
-                try writer.finish(in: txn)
-                record = writer.record
+                try changed(record, try writer.finish(in: txn), in: txn)
             }
             return summary
         }
@@ -32,9 +31,9 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            var writer = SeriesWriter(engine: self, record: record, zlib: zlib)
+            var writer = SeriesWriter(storage: storage, record: record, zlib: zlib)
             let removed = try writer.delete(from: from, to: to, in: txn)
-            try writer.finish(in: txn)
+            try changed(record, try writer.finish(in: txn), in: txn)
             return removed
         }
     }
@@ -51,8 +50,17 @@ extension StoreEngine {
                         forKey: StorageKey.make(series: record.id, index: index), in: database)
                 }
             }
-            _ = try removeAggregates(of: name, in: txn)
-            try txn.delete(forKey: Array(name.utf8), in: storage.series)
+            _ = try caches.removeAll(of: record.name, in: txn)
+            try txn.delete(forKey: Array(record.name.utf8), in: storage.series)
         }
+    }
+
+    /// What follows a change of `record`'s samples in `range`, in the same transaction:
+    /// the cached aggregates computed from those instants are invalidated.
+    private func changed(
+        _ record: SeriesRecord, _ range: Range<Int64>?, in txn: borrowing WriteTransaction
+    ) throws {
+        guard let range else { return }
+        try caches.invalidate(series: record.name, touching: range, in: txn)
     }
 }

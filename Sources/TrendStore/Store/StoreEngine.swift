@@ -18,7 +18,7 @@ final class StoreEngine: Sendable {
     /// The aggregates computed from `storage`.
     var queries: Queries { Queries(storage: storage) }
     /// Cached aggregates under versioned keys (``SchemaKey``).
-    let aggregates: Database
+    let caches: AggregateCache
     /// Typed key-value caches of host apps, by namespace.
     let keyValues: Database
     /// The zone local-day figures of this handle use by default: the zone it was opened
@@ -32,8 +32,6 @@ final class StoreEngine: Sendable {
     /// The clock cache freshness and migrations read (injectable for tests).
     let clock: @Sendable () -> Date
     private let writer: Mutex<ZlibCodec>
-    /// What the caches have met since the store was opened.
-    let cacheCounters = Mutex(CacheStatistics())
 
     init(directory: URL, options: StoreOptions) throws {
         if !options.readOnly {
@@ -55,7 +53,7 @@ final class StoreEngine: Sendable {
         self.environment = environment
         self.directory = directory
         meta = try environment.openDatabase(named: "meta")
-        aggregates = try environment.openDatabase(named: "aggregates")
+        caches = try AggregateCache(environment: environment)
         keyValues = try environment.openDatabase(named: "key-values")
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
@@ -66,7 +64,7 @@ final class StoreEngine: Sendable {
             environment: environment, meta: meta, chunkWindow: settings.chunkWindow)
         storedZone = Mutex(settings.storedTimeZone)
         timeZone = options.timeZone ?? settings.storedTimeZone
-        if !options.readOnly { try Migrator.run(self) }
+        if !options.readOnly { try Migrator.run(migrationContext) }
     }
 
     /// The operating system's words for a Foundation file error ("Permission denied").
@@ -105,5 +103,12 @@ final class StoreEngine: Sendable {
         let path = directory.appendingPathComponent("data.mdb").path
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         return (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// What the schema's migrations work on.
+    var migrationContext: MigrationContext {
+        MigrationContext(
+            environment: environment, meta: meta, storage: storage, caches: caches,
+            defaultZone: storedTimeZone, clock: clock)
     }
 }

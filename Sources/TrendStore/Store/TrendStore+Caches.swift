@@ -38,13 +38,14 @@ extension TrendStore {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         return try engine.read { txn in
-            try engine.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn).map {
-                cached in
-                var cached = cached
-                cached.isStale = Freshness.mustRefreshWeekdayAverage(
-                    computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
-                return cached
-            }
+            try engine.caches.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
+                .map {
+                    cached in
+                    var cached = cached
+                    cached.isStale = Freshness.mustRefreshWeekdayAverage(
+                        computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
+                    return cached
+                }
         }
     }
 
@@ -65,7 +66,7 @@ extension TrendStore {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         let cached = try engine.read { txn in
-            try engine.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
+            try engine.caches.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
         }
         if let cached,
             !Freshness.mustRefreshWeekdayAverage(
@@ -86,7 +87,7 @@ extension TrendStore {
                     kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion),
                     computedAt: Milliseconds(now),
                     window: window, body: PayloadBodies.encode(averages[0]))
-                try engine.putPayload(
+                try engine.caches.putPayload(
                     payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone),
                     in: txn)
                 return Cached(
@@ -94,7 +95,7 @@ extension TrendStore {
                     schemaVersion: SchemaKey.currentVersion)
             }
         } catch {
-            engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
+            engine.caches.counters.withLock { $0.failedRefreshes += 1 }
             guard var cached else { throw error }
             cached.isStale = true
             return cached
@@ -132,7 +133,7 @@ extension TrendStore {
                     kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
                     computedAt: Milliseconds(now),
                     window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
-                try engine.putPayload(
+                try engine.caches.putPayload(
                     payload, forKey: SchemaKey.today(series, zone: zone), in: txn)
                 return Cached(
                     value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)),
@@ -142,7 +143,7 @@ extension TrendStore {
                     ))
             }
         } catch {
-            engine.cacheCounters.withLock { $0.failedRefreshes += 1 }
+            engine.caches.counters.withLock { $0.failedRefreshes += 1 }
             guard var cached else { throw error }
             cached.isStale = true
             return cached
@@ -158,7 +159,7 @@ extension TrendStore {
         let zone = timeZone ?? engine.timeZone
         return try engine.read { txn -> Cached<TodaySnapshot>? in
             guard
-                case .found(let payload) = try engine.readablePayload(
+                case .found(let payload) = try engine.caches.readablePayload(
                     SchemaKey.today(series, zone: zone), in: txn),
                 payload.kind == .today,
                 let snapshot = try? PayloadBodies.today(series: series, payload.body)
@@ -181,13 +182,15 @@ extension TrendStore {
         try engine.write { txn, _ in
             switch scope {
             case .all:
-                let keys = try engine.aggregateKeys(prefix: "", in: txn)
-                for key in keys { try txn.delete(forKey: Array(key.utf8), in: engine.aggregates) }
+                let keys = try engine.caches.aggregateKeys(prefix: "", in: txn)
+                for key in keys {
+                    try txn.delete(forKey: Array(key.utf8), in: engine.caches.aggregates)
+                }
                 return keys.count
             case .series(let series):
-                return try engine.removeAggregates(of: series, in: txn)
+                return try engine.caches.removeAll(of: series, in: txn)
             case .key(let key):
-                return try txn.delete(forKey: Array(key.utf8), in: engine.aggregates) ? 1 : 0
+                return try txn.delete(forKey: Array(key.utf8), in: engine.caches.aggregates) ? 1 : 0
             }
         }
     }
@@ -196,10 +199,10 @@ extension TrendStore {
     public nonisolated func cacheEntries(now: Date? = nil) throws -> [CacheEntryInfo] {
         let now = now ?? engine.clock()
         return try engine.read { txn in
-            try engine.aggregateKeys(prefix: "", in: txn).map { key in
+            try engine.caches.aggregateKeys(prefix: "", in: txn).map { key in
                 let parsed = SchemaKey.parse(key)
                 let zone = parsed.flatMap { TimeZone(identifier: $0.zoneIdentifier) }
-                guard case .found(let payload) = try engine.payload(key, in: txn) else {
+                guard case .found(let payload) = try engine.caches.payload(key, in: txn) else {
                     return CacheEntryInfo(
                         key: key, timeZone: parsed?.zoneIdentifier, computedAt: nil,
                         schemaVersion: nil, migrated: false, fresh: false)
@@ -251,9 +254,9 @@ extension TrendStore {
                 computedAt: Milliseconds(computedAt), window: 0..<0,
                 body: PayloadBodies.encode(
                     V1Average(pattern: pattern, projectedTotal: projectedTotal)))
-            try engine.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
+            try engine.caches.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
             try V1AverageMigration.convert(
-                series: series, engine: engine, txn: txn, now: engine.clock())
+                series: series, context: engine.migrationContext, txn: txn, now: engine.clock())
         }
     }
 
@@ -273,7 +276,7 @@ extension TrendStore {
         let average = WeekdayAverage(
             series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
-        try engine.storePayload(
+        try engine.caches.storePayload(
             .weekdayAverage, body: PayloadBodies.encode(average),
             forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone),
             computedAt: computedAt, imported: true)
@@ -286,7 +289,7 @@ extension TrendStore {
         else {
             throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
         }
-        try engine.storePayload(
+        try engine.caches.storePayload(
             .today, body: PayloadBodies.encode(snapshot),
             forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone),
             computedAt: computedAt, imported: true)
@@ -294,41 +297,11 @@ extension TrendStore {
 
     /// The migrations this store has had, oldest first.
     public nonisolated func appliedMigrations() throws -> [String] {
-        try engine.read { txn in try Migrator.applied(engine, in: txn) }
+        try engine.read { txn in try Migrator.applied(engine.migrationContext, in: txn) }
     }
 
     /// What the caches have met since the store was opened.
-    public nonisolated var cacheStatistics: CacheStatistics { engine.cacheCounters.withLock { $0 } }
-}
-
-extension StoreEngine {
-    /// The payload under `key`, counting an unreadable one in the statistics.
-    func readablePayload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T)
-        throws -> StoredPayload
-    {
-        let stored = try payload(key, in: txn)
-        if case .unreadable = stored { cacheCounters.withLock { $0.unreadablePayloads += 1 } }
-        return stored
-    }
-
-    /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable.
-    func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
-        _ series: String, weekday: Int, zone: TimeZone, in txn: borrowing T
-    ) throws -> Cached<WeekdayAverage>? {
-        guard
-            case .found(let payload) = try readablePayload(
-                SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn)
-        else { return nil }
-        guard payload.kind == .weekdayAverage,
-            let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
-            average.weekday == weekday
-        else {
-            cacheCounters.withLock { $0.unreadablePayloads += 1 }
-            return nil
-        }
-        return Cached(
-            value: average, computedAt: Date(milliseconds: payload.computedAt),
-            schemaVersion: Int(payload.schemaVersion),
-            isMigrated: payload.migrated, isImported: payload.imported)
+    public nonisolated var cacheStatistics: CacheStatistics {
+        engine.caches.counters.withLock { $0 }
     }
 }

@@ -1,12 +1,13 @@
 import LMDB
 
 /// Applies changes to one series inside one write transaction: merges samples into
-/// chunks, then recomputes the rollups of every UTC day a changed sample touches.
+/// chunks, then recomputes the rollups of every UTC day a changed sample touches, and
+/// reports which instants changed (it calls nothing above the storage layer).
 ///
 /// Chunks decoded or merged during the transaction stay in memory, so each window
 /// is decoded at most once per write.
 struct SeriesWriter: ~Copyable {
-    let engine: StoreEngine
+    let storage: SampleStorage
     var record: SeriesRecord
     let zlib: ZlibCodec
     /// Decoded samples of the windows this writer has read or written, sorted.
@@ -14,8 +15,8 @@ struct SeriesWriter: ~Copyable {
     /// The UTC days whose rollups must be recomputed.
     private var touchedDays = Set<Int64>()
 
-    init(engine: StoreEngine, record: SeriesRecord, zlib: ZlibCodec) {
-        self.engine = engine
+    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec) {
+        self.storage = storage
         self.record = record
         self.zlib = zlib
     }
@@ -26,16 +27,16 @@ struct SeriesWriter: ~Copyable {
     {
         if batch.maximumDuration > record.maximumDuration {
             record.maximumDuration = batch.maximumDuration
-            try engine.storage.saveSeriesRecord(record, in: txn)
+            try storage.saveSeriesRecord(record, in: txn)
         }
         var summary = WriteSummary()
         let samples = batch.samples
         var runStart = 0
         while runStart < samples.count {
-            let window = engine.storage.windowIndex(of: samples[runStart].startMilliseconds)
+            let window = storage.windowIndex(of: samples[runStart].startMilliseconds)
             var runEnd = runStart + 1
             while runEnd < samples.count
-                && engine.storage.windowIndex(of: samples[runEnd].startMilliseconds) == window
+                && storage.windowIndex(of: samples[runEnd].startMilliseconds) == window
             {
                 runEnd += 1
             }
@@ -54,9 +55,9 @@ struct SeriesWriter: ~Copyable {
     /// Removes the samples whose start lies in `[from, to)`; returns how many there were.
     mutating func delete(from: Int64, to: Int64, in txn: borrowing WriteTransaction) throws -> Int {
         guard from < to else { return 0 }
-        let windows = try engine.storage.existingWindows(
-            series: record.id, from: engine.storage.windowIndex(of: from),
-            through: engine.storage.windowIndex(of: to - 1), in: txn)
+        let windows = try storage.existingWindows(
+            series: record.id, from: storage.windowIndex(of: from),
+            through: storage.windowIndex(of: to - 1), in: txn)
         var removed = 0
         for window in windows {
             let samples = try windowSamples(window, in: txn)
@@ -78,7 +79,11 @@ struct SeriesWriter: ~Copyable {
     /// Recomputes the rollup of every touched day from the chunks as they now are.
     ///
     /// A stored block that cannot be read is rebuilt whole, so a write repairs it.
-    mutating func finish(in txn: borrowing WriteTransaction) throws {
+    ///
+    /// - Returns: The instants whose figures the changes may have altered (whole UTC days),
+    ///   for the layers above to invalidate what they derived from them; `nil` when nothing changed.
+    @discardableResult
+    mutating func finish(in txn: borrowing WriteTransaction) throws -> Range<Int64>? {
         var blocks: [Int64: RollupBlock] = [:]
         for index in Set(touchedDays.map(RollupBlock.index(ofDay:))) {
             if let stored = try storedBlock(index, in: txn) {
@@ -102,17 +107,14 @@ struct SeriesWriter: ~Copyable {
         for (index, block) in blocks {
             let key = StorageKey.make(series: record.id, index: index)
             if block.isEmpty {
-                try txn.delete(forKey: key, in: engine.storage.rollups)
+                try txn.delete(forKey: key, in: storage.rollups)
             } else {
-                try txn.put(block.encoded(), forKey: key, in: engine.storage.rollups)
+                try txn.put(block.encoded(), forKey: key, in: storage.rollups)
             }
         }
-        if let first = touchedDays.min(), let last = touchedDays.max() {
-            try engine.invalidateAggregates(
-                of: record.name, touching: (first * TimeGrid.day)..<((last + 1) * TimeGrid.day),
-                in: txn)
-        }
-        touchedDays.removeAll()
+        defer { touchedDays.removeAll() }
+        guard let first = touchedDays.min(), let last = touchedDays.max() else { return nil }
+        return (first * TimeGrid.day)..<((last + 1) * TimeGrid.day)
     }
 
     /// The stored block (empty when there is none), or `nil` when it is damaged.
@@ -121,7 +123,7 @@ struct SeriesWriter: ~Copyable {
     {
         let key = StorageKey.make(series: record.id, index: index)
         let stored: RollupBlock?? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: engine.storage.rollups) {
+            try txn.withValue(forKey: key, in: storage.rollups) {
                 try? RollupBlock(index: index, bytes: $0)
             }
         }
@@ -143,11 +145,11 @@ struct SeriesWriter: ~Copyable {
     ) throws {
         let key = StorageKey.make(series: record.id, index: window)
         if samples.isEmpty {
-            try txn.delete(forKey: key, in: engine.storage.chunks)
+            try txn.delete(forKey: key, in: storage.chunks)
         } else {
             try txn.put(
                 try ChunkCodec.encode(samples[...], zlib: zlib), forKey: key,
-                in: engine.storage.chunks)
+                in: storage.chunks)
         }
         windows[window] = samples
     }
@@ -157,7 +159,7 @@ struct SeriesWriter: ~Copyable {
     {
         if let cached = windows[window] { return cached }
         var samples: [Sample] = []
-        _ = try engine.storage.decodeChunk(
+        _ = try storage.decodeChunk(
             record, window: window, zlib: zlib, in: txn, appendingTo: &samples)
         windows[window] = samples
         return samples
@@ -167,9 +169,9 @@ struct SeriesWriter: ~Copyable {
     private mutating func samples(
         startingFrom from: Int64, before: Int64, in txn: borrowing WriteTransaction
     ) throws -> [Sample] {
-        let windowIndices = try engine.storage.existingWindows(
-            series: record.id, from: engine.storage.windowIndex(of: from),
-            through: engine.storage.windowIndex(of: before - 1), in: txn)
+        let windowIndices = try storage.existingWindows(
+            series: record.id, from: storage.windowIndex(of: from),
+            through: storage.windowIndex(of: before - 1), in: txn)
         var result: [Sample] = []
         for window in windowIndices {
             let samples = try windowSamples(window, in: txn)

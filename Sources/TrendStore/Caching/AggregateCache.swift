@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 /// What reading a cached payload found.
 enum StoredPayload {
@@ -8,7 +9,23 @@ enum StoredPayload {
     case found(AggregatePayload)
 }
 
-extension StoreEngine {
+/// The cached aggregates of a store (the `aggregates` database): payloads under
+/// ``SchemaKey`` keys, read, written, listed and invalidated inside the caller's transactions.
+///
+/// The caching layer: it knows the aggregate types it stores and the storage below; the
+/// façade registers ``invalidate(series:touching:in:)`` on every write of samples.
+final class AggregateCache: Sendable {
+    let environment: Environment
+    /// The `aggregates` database.
+    let aggregates: Database
+    /// What the caches have met since the store was opened.
+    let counters = Mutex(CacheStatistics())
+
+    init(environment: Environment) throws {
+        self.environment = environment
+        aggregates = try environment.openDatabase(named: "aggregates")
+    }
+
     /// The payload stored under `key`.
     func payload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws
         -> StoredPayload
@@ -37,7 +54,7 @@ extension StoreEngine {
         let payload = AggregatePayload(
             kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
             computedAt: Milliseconds(computedAt), window: window, body: body)
-        try write { txn, _ in try putPayload(payload, forKey: key, in: txn) }
+        try environment.write { txn in try putPayload(payload, forKey: key, in: txn) }
     }
 
     /// The keys of the `aggregates` database starting with `prefix`, in order.
@@ -59,10 +76,10 @@ extension StoreEngine {
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
     /// inside the transaction that wrote the samples, so a cached figure never disagrees
     /// with the samples beside it. Every zone's payloads are checked.
-    func invalidateAggregates(
-        of series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
+    func invalidate(
+        series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
     ) throws {
-        for key in try aggregateKeys(of: series, includingHeatmaps: true, in: txn) {
+        for key in try keys(of: series, includingHeatmaps: true, in: txn) {
             let keyBytes = Array(key.utf8)
             let window: Range<Int64>?? = try keyBytes.withUnsafeBytes { keyBytes in
                 try txn.withValue(forKey: keyBytes, in: aggregates) {
@@ -78,15 +95,15 @@ extension StoreEngine {
 
     /// Removes every cached payload of `series` (not the heatmap buckets it shares with
     /// others); returns how many there were.
-    func removeAggregates(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
-        let keys = try aggregateKeys(of: series, includingHeatmaps: false, in: txn)
+    func removeAll(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
+        let keys = try keys(of: series, includingHeatmaps: false, in: txn)
         for key in keys { try txn.delete(forKey: Array(key.utf8), in: aggregates) }
         return keys.count
     }
 
     /// The keys of the payloads of `series` in every zone: its weekday averages, today
     /// cache and v1 average, and optionally the heatmap buckets that include it.
-    private func aggregateKeys<T: ReadableTransaction & ~Copyable>(
+    private func keys<T: ReadableTransaction & ~Copyable>(
         of series: String, includingHeatmaps: Bool, in txn: borrowing T
     ) throws -> [String] {
         var keys: [String] = []

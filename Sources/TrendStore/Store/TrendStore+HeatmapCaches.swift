@@ -1,0 +1,95 @@
+import Foundation
+import LMDB
+
+extension TrendStore {
+    /// The cached bucket of `series` (any order) for dates in `timeZone` (default: the
+    /// store's), or `nil` when there is none or it cannot be read.
+    ///
+    /// Judge it with `isFresh(maxAge:)`: buckets have no fixed lifetime.
+    public nonisolated func cachedHeatmap(
+        forSeries series: some Collection<String>, timeZone: TimeZone? = nil
+    ) throws -> Cached<HeatmapBucket>? {
+        let key = SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone)
+        return try engine.read { txn -> Cached<HeatmapBucket>? in
+            guard case .found(let payload) = try engine.caches.readablePayload(key, in: txn),
+                payload.kind == .heatmap
+            else { return nil }
+            guard
+                let bucket = try? JSONDecoder().decode(HeatmapBucket.self, from: Data(payload.body))
+            else {
+                engine.caches.counters.withLock { $0.unreadablePayloads += 1 }
+                return nil
+            }
+            return Cached(
+                value: bucket, computedAt: Date(milliseconds: payload.computedAt),
+                schemaVersion: Int(payload.schemaVersion),
+                isImported: payload.imported)
+        }
+    }
+
+    /// Stores a bucket for `series`, keeping every other bucket; its `computedAt` is the store's clock.
+    ///
+    /// A bucket written this way was not computed from the store's samples, so writing
+    /// samples never invalidates it.
+    public func writeHeatmapCache(
+        _ bucket: HeatmapBucket, forSeries series: some Collection<String>,
+        timeZone: TimeZone? = nil
+    ) throws {
+        try storeHeatmap(
+            bucket, key: SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone),
+            computedAt: engine.clock(), window: 0..<0,
+            imported: false)
+    }
+
+    /// The heatmap of `series` over `from…through`, from its cached bucket when that is at most
+    /// `maxAge` old and covers the same dates, else computed from the samples and stored.
+    ///
+    /// A bucket computed here is invalidated by writes of samples of its series inside its dates.
+    public func refreshedHeatmap(
+        of series: [String], from: LocalDate, through: LocalDate, maxAge: TimeInterval,
+        timeZone: TimeZone? = nil
+    ) throws -> Cached<Heatmap> {
+        let now = engine.clock()
+        let zone = timeZone ?? engine.timeZone
+        if let cached = try cachedHeatmap(forSeries: series, timeZone: zone),
+            cached.isFresh(maxAge: maxAge, now: now),
+            cached.value.heatmapDays.first?.date == from,
+            cached.value.heatmapDays.last?.date == through
+        {
+            return Cached(
+                value: Heatmap(
+                    bucket: Heatmap.bucketKey(for: series), days: cached.value.heatmapDays),
+                computedAt: cached.computedAt, schemaVersion: cached.schemaVersion)
+        }
+        let heatmap = try self.heatmap(of: series, from: from, through: through, timeZone: zone)
+        let grid = LocalDayGrid(zone: zone, from: from, through: through)
+        let window = grid.bounds(of: from).start..<grid.bounds(of: through).end
+        try storeHeatmap(
+            HeatmapBucket(heatmapDays: heatmap.days), key: SchemaKey.heatmap(series, zone: zone),
+            computedAt: now, window: window, imported: false)
+        return Cached(
+            value: heatmap, computedAt: Date(milliseconds: Milliseconds(now)),
+            schemaVersion: SchemaKey.currentVersion)
+    }
+
+    /// Stores buckets read from a legacy activity cache file, each with its own `fetchedAt`.
+    public func importHeatmapBuckets(
+        _ buckets: [(series: [String], bucket: HeatmapBucket, fetchedAt: Date)]
+    ) throws {
+        for item in buckets {
+            try storeHeatmap(
+                item.bucket, key: SchemaKey.heatmap(item.series, zone: engine.timeZone),
+                computedAt: item.fetchedAt,
+                window: 0..<0, imported: true)
+        }
+    }
+
+    private func storeHeatmap(
+        _ bucket: HeatmapBucket, key: String, computedAt: Date, window: Range<Int64>, imported: Bool
+    ) throws {
+        try engine.caches.storePayload(
+            .heatmap, body: Array(try JSONEncoder().encode(bucket)), forKey: key,
+            computedAt: computedAt,
+            window: window, imported: imported)
+    }
+}
