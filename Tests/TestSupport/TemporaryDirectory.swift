@@ -31,3 +31,14 @@ public func withTemporaryStore<R>(
     let store = try TrendStore(directory: storeURL, options: options)
     return try await body(store, storeURL)
 }
+
+/// The samples `store` holds for `series`: none when the series was never created (no
+/// batch committed); any other error fails the caller, so "nothing stored" never passes
+/// for "could not read".
+public func committedSamples(of series: String, in store: TrendStore) throws -> [Sample] {
+    do {
+        return try store.samples(of: series, from: .distantPast, to: .distantFuture)
+    } catch StoreError.unknownSeries {
+        return []
+    }
+}

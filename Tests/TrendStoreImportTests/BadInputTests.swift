@@ -68,7 +68,19 @@ struct BadInputTests {
         try await withTemporaryStore { store, _ in
             var options = ImportOptions()
             options.skipInvalid = seed.isMultiple(of: 2)
-            _ = try? await Importer(store: store).importFile(at: path, options: options)
+            // Whatever the bytes, the store holds exactly what the import says it committed.
+            let committed: Int
+            do {
+                committed = try await Importer(store: store).importFile(
+                    at: path, options: options
+                ).committedSamples
+            } catch let error as ImportError {
+                committed = error.committedSamples ?? 0
+            }
+            let stored = try store.series().reduce(0) { $0 + $1.sampleCount }
+            // Duplicate identities in a batch are stored once, so never more than committed.
+            #expect(stored <= committed, "\(stored) stored, \(committed) reported committed")
+            #expect((stored == 0) == (committed == 0), "\(stored) stored, \(committed) committed")
             let report = try store.verify()
             #expect(report.isHealthy)
         }

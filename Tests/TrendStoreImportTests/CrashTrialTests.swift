@@ -70,7 +70,7 @@ struct CrashTrialTests {
         let report = try store.verify()
         #expect(report.isHealthy, "\(report.problems)")
         let stored =
-            (try? store.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+            try committedSamples(of: "energy", in: store)
         // A batch may commit just before the kill, unreported: then one more whole batch is there.
         #expect(
             stored.count == reported || stored.count == reported + Self.batch

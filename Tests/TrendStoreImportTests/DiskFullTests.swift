@@ -44,7 +44,7 @@ struct DiskFullTests {
         let store = try TrendStore(directory: storeURL)
         #expect(try store.verify().isHealthy)
         let stored =
-            (try? store.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+            try committedSamples(of: "energy", in: store)
         #expect(
             stored.count % 10_000 == 0 && stored.count < samples.count, "\(stored.count) samples")
         #expect(stored == Array(samples.prefix(stored.count)))
@@ -119,7 +119,7 @@ struct SmallFileSystemTests {
         let reopened = try TrendStore(directory: storeURL)
         #expect(try reopened.verify().isHealthy)
         let stored =
-            (try? reopened.samples(of: "energy", from: .distantPast, to: .distantFuture)) ?? []
+            try committedSamples(of: "energy", in: reopened)
         #expect(stored.count % 20_000 == 0 && stored.count < samples.count, "\(stored.count)")
         #expect(stored == Array(samples.prefix(stored.count)))
     }
