@@ -1,3 +1,5 @@
+import TrendStore
+
 /// Why an import stopped, naming the file, the line or record, and the field.
 ///
 /// Its description is `file:line: field: what is wrong`, the form editors and
@@ -14,17 +16,21 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For an import that stopped part way: how many samples earlier batches committed
     /// (they stay in the store); `nil` when the file was refused before any batch.
     public var committedSamples: Int?
+    /// The store's error behind this one, when the store refused a batch (a unit that
+    /// differs from the series' stored unit, say).
+    public var cause: StoreError?
 
     /// Creates an error.
     public init(
         file: String, line: Int? = nil, field: String? = nil, reason: String,
-        committedSamples: Int? = nil
+        committedSamples: Int? = nil, cause: StoreError? = nil
     ) {
         self.file = file
         self.line = line
         self.field = field
         self.reason = reason
         self.committedSamples = committedSamples
+        self.cause = cause
     }
 
     /// `file:line: field: reason`, leaving out what is unknown, and what was committed.

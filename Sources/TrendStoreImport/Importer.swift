@@ -288,10 +288,12 @@ public struct Importer: Sendable {
         _ batch: inout PendingBatch, summary: inout ImportSummary, options: ImportOptions
     ) async throws {
         guard batch.count > 0 else { return }
-        var parts: [SeriesSamples] = []
-        for pending in batch.series.sorted(by: { $0.name < $1.name }) {
-            let unit = try pending.unit ?? store.unit(of: pending.name) ?? options.defaultUnit
-            parts.append(SeriesSamples(series: pending.name, unit: unit, samples: pending.samples))
+        // A series whose file names no unit keeps its stored unit, or gets the default when
+        // new: resolved by the write's own transaction, not read beforehand.
+        let parts = batch.series.sorted(by: { $0.name < $1.name }).map { pending in
+            SeriesSamples(
+                series: pending.name, unit: pending.unit ?? options.defaultUnit,
+                samples: pending.samples, unitIsDefault: pending.unit == nil)
         }
         do {
             for (series, result) in try await store.write(parts) {
@@ -300,7 +302,7 @@ public struct Importer: Sendable {
             summary.committedSamples += batch.count
             options.onCommit?(summary.committedSamples)
         } catch let error as StoreError {
-            throw ImportError(file: summary.file, reason: "\(error)")
+            throw ImportError(file: summary.file, reason: "\(error)", cause: error)
         }
         batch = PendingBatch()
     }

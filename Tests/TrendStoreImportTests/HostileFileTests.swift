@@ -313,3 +313,38 @@ struct HostileFileTests {
         }
     }
 }
+
+@Suite("One import pipeline")
+struct ImportPipelineTests {
+    @Test(
+        "units are resolved by the write's own transaction; a conflict keeps the store's error as its cause"
+    )
+    func unitsResolvedInTheWrite() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.url.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let withUnit = try file("kcal.csv", "series,start,end,value,unit\ne,0,60000,1,kcal\n")
+        let without = try file("plain.csv", "series,start,end,value\ne,60000,120000,2\nf,0,1,3\n")
+        let other = try file("kj.csv", "series,start,end,value,unit\ne,120000,180000,3,kJ\n")
+        try await withTemporaryStore { (store, _) async throws -> Void in
+            _ = try await Importer(store: store).importFile(at: withUnit)
+            var options = ImportOptions()
+            options.defaultUnit = "count"
+            _ = try await Importer(store: store).importFile(at: without, options: options)
+            #expect(try store.unit(of: "e") == "kcal")
+            #expect(try store.unit(of: "f") == "count")
+            do {
+                _ = try await Importer(store: store).importFile(at: other)
+                Issue.record("a kJ sample went into a kcal series")
+            } catch let error as ImportError {
+                #expect(error.cause == .unitMismatch(series: "e", stored: "kcal", given: "kJ"))
+                #expect(error.committedSamples == 0)
+            }
+            #expect(try committedSamples(of: "e", in: store).count == 2)
+        }
+    }
+}

@@ -47,12 +47,17 @@ public struct SeriesSamples: Sendable {
     public var unit: String
     /// The samples, in any order.
     public var samples: [Sample]
+    /// Whether ``unit`` is only the unit of a series this write creates: an existing series
+    /// then keeps its own unit. When `false` (the default), a unit that differs from the
+    /// stored one is an error.
+    public var unitIsDefault: Bool
 
     /// Creates a part of a write.
-    public init(series: String, unit: String, samples: [Sample]) {
+    public init(series: String, unit: String, samples: [Sample], unitIsDefault: Bool = false) {
         self.series = series
         self.unit = unit
         self.samples = samples
+        self.unitIsDefault = unitIsDefault
     }
 }
 

@@ -1,7 +1,8 @@
 import LMDB
 
 extension StoreEngine {
-    /// Validates every part, then writes them all in one transaction.
+    /// Validates every part, then writes them all in one transaction, which also resolves
+    /// each series (creating it with its unit when new) and checks its unit.
     func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
         var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
         for part in parts {
@@ -15,7 +16,7 @@ extension StoreEngine {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
                     ?? storage.createSeries(named: part.series, unit: part.unit, in: txn)
-                if record.unit != part.unit {
+                if record.unit != part.unit && !part.unitIsDefault {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
                 }
