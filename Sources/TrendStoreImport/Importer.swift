@@ -244,7 +244,7 @@ public struct Importer: Sendable {
         case let .v1Average(pattern, total, cachedAt):
             try await store.importV1Average(
                 of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
-            return (1...7).map {
+            return Weekday.allCases.map {
                 SchemaKey.weekdayAverage(series, weekday: $0, zone: store.defaultTimeZone)
             }
         case let .v2Averages(entries):

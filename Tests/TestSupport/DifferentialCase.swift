@@ -18,8 +18,8 @@ public struct DifferentialCase: Sendable, CustomStringConvertible {
     public let transition: Int64
     /// The instants the today curve is asked at.
     public let nows: [Int64]
-    /// The weekday of the weekday average (1 = Sunday … 7).
-    public let weekday: Int
+    /// The weekday of the weekday average.
+    public let weekday: Weekday
 
     /// The series name spelled in NFC and in NFD; writes alternate between them.
     static let spellings = ["Caf\u{E9}", "Cafe\u{301}"]
@@ -105,7 +105,7 @@ public struct DifferentialCase: Sendable, CustomStringConvertible {
         batches[1].append(samples.removeLast())
         let sampleStart = samples.randomElement(using: &random)?.startMilliseconds ?? now
         nows = [now, transition, midnights.first ?? now, sampleStart, transition - 1]
-        weekday = Int.random(in: 1...7, using: &random)
+        weekday = Weekday(rawValue: Int.random(in: 1...7, using: &random)) ?? .sunday
     }
 
     /// The samples the store should hold: the last write of each identity.
@@ -183,7 +183,8 @@ public struct DifferentialCase: Sendable, CustomStringConvertible {
             }
         }
         let now = nows[0]
-        let expected = reference.weekdayAverage(samples: samples, weekday: weekday, now: now)
+        let expected = reference.weekdayAverage(
+            samples: samples, weekday: weekday.rawValue, now: now)
         let average = try store.weekdayAverage(
             of: series, weekday: weekday, now: Date(milliseconds: now))
         if average.days != expected.days {

@@ -45,7 +45,7 @@ struct LegacyCacheImportTests {
             _ = try await Importer(store: store).importFile(
                 at: Fixtures.path("legacy/average-data-cache-v2.json"))
             let monday = try #require(
-                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 2))
+                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: .monday))
             #expect(
                 monday.value.averageHourlyPattern == (1...24).map { 10 * Double($0) }
                     && monday.value.projectedTotal == 240)
@@ -55,9 +55,10 @@ struct LegacyCacheImportTests {
             // 39 days old at the store's clock
             #expect(monday.isImported && !monday.isMigrated && monday.isStale)
             #expect(
-                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 7)?.value.projectedTotal
+                try store.cachedWeekdayAverage(of: "activeEnergy", weekday: .saturday)?.value
+                    .projectedTotal
                     == 360)
-            #expect(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: 3) == nil)
+            #expect(try store.cachedWeekdayAverage(of: "activeEnergy", weekday: .tuesday) == nil)
         }
     }
 

@@ -131,7 +131,7 @@ struct AggregationHandWorkedTests {
             }
             try await store.write(samples, to: "e", unit: "kcal")
             let average = try store.weekdayAverage(
-                of: "e", weekday: 1, now: Date(milliseconds: la(2026, 11, 22, 10)))
+                of: "e", weekday: .sunday, now: Date(milliseconds: la(2026, 11, 22, 10)))
             let expectedDays = (1...10).reversed().map {
                 LocalDate("2026-11-22")!.adding(days: -7 * $0)
             }
@@ -164,9 +164,10 @@ struct AggregationHandWorkedTests {
             try await store.write(
                 [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "old",
                 unit: "kcal")
-            let average = try store.weekdayAverage(of: "old", weekday: 3)
+            let average = try store.weekdayAverage(of: "old", weekday: .tuesday)
             #expect(average.dayCount == 0 && average.averageHourlyPattern == nil)
             #expect(try store.todayCurve(of: "old").latestSampleTimestamp == nil)
+            // The previous release's weekday numbers still compile, deprecated, and are checked.
             #expect(throws: StoreError.self) { try store.weekdayAverage(of: "old", weekday: 8) }
         }
     }

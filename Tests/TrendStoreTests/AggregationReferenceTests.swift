@@ -165,13 +165,14 @@ struct AggregationReferenceTests {
             let now = center + generator.integer(in: -43_200_000...43_200_000)
             let all = try store.weekdayAverages(of: "energy", now: Date(milliseconds: now))
             #expect(all.map(\.weekday) == Array(1...7))
-            for weekday in 1...7 {
+            for weekday in Weekday.allCases {
                 let average = try store.weekdayAverage(
                     of: "energy", weekday: weekday, now: Date(milliseconds: now))
-                #expect(average == all[weekday - 1])
-                let expected = reference.weekdayAverage(samples: stored, weekday: weekday, now: now)
+                #expect(average == all[weekday.rawValue - 1])
+                let expected = reference.weekdayAverage(
+                    samples: stored, weekday: weekday.rawValue, now: now)
                 #expect(average.days == expected.days, "\(zoneCase.identifier) weekday \(weekday)")
-                #expect(average.days.allSatisfy { $0.weekday == weekday })
+                #expect(average.days.allSatisfy { Weekday(of: $0) == weekday })
                 if let pattern = expected.pattern {
                     expectClose(
                         try #require(average.averageHourlyPattern), pattern,
@@ -193,7 +194,7 @@ struct AggregationReferenceTests {
                     of: "energy", weekday: weekday, now: Date(milliseconds: now),
                     options: .init(includeEmptyDays: true))
                 let expectedWithEmpty = reference.weekdayAverage(
-                    samples: stored, weekday: weekday, now: now, includeEmpty: true)
+                    samples: stored, weekday: weekday.rawValue, now: now, includeEmpty: true)
                 #expect(withEmpty.dayCount == 10)
                 #expect(withEmpty.days == expectedWithEmpty.days)
                 expectClose(

@@ -57,19 +57,21 @@ struct FreshnessTests {
     @Test(
         "weekday averages refresh when missing, past 30 days, from the future, or in today's 06:00–09:00 window",
         arguments: [
-            (nil, 2, la(2026, 11, 23, 12), true),  // missing
-            (la(2026, 10, 23, 11), 2, la(2026, 11, 23, 12), true),  // 31 days old
-            (la(2026, 10, 25, 12), 3, la(2026, 11, 23, 12), false),  // 29 days old, another weekday
-            (la(2026, 11, 24, 12), 3, la(2026, 11, 23, 12), true),  // computed in the future
+            (nil, .monday, la(2026, 11, 23, 12), true),  // missing
+            (la(2026, 10, 23, 11), .monday, la(2026, 11, 23, 12), true),  // 31 days old
+            // 29 days old, another weekday
+            (la(2026, 10, 25, 12), .tuesday, la(2026, 11, 23, 12), false),
+            (la(2026, 11, 24, 12), .tuesday, la(2026, 11, 23, 12), true),  // computed in the future
             // Monday 07:00, computed before 06:00 today
-            (la(2026, 11, 23, 5, 59), 2, la(2026, 11, 23, 7), true),
+            (la(2026, 11, 23, 5, 59), .monday, la(2026, 11, 23, 7), true),
             // already refreshed this morning
-            (la(2026, 11, 23, 6, 1), 2, la(2026, 11, 23, 7), false),
-            (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 9), false),  // 09:00 is past the window
-            (la(2026, 11, 22, 20), 2, la(2026, 11, 23, 6), true),  // 06:00 is in it
-            (la(2026, 11, 22, 20), 3, la(2026, 11, 23, 7), false),  // not today's weekday
-        ] as [(Date?, Int, Date, Bool)])
-    func weekdayRule(computedAt: Date?, weekday: Int, now: Date, expected: Bool) {
+            (la(2026, 11, 23, 6, 1), .monday, la(2026, 11, 23, 7), false),
+            // 09:00 is past the window
+            (la(2026, 11, 22, 20), .monday, la(2026, 11, 23, 9), false),
+            (la(2026, 11, 22, 20), .monday, la(2026, 11, 23, 6), true),  // 06:00 is in it
+            (la(2026, 11, 22, 20), .tuesday, la(2026, 11, 23, 7), false),  // not today's weekday
+        ] as [(Date?, Weekday, Date, Bool)])
+    func weekdayRule(computedAt: Date?, weekday: Weekday, now: Date, expected: Bool) {
         #expect(
             Freshness.mustRefreshWeekdayAverage(
                 computedAt: computedAt, weekday: weekday, now: now, timeZone: losAngeles)
@@ -82,20 +84,23 @@ struct CacheTests {
     @Test("a fresh cache is served as it is; a stale one is recomputed and stored")
     func refresh() async throws {
         try await withCachedStore { store, clock in
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 4) == nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .wednesday) == nil)
             // Wednesday, on Monday
-            let first = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
+            let first = try await store.refreshedWeekdayAverage(of: "energy", weekday: .wednesday)
             #expect(first.computedAt == clock.now && !first.isStale && first.schemaVersion == 2)
             #expect(
-                first.value == (try store.weekdayAverage(of: "energy", weekday: 4, now: clock.now)))
+                first.value
+                    == (try store.weekdayAverage(of: "energy", weekday: .wednesday, now: clock.now))
+            )
             clock.set(la(2026, 12, 1, 10))  // 8 days later, another weekday: still fresh
-            let second = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
+            let second = try await store.refreshedWeekdayAverage(of: "energy", weekday: .wednesday)
             #expect(second.computedAt == first.computedAt)
             clock.set(la(2026, 12, 30, 10))  // 37 days after computing: refreshed
-            let third = try await store.refreshedWeekdayAverage(of: "energy", weekday: 4)
+            let third = try await store.refreshedWeekdayAverage(of: "energy", weekday: .wednesday)
             #expect(third.computedAt == clock.now)
             #expect(
-                try store.cachedWeekdayAverage(of: "energy", weekday: 4)?.computedAt == clock.now)
+                try store.cachedWeekdayAverage(of: "energy", weekday: .wednesday)?.computedAt
+                    == clock.now)
         }
     }
 
@@ -109,44 +114,45 @@ struct CacheTests {
             try await store.write(
                 [Sample(startMilliseconds: future, endMilliseconds: future + 60_000, value: 1)],
                 to: "energy", unit: "kcal")
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) != nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .monday) != nil)
             let inside = Milliseconds(la(2026, 11, 2, 8))  // a Monday in the window
             try await store.write(
                 [Sample(startMilliseconds: inside, endMilliseconds: inside + 60_000, value: 50)],
                 to: "energy", unit: "kcal")
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 2) == nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .monday) == nil)
             // every weekday's window holds that day's UTC span
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)
-            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: 2)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday) == nil)
+            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: .monday)
             #expect(
                 rebuilt.value
-                    == (try store.weekdayAverage(of: "energy", weekday: 2, now: clock.now)))
+                    == (try store.weekdayAverage(of: "energy", weekday: .monday, now: clock.now)))
         }
     }
 
     @Test("corrupt payload bytes read as missing, are counted, and are rebuilt")
     func corruptPayload() async throws {
         try await withCachedStore { store, _ in
-            _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
-            let key = Array(SchemaKey.weekdayAverage("energy", weekday: 5, zone: losAngeles).utf8)
+            _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: .thursday)
+            let key = Array(
+                SchemaKey.weekdayAverage("energy", weekday: .thursday, zone: losAngeles).utf8)
             try store.engine.write { txn, _ in
                 var bytes = try #require(
                     try txn.value(forKey: key, in: store.engine.caches.aggregates))
                 bytes[40] ^= 0xFF
                 try txn.put(bytes, forKey: key, in: store.engine.caches.aggregates)
             }
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 5) == nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .thursday) == nil)
             #expect(store.cacheStatistics.unreadablePayloads >= 1)
-            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: 5)
+            let rebuilt = try await store.refreshedWeekdayAverage(of: "energy", weekday: .thursday)
             #expect(rebuilt.value.dayCount == 10)
-            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 5) != nil)
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .thursday) != nil)
         }
     }
 
     @Test("when recomputing fails, the last good payload is returned marked stale")
     func staleOnFailure() async throws {
         try await withCachedStore { store, clock in
-            let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
+            let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: .friday)
             // Damage every rollup block behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
@@ -163,7 +169,7 @@ struct CacheTests {
             }
             // 37 days on: a refresh is due, and its window still holds the damaged rows
             clock.set(la(2026, 12, 30, 10))
-            let served = try await store.refreshedWeekdayAverage(of: "energy", weekday: 6)
+            let served = try await store.refreshedWeekdayAverage(of: "energy", weekday: .friday)
             #expect(served.isStale)
             #expect(served.value == good.value && served.computedAt == good.computedAt)
             #expect(store.cacheStatistics.failedRefreshes == 1)
@@ -196,7 +202,7 @@ struct CacheTests {
             _ = try await store.refreshedToday(of: "energy")
             #expect(
                 try await store.clearCache(
-                    .key(SchemaKey.weekdayAverage("energy", weekday: 1, zone: losAngeles)))
+                    .key(SchemaKey.weekdayAverage("energy", weekday: .sunday, zone: losAngeles)))
                     == 1)
             #expect(try store.cacheEntries().count == 7)
             #expect(try await store.clearCache(.series("energ")) == 0)
@@ -235,11 +241,12 @@ struct MigrationTests {
             try await store.importV1Average(
                 of: "energy", pattern: pattern, projectedTotal: 240, computedAt: cachedAt)
 
-            let monday = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: 2))
+            let monday = try #require(
+                try store.cachedWeekdayAverage(of: "energy", weekday: .monday))
             #expect(
                 !monday.isMigrated && monday.computedAt == clock.now && monday.value.dayCount == 10)
             #expect(monday.value.projectedTotal == 100)
-            for weekday in [1, 3, 4, 5, 6, 7] {
+            for weekday in [Weekday.sunday, .tuesday, .wednesday, .thursday, .friday, .saturday] {
                 let seeded = try #require(
                     try store.cachedWeekdayAverage(of: "energy", weekday: weekday))
                 #expect(seeded.isMigrated && seeded.computedAt == cachedAt)
@@ -251,7 +258,7 @@ struct MigrationTests {
                 try store.cacheEntries().map(\.key).contains(SchemaKey.v1Average("energy")) == false
             )
             // A refresh with no samples for that weekday keeps the fallback, marked stale.
-            let tuesday = try await store.refreshedWeekdayAverage(of: "energy", weekday: 3)
+            let tuesday = try await store.refreshedWeekdayAverage(of: "energy", weekday: .tuesday)
             #expect(tuesday.isMigrated && tuesday.isStale && tuesday.value.projectedTotal == 240)
         }
     }

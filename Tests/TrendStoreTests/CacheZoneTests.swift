@@ -28,18 +28,18 @@ struct CacheZoneTests {
         try await withTemporaryStore(options: options) { store, _ in
             try await store.write(Self.hourlySamples(), to: "e", unit: "kcal")
             let inLA = try await store.refreshedWeekdayAverage(
-                of: "e", weekday: 3, now: Self.now, timeZone: Self.losAngeles)
+                of: "e", weekday: .tuesday, now: Self.now, timeZone: Self.losAngeles)
             #expect(
                 inLA.value
                     == (try store.weekdayAverage(
-                        of: "e", weekday: 3, now: Self.now, timeZone: Self.losAngeles)))
+                        of: "e", weekday: .tuesday, now: Self.now, timeZone: Self.losAngeles)))
             #expect(
                 try store.cachedWeekdayAverage(
-                    of: "e", weekday: 3, now: Self.now, timeZone: Self.tokyo) == nil)
+                    of: "e", weekday: .tuesday, now: Self.now, timeZone: Self.tokyo) == nil)
             let inTokyo = try await store.refreshedWeekdayAverage(
-                of: "e", weekday: 3, now: Self.now, timeZone: Self.tokyo)
+                of: "e", weekday: .tuesday, now: Self.now, timeZone: Self.tokyo)
             let expected = try store.weekdayAverage(
-                of: "e", weekday: 3, now: Self.now, timeZone: Self.tokyo)
+                of: "e", weekday: .tuesday, now: Self.now, timeZone: Self.tokyo)
             #expect(inTokyo.value == expected)
             #expect(inTokyo.value != inLA.value)
             let keys = try store.cacheEntries().map(\.key)
@@ -87,7 +87,7 @@ struct CacheZoneTests {
         do {
             let store = try TrendStore(directory: directory.url, options: options)
             try await store.write(Self.hourlySamples(), to: "a/b", unit: "kcal")
-            let average = try store.weekdayAverage(of: "a/b", weekday: 3, now: Self.now)
+            let average = try store.weekdayAverage(of: "a/b", weekday: .tuesday, now: Self.now)
             // Keys as the previous release wrote them, and its migration record.
             try store.engine.write { txn, _ in
                 try txn.put(
@@ -109,7 +109,8 @@ struct CacheZoneTests {
                 "v2/heatmap/Ride,Run/America%2FLos_Angeles",
             ])
         let cached = try #require(
-            try reopened.cachedWeekdayAverage(of: "a/b", weekday: 3, timeZone: Self.losAngeles))
+            try reopened.cachedWeekdayAverage(
+                of: "a/b", weekday: .tuesday, timeZone: Self.losAngeles))
         #expect(cached.computedAt == Date(milliseconds: 1_763_000_000_000))
         #expect(try reopened.verify().isHealthy)
     }

@@ -106,7 +106,7 @@ struct CornerCaseRegressionTests {
             #expect(throws: expected) { try store.todayCurve(of: "activeEnergi") }
             #expect(throws: expected) {
                 try store.weekdayAverage(
-                    of: "activeEnergi", weekday: 2,
+                    of: "activeEnergi", weekday: .monday,
                     options: WeekdayAverageOptions(includeEmptyDays: true))
             }
             #expect(throws: expected) {

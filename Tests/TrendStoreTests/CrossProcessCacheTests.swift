@@ -16,18 +16,18 @@ struct CrossProcessCacheTests {
         try await store.write(
             generator.minuteSamples(from: 1_779_000_000_000, count: 20_000), to: "energy",
             unit: "kcal")
-        #expect(try store.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)
+        #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday) == nil)
 
         let result = try CommandLineTool.run([
             "cache", "refresh", "--series", "energy", "--store", directory.url.path, "--now",
             "2026-05-20T12:00:00-07:00",
         ])
         #expect(result.status == 0, "\(result.output)")
-        let cached = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: 3))
+        let cached = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday))
         #expect(
             cached.value
                 == (try store.weekdayAverage(
-                    of: "energy", weekday: 3, now: Timestamp("2026-05-20T19:00:00Z"))))
+                    of: "energy", weekday: .tuesday, now: Timestamp("2026-05-20T19:00:00Z"))))
         #expect(cached.computedAt == Timestamp("2026-05-20T19:00:00Z"))
     }
 
@@ -82,7 +82,8 @@ struct CrossProcessCacheTests {
         let finished = try TrendStore(directory: directory.url)
         #expect(try finished.cacheEntries().filter { $0.key.hasPrefix("v1/") }.isEmpty)
         #expect(
-            try finished.cachedWeekdayAverage(of: "series-7", weekday: 1)?.value.projectedTotal == 1
+            try finished.cachedWeekdayAverage(of: "series-7", weekday: .sunday)?.value
+                .projectedTotal == 1
         )
     }
 }

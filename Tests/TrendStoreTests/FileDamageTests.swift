@@ -34,7 +34,7 @@ struct FileDamageTests {
         do {
             let store = try TrendStore(directory: original.url, options: options)
             try await store.write(samples, to: "energy", unit: "kcal")
-            _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: 3)
+            _ = try await store.refreshedWeekdayAverage(of: "energy", weekday: .tuesday)
             (chunk, block, payload, damagedDay) = try store.engine.read { txn in
                 let engine = store.engine
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
@@ -53,7 +53,7 @@ struct FileDamageTests {
                     try txn.value(
                         forKey: Array(
                             SchemaKey.weekdayAverage(
-                                "energy", weekday: 3, zone: TimeZone(identifier: "UTC")!
+                                "energy", weekday: .tuesday, zone: TimeZone(identifier: "UTC")!
                             ).utf8),
                         in: engine.caches.aggregates)!,
                     LocalDate(dayNumber: blocks[0] * 7 + 3)
@@ -95,7 +95,7 @@ struct FileDamageTests {
         }
         #expect(curves.contains { if case .failure = $0 { return true } else { return false } })
         // The damaged payload reads as missing and is rebuilt from the samples the rollups still summarise.
-        #expect(try damaged.cachedWeekdayAverage(of: "energy", weekday: 3) == nil)
+        #expect(try damaged.cachedWeekdayAverage(of: "energy", weekday: .tuesday) == nil)
         #expect(damaged.cacheStatistics.unreadablePayloads >= 1)
     }
 }

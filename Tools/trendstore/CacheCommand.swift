@@ -25,7 +25,7 @@ struct CacheListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let entries = try location.open(readOnly: true).cacheEntries(now: reference.given)
+            let entries = try location.open(readOnly: true).cacheEntries(now: reference.now)
             if json {
                 print(try JSONOutput.encode(entries))
                 return
@@ -62,13 +62,12 @@ struct CacheRefreshCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try location.open()
-            let instant = reference.given
-            let zone = try zoneOption.zone(for: store)
-            for cached in try await store.refreshedWeekdayAverages(
+            let instant = reference.now
+            let zone = zoneOption.zone(for: store)
+            let averages = try await store.refreshedWeekdayAverages(
                 of: series, now: instant, timeZone: zone)
-            {
-                let key = SchemaKey.weekdayAverage(
-                    series, weekday: cached.value.weekday, zone: zone)
+            for (weekday, cached) in zip(Weekday.allCases, averages) {
+                let key = SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone)
                 print(
                     "\(key): \(cached.value.dayCount) days, "
                         + "computed \(JSONOutput.timestamp(cached.computedAt))"

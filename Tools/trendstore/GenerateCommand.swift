@@ -15,8 +15,10 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "The seed: the same seed gives the same data.")
     var seed: UInt64 = 1
 
-    @Option(help: "The time zone whose days shape the data (default: the system's).")
-    var tz: String?
+    @Option(
+        help: "The time zone whose days shape the data (default: the system's).",
+        transform: Arguments.zone)
+    var tz: TimeZone?
 
     @Option(help: "The last date generated, YYYY-MM-DD (default: today in the zone).")
     var end: String?
@@ -36,12 +38,11 @@ struct GenerateCommand: AsyncParsableCommand {
         if let end, LocalDate(end) == nil {
             throw ValidationError("--end \(end) is not a YYYY-MM-DD date")
         }
-        _ = try parseZone(tz)
     }
 
     func run() async throws {
         try await reportingErrors {
-            let zone = try parseZone(tz) ?? .current
+            let zone = tz ?? .current
             var configuration = DatasetGenerator.Configuration(
                 days: days,
                 endDate: end.flatMap(LocalDate.init) ?? LocalDate(containing: Date(), in: zone))

@@ -27,8 +27,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The series legacy energy cache files belong to.")
     var series = "activeEnergy"
 
-    @Option(help: "The time zone of a new store (default: the system's).")
-    var tz: String?
+    @Option(
+        help: "The time zone of a new store (default: the system's).", transform: Arguments.zone)
+    var tz: TimeZone?
 
     @Option(help: "Samples per write transaction.")
     var batchSize = 250_000
@@ -59,7 +60,6 @@ struct ImportCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--max-expanded-bytes and --max-expansion-ratio must be at least 1")
         }
-        _ = try parseZone(tz)
     }
 
     func run() async throws {
@@ -77,7 +77,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     private func importFiles() async throws {
         try await reportingErrors {
-            let store = try location.open(newStoreZone: try parseZone(tz))
+            let store = try location.open(newStoreZone: tz)
             var options = ImportOptions()
             options.format = format
             options.skipInvalid = skipInvalid

@@ -15,15 +15,14 @@ struct InfoCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("set-default-tz"),
-        help: "Record this zone as the store's default zone first (cached figures stay per zone).")
-    var defaultZone: String?
-
-    func validate() throws { _ = try parseZone(defaultZone) }
+        help: "Record this zone as the store's default zone first (cached figures stay per zone).",
+        transform: Arguments.zone)
+    var defaultZone: TimeZone?
 
     func run() async throws {
         try await reportingErrors {
             let store = try location.open(readOnly: defaultZone == nil)
-            if let zone = try parseZone(defaultZone) { try await store.setDefaultTimeZone(zone) }
+            if let defaultZone { try await store.setDefaultTimeZone(defaultZone) }
             let series = try store.series()
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(

@@ -12,18 +12,10 @@ struct QueryCommand: AsyncParsableCommand {
 
 /// The `--now` option: the reference instant of a query or a cache verdict.
 struct ReferenceInstant: ParsableArguments {
-    @Option(help: "The reference instant, ISO-8601 with an offset or epoch ms (default: now).")
-    var now: String?
-
-    func validate() throws {
-        if let now, Timestamp.parse(now) == nil {
-            throw ValidationError(
-                "--now \(now) is not epoch ms or ISO-8601 with an offset in the years 0001 to 9999")
-        }
-    }
-
-    /// The instant given, or `nil` for the clock.
-    var given: Date? { now.flatMap(Timestamp.parse) }
+    @Option(
+        help: "The reference instant, ISO-8601 with an offset or epoch ms (default: now).",
+        transform: Arguments.instant)
+    var now: Date?
 }
 
 /// Options shared by the queries: the store, the zone and the reference instant.
@@ -37,7 +29,7 @@ struct QueryContext: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    var instant: Date { reference.given ?? Date() }
+    var instant: Date { reference.now ?? Date() }
 }
 
 struct TodayCommand: AsyncParsableCommand {
@@ -52,7 +44,7 @@ struct TodayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try context.zoneOption.zone(for: store)
+            let zone = context.zoneOption.zone(for: store)
             let curve = try store.todayCurve(of: series, now: context.instant, timeZone: zone)
             if context.json {
                 print(try JSONOutput.encode(TodayJSON(curve)))
@@ -77,8 +69,10 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
     @Option(help: "The series.")
     var series: String
 
-    @Option(help: "The weekday, 1 = Sunday … 7 = Saturday (default: today's).")
-    var weekday: Int?
+    @Option(
+        help: "The weekday, 1 = Sunday … 7 = Saturday or a name (default: today's).",
+        transform: Arguments.weekday)
+    var weekday: Weekday?
 
     @Flag(help: "Count days without samples as days of zeros.")
     var includeEmpty = false
@@ -92,17 +86,15 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
     @OptionGroup var context: QueryContext
 
     func validate() throws {
-        if let weekday, !(1...7).contains(weekday) {
-            throw ValidationError("--weekday must be 1 (Sunday) … 7 (Saturday)")
-        }
+
     }
 
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try context.zoneOption.zone(for: store)
+            let zone = context.zoneOption.zone(for: store)
             let now = context.instant
-            let day = weekday ?? LocalDate(containing: now, in: zone).weekday
+            let day = weekday ?? Weekday(of: LocalDate(containing: now, in: zone))
             let average = try store.weekdayAverage(
                 of: series, weekday: day, now: now,
                 options: WeekdayAverageOptions(
@@ -117,15 +109,12 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
                 print(try JSONOutput.encode(WeekdayAverageJSON(average)))
                 return
             }
-            let name = [
-                "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-            ][day - 1]
             print(
-                "\(series), average \(name) over \(average.dayCount) days: \(average.days.map(\.description).joined(separator: " "))"
+                "\(series), average \(day) over \(average.dayCount) days: \(average.days.map(\.description).joined(separator: " "))"
             )
             guard let pattern = average.averageHourlyPattern, let projected = average.projectedTotal
             else {
-                print("no \(name) in the window has samples")
+                print("no \(day) in the window has samples")
                 return
             }
             print(CurveTable.render(pattern))
@@ -142,11 +131,11 @@ struct HeatmapCommand: AsyncParsableCommand {
     @Option(help: "The series, comma-separated (for example Run,Ride).")
     var series: String
 
-    @Option(help: "The first date, YYYY-MM-DD.")
-    var from: String
+    @Option(help: "The first date, YYYY-MM-DD.", transform: Arguments.date)
+    var from: LocalDate
 
-    @Option(help: "The last date, YYYY-MM-DD.")
-    var to: String
+    @Option(help: "The last date, YYYY-MM-DD.", transform: Arguments.date)
+    var to: LocalDate
 
     @Option(help: "Also draw the heatmap as an SVG file.")
     var svg: String?
@@ -154,14 +143,7 @@ struct HeatmapCommand: AsyncParsableCommand {
     @OptionGroup var context: QueryContext
 
     func validate() throws {
-        guard let first = LocalDate(from) else {
-            throw ValidationError(
-                "--from \(from) is not a date YYYY-MM-DD in the years 0001 to 9999")
-        }
-        guard let last = LocalDate(to) else {
-            throw ValidationError("--to \(to) is not a date YYYY-MM-DD in the years 0001 to 9999")
-        }
-        guard first <= last else { throw ValidationError("--from must not be after --to") }
+        guard from <= to else { throw ValidationError("--from must not be after --to") }
         guard !names.isEmpty else { throw ValidationError("--series names no series") }
     }
 
@@ -177,8 +159,8 @@ struct HeatmapCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
-            let zone = try context.zoneOption.zone(for: store)
-            guard let first = LocalDate(from), let last = LocalDate(to) else { return }
+            let zone = context.zoneOption.zone(for: store)
+            let (first, last) = (from, to)
             if context.json {
                 try streamJSON(store: store, from: first, through: last, zone: zone)
                 return

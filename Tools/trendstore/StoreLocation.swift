@@ -89,15 +89,13 @@ func reportingErrors<R>(_ body: () async throws -> R) async throws -> R {
 
 /// The `--tz` option of the queries: the zone of local days, parsed once at the edge.
 struct ZoneOption: ParsableArguments {
-    @Option(help: "The time zone of local days (default: the store's).")
-    var tz: String?
-
-    func validate() throws { _ = try parseZone(tz) }
+    @Option(help: "The time zone of local days (default: the store's).", transform: Arguments.zone)
+    var tz: TimeZone?
 
     /// The zone to use with `store`: `--tz`, else the store's default. Says on standard
     /// error which zone is used when `--tz` is not the store's default.
-    func zone(for store: TrendStore) throws -> TimeZone {
-        guard let zone = try parseZone(tz) else { return store.defaultTimeZone }
+    func zone(for store: TrendStore) -> TimeZone {
+        guard let zone = tz else { return store.defaultTimeZone }
         if zone.identifier != store.defaultTimeZone.identifier {
             FileHandle.standardError.write(
                 Data(
@@ -106,14 +104,4 @@ struct ZoneOption: ParsableArguments {
         }
         return zone
     }
-}
-
-/// Parses a `--tz` value.
-func parseZone(_ identifier: String?) throws -> TimeZone? {
-    guard let identifier else { return nil }
-    guard let zone = TimeZone(identifier: identifier) else {
-        throw ValidationError(
-            "unknown time zone \"\(identifier)\" (use an IANA name such as America/Los_Angeles)")
-    }
-    return zone
 }

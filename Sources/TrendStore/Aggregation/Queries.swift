@@ -24,7 +24,7 @@ struct Queries {
 
     /// The weekday averages of `weekdays`, and the instants their candidate days span.
     func weekdayAverages<T: ReadableTransaction & ~Copyable>(
-        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions,
+        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
         zone: TimeZone, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         _ = try SampleRules.instant(now, argument: "now")
@@ -32,7 +32,7 @@ struct Queries {
         let record = try storage.requireSeries(named: series, in: txn)
         let empty = weekdays.map {
             WeekdayAverage(
-                series: record.name, weekday: $0, days: [], averageHourlyPattern: nil,
+                series: record.name, weekday: $0.rawValue, days: [], averageHourlyPattern: nil,
                 projectedTotal: nil)
         }
         let first: LocalDate
@@ -59,15 +59,15 @@ struct Queries {
         let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(
             LocalDate.init(dayNumber:)
         )
-        .filter { wanted.contains($0.weekday) }
+        .filter { wanted.contains(Weekday(of: $0)) }
         let figures = try SeriesAggregator(
             storage: storage, record: record, usesRollups: !options.fromRawSamples
         )
         .figures(of: dates.map(grid.instants(of:)), txn: txn)
         let averages = weekdays.map { weekday in
             WeekdayAverage.averaging(
-                series: record.name, weekday: weekday,
-                candidates: zip(dates, figures).filter { $0.0.weekday == weekday },
+                series: record.name, weekday: weekday.rawValue,
+                candidates: zip(dates, figures).filter { Weekday(of: $0.0) == weekday },
                 includeEmptyDays: options.includeEmptyDays)
         }
         return (averages, window)

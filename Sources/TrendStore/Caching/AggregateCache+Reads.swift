@@ -13,7 +13,7 @@ extension AggregateCache {
 
     /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable.
     func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
-        _ series: String, weekday: Int, zone: TimeZone, in txn: borrowing T
+        _ series: String, weekday: Weekday, zone: TimeZone, in txn: borrowing T
     ) throws -> Cached<WeekdayAverage>? {
         guard
             case .found(let payload) = try readablePayload(
@@ -21,7 +21,7 @@ extension AggregateCache {
         else { return nil }
         guard payload.kind == .weekdayAverage,
             let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
-            average.weekday == weekday
+            average.weekday == weekday.rawValue
         else {
             counters.withLock { $0.unreadablePayloads += 1 }
             return nil

@@ -31,14 +31,14 @@ public enum Freshness {
     /// 06:00 today — the once-a-morning refresh. A missing or unreadable payload must
     /// always be refreshed; pass `nil` for it.
     public static func mustRefreshWeekdayAverage(
-        computedAt: Date?, weekday: Int, now: Date, timeZone: TimeZone
+        computedAt: Date?, weekday: Weekday, now: Date, timeZone: TimeZone
     ) -> Bool {
         guard let computedAt else { return true }
         if !isFresh(computedAt: computedAt, maxAge: weekdayAverageMaximumAge, now: now) {
             return true
         }
         let today = LocalDate(containing: now, in: timeZone)
-        guard today.weekday == weekday else { return false }
+        guard Weekday(of: today) == weekday else { return false }
         let grid = LocalDayGrid(zone: timeZone, from: today, through: today)
         let day = grid.instants(of: today)
         guard let six = day.spans.first(where: { $0.hour >= 6 })?.start,

@@ -24,8 +24,10 @@ public enum SchemaKey {
     }
 
     /// The v2 weekday average of `series` for `weekday`, computed in `zone`.
-    public static func weekdayAverage(_ series: String, weekday: Int, zone: TimeZone) -> String {
-        "\(weekdayAveragePrefix(series))\(part(zone.identifier))/\(weekday)"
+    public static func weekdayAverage(_ series: String, weekday: Weekday, zone: TimeZone)
+        -> String
+    {
+        "\(weekdayAveragePrefix(series))\(part(zone.identifier))/\(weekday.rawValue)"
     }
 
     /// The v2 today cache of `series`, computed in `zone`.
@@ -43,7 +45,7 @@ public enum SchemaKey {
     /// What a v2 key names, read back from the key.
     struct Parsed: Equatable {
         enum Kind: Equatable {
-            case weekdayAverage(weekday: Int)
+            case weekdayAverage(weekday: Weekday)
             case today
             case heatmap
         }
@@ -61,7 +63,7 @@ public enum SchemaKey {
         guard parts.count >= 4, parts[0] == "v2" else { return nil }
         switch (parts[1], parts.count) {
         case ("weekday-average", 5):
-            guard let weekday = Int(parts[4]), (1...7).contains(weekday) else { return nil }
+            guard let weekday = Int(parts[4]).flatMap(Weekday.init(rawValue:)) else { return nil }
             return Parsed(
                 kind: .weekdayAverage(weekday: weekday), subject: parts[2],
                 zoneIdentifier: parts[3])
@@ -79,7 +81,7 @@ public enum SchemaKey {
         [weekdayAveragePrefix(series), todayPrefix(series)]
     }
 
-    private static func weekdayAveragePrefix(_ series: String) -> String {
+    static func weekdayAveragePrefix(_ series: String) -> String {
         "v2/weekday-average/\(part(SeriesName.normalized(series)))/"
     }
 

@@ -38,17 +38,17 @@ enum V1AverageMigration {
         let (averages, window) =
             try context.storage.seriesRecord(named: series, in: txn) == nil
             ? (
-                (1...7).map {
+                Weekday.allCases.map {
                     WeekdayAverage(
-                        series: series, weekday: $0, days: [], averageHourlyPattern: nil,
+                        series: series, weekday: $0.rawValue, days: [], averageHourlyPattern: nil,
                         projectedTotal: nil)
                 }, 0..<0
             )
             : try context.queries.weekdayAverages(
-                of: series, weekdays: Array(1...7), now: now, options: WeekdayAverageOptions(),
+                of: series, weekdays: Weekday.allCases, now: now, options: WeekdayAverageOptions(),
                 zone: zone, in: txn)
-        for average in averages {
-            let key = SchemaKey.weekdayAverage(series, weekday: average.weekday, zone: zone)
+        for (weekday, average) in zip(Weekday.allCases, averages) {
+            let key = SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone)
             if average.dayCount > 0 {
                 try context.caches.putPayload(
                     AggregatePayload(
@@ -58,7 +58,7 @@ enum V1AverageMigration {
                     forKey: key, in: txn)
             } else if let v1,
                 try context.caches.cachedWeekdayAverage(
-                    series, weekday: average.weekday, zone: zone, in: txn) == nil
+                    series, weekday: weekday, zone: zone, in: txn) == nil
             {
                 let seeded = WeekdayAverage(
                     series: series, weekday: average.weekday, days: [],

@@ -34,8 +34,8 @@ enum ZonedCacheKeysMigration {
         if key.hasPrefix(weekdayPrefix) {
             let rest = key.dropFirst(weekdayPrefix.count)
             guard let slash = rest.lastIndex(of: "/"),
-                let weekday = Int(rest[rest.index(after: slash)...]),
-                (1...7).contains(weekday)
+                let weekday = Int(rest[rest.index(after: slash)...]).flatMap(
+                    Weekday.init(rawValue:))
             else { return nil }
             return SchemaKey.weekdayAverage(String(rest[..<slash]), weekday: weekday, zone: zone)
         }

@@ -45,23 +45,20 @@ extension TrendStore {
     /// among the 70 days before today; days without samples are left out.
     ///
     /// ```swift
-    /// let mondays = try store.weekdayAverage(of: "activeEnergy", weekday: 2)
+    /// let mondays = try store.weekdayAverage(of: "activeEnergy", weekday: .monday)
     /// let expectedByNow = mondays.value(atHour: 9.5)
     /// ```
     ///
     /// - Parameters:
-    ///   - weekday: 1 = Sunday … 7 = Saturday.
+    ///   - weekday: The day of the week.
     ///   - now: The reference instant; its local date is "today", which is never a candidate.
     /// - Complexity: Reads about two rollup rows per candidate day.
     public nonisolated func weekdayAverage(
-        of series: String, weekday: Int, now: Date = Date(),
+        of series: String, weekday: Weekday, now: Date = Date(),
         options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
-        guard (1...7).contains(weekday) else {
-            throw StoreError.invalidArgument("weekday \(weekday) is not 1 (Sunday) … 7 (Saturday)")
-        }
-        return try weekdayAverages(
+        try weekdayAverages(
             of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
     }
 
@@ -71,11 +68,11 @@ extension TrendStore {
         timeZone: TimeZone? = nil
     ) throws -> [WeekdayAverage] {
         try weekdayAverages(
-            of: series, weekdays: Array(1...7), now: now, options: options, timeZone: timeZone)
+            of: series, weekdays: Weekday.allCases, now: now, options: options, timeZone: timeZone)
     }
 
     private nonisolated func weekdayAverages(
-        of series: String, weekdays: [Int], now: Date, options: WeekdayAverageOptions,
+        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
         timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
         try engine.read { txn in

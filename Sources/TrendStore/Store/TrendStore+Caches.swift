@@ -33,7 +33,7 @@ extension TrendStore {
     /// `isStale` tells whether the freshness rules call for a refresh at `now`. A payload
     /// that cannot be decoded reads as `nil` (and is rebuilt by the next refresh).
     public nonisolated func cachedWeekdayAverage(
-        of series: String, weekday: Int, now: Date? = nil, timeZone: TimeZone? = nil
+        of series: String, weekday: Weekday, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> Cached<WeekdayAverage>? {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
@@ -58,11 +58,8 @@ extension TrendStore {
     ///
     /// - Parameter now: The reference instant (default: the store's clock).
     public func refreshedWeekdayAverage(
-        of series: String, weekday: Int, now: Date? = nil, timeZone: TimeZone? = nil
+        of series: String, weekday: Weekday, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> Cached<WeekdayAverage> {
-        guard (1...7).contains(weekday) else {
-            throw StoreError.invalidArgument("weekday \(weekday) is not 1 (Sunday) … 7 (Saturday)")
-        }
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         let cached = try engine.read { txn in
@@ -106,7 +103,7 @@ extension TrendStore {
     public func refreshedWeekdayAverages(
         of series: String, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> [Cached<WeekdayAverage>] {
-        try (1...7).map {
+        try Weekday.allCases.map {
             try refreshedWeekdayAverage(of: series, weekday: $0, now: now, timeZone: timeZone)
         }
     }
@@ -264,17 +261,18 @@ extension TrendStore {
     /// keeping its `computedAt` so the freshness rules decide when it is refreshed; it is
     /// filed under the store's zone, the zone such files were read in.
     public func importWeekdayAverage(
-        of series: String, weekday: Int, pattern: [Double], projectedTotal: Double, computedAt: Date
+        of series: String, weekday: Weekday, pattern: [Double], projectedTotal: Double,
+        computedAt: Date
     ) throws {
-        guard (1...7).contains(weekday), pattern.count == 24, pattern.allSatisfy(\.isFinite),
+        guard pattern.count == 24, pattern.allSatisfy(\.isFinite),
             projectedTotal.isFinite
         else {
             throw StoreError.invalidArgument(
-                "a weekday average needs a weekday 1…7, 24 finite hourly values and a finite projected total"
+                "a weekday average needs 24 finite hourly values and a finite projected total"
             )
         }
         let average = WeekdayAverage(
-            series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
+            series: series, weekday: weekday.rawValue, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
         try engine.caches.storePayload(
             .weekdayAverage, body: PayloadBodies.encode(average),

@@ -67,7 +67,8 @@ enum DuckDBPeer {
                     ? "DuckDB: skipped (needs python3 with duckdb: pip install duckdb)"
                     : "DuckDB: failed: \(text.suffix(300))"
             }
-            let ours = try store.weekdayAverage(of: series, weekday: weekday, now: now)
+            let ours = try store.weekdayAverage(
+                of: series, weekday: Weekday(of: LocalDate(containing: now, in: zone)), now: now)
             let theirs = (result["q1_pattern"] as? [Double]) ?? []
             let q1 = (result["q1_us"] as? Double) ?? 0
             let q3 = (result["q3_us"] as? Double) ?? 0

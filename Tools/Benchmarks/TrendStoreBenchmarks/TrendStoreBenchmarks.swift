@@ -80,6 +80,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 nanosecond: 345_000_000))!
         let nowMs = Milliseconds(now)
         let weekday = Self.endDate.weekday
+        let day = Weekday(of: Self.endDate)
         let series = "activeEnergy"
         let heatmapSeries = ["Ride", "Run"]
         let yearDates = (0..<365).map { Self.endDate.adding(days: -364 + $0) }
@@ -106,14 +107,14 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         if wanted("Q1") {
             let dates = sqlite.candidates(weekday: weekday, now: now)
             let ours =
-                try store.weekdayAverage(of: series, weekday: weekday, now: now)
+                try store.weekdayAverage(of: series, weekday: day, now: now)
                 .averageHourlyPattern ?? []
             let sql = averagePattern(try sqlite.hourlySQL(series: series, dates: dates)) ?? []
             let rows = averagePattern(try sqlite.hourlyRows(series: series, dates: dates)) ?? []
             report.add(
                 "Q1 weekday average (weekday \(weekday))",
                 trendStore: try BenchClock.time(iterations) {
-                    _ = try store.weekdayAverage(of: series, weekday: weekday, now: now)
+                    _ = try store.weekdayAverage(of: series, weekday: day, now: now)
                 },
                 sqliteSQL: try BenchClock.time(peerRuns) {
                     _ = try sqlite.hourlySQL(series: series, dates: dates)
@@ -126,7 +127,8 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             report.add(
                 "Q1 each weekday in turn",
                 trendStore: try BenchClock.time(iterations) { index in
-                    _ = try store.weekdayAverage(of: series, weekday: index % 7 + 1, now: now)
+                    _ = try store.weekdayAverage(
+                        of: series, weekday: Weekday.allCases[index % 7], now: now)
                 },
                 sqliteSQL: try BenchClock.time(peerRuns) { index in
                     _ = try sqlite.hourlySQL(
@@ -227,11 +229,11 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 unit: .microseconds)
         }
         if wanted("cached") {
-            _ = try await store.refreshedWeekdayAverage(of: series, weekday: weekday, now: now)
+            _ = try await store.refreshedWeekdayAverage(of: series, weekday: day, now: now)
             report.add(
                 "cached weekday average, read and decoded",
                 trendStore: try BenchClock.time(iterations * 5) {
-                    _ = try store.cachedWeekdayAverage(of: series, weekday: weekday, now: now)
+                    _ = try store.cachedWeekdayAverage(of: series, weekday: day, now: now)
                 },
                 unit: .microseconds)
         }

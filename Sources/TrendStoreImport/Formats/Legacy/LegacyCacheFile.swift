@@ -13,7 +13,8 @@ import TrendStore
 enum LegacyCacheFile {
     enum Content {
         case v1Average(pattern: [Double], projectedTotal: Double, cachedAt: Date)
-        case v2Averages([(weekday: Int, pattern: [Double], projectedTotal: Double, cachedAt: Date)])
+        case v2Averages(
+            [(weekday: Weekday, pattern: [Double], projectedTotal: Double, cachedAt: Date)])
         case today(
             cumulative: [Double], date: LocalDate, latestSampleTimestamp: Date?, moveGoal: Double?)
         case heatmapBuckets([(series: [String], bucket: HeatmapBucket, fetchedAt: Date)])
@@ -33,9 +34,9 @@ enum LegacyCacheFile {
             return .heatmapBuckets(try heatmapBuckets(buckets, zone: zone))
         }
         if let weekdays = object["weekdayData"] as? [String: Any] {
-            var entries: [(Int, [Double], Double, Date)] = []
+            var entries: [(Weekday, [Double], Double, Date)] = []
             for (key, value) in weekdays.sorted(by: { $0.key < $1.key }) {
-                guard let weekday = Int(key), (1...7).contains(weekday) else {
+                guard let weekday = Int(key).flatMap(Weekday.init(rawValue:)) else {
                     throw Problem(
                         field: "weekdayData.\(key)", reason: "is not a weekday number 1…7")
                 }

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import TrendStore
+import TrendStoreImport
+
+/// Parsers for the arguments every command shares, run once by swift-argument-parser as
+/// each option is read (`@Option(transform:)`): the rest of the tool sees only strong
+/// types, never the strings.
+enum Arguments {
+    /// An IANA zone name.
+    static func zone(_ text: String) throws -> TimeZone {
+        guard let zone = TimeZone(identifier: text) else {
+            throw ValidationError(
+                "unknown time zone \"\(text)\" (use an IANA name such as America/Los_Angeles)")
+        }
+        return zone
+    }
+
+    /// An instant: epoch milliseconds or ISO-8601 with an offset, in the years 0001–9999.
+    static func instant(_ text: String) throws -> Date {
+        guard let date = Timestamp.parse(text) else {
+            throw ValidationError(
+                "\(text) is not epoch ms or ISO-8601 with an offset in the years 0001 to 9999")
+        }
+        return date
+    }
+
+    /// A local date, `YYYY-MM-DD`, in the years 0001–9999.
+    static func date(_ text: String) throws -> LocalDate {
+        guard let date = LocalDate(text) else {
+            throw ValidationError("\(text) is not a date YYYY-MM-DD in the years 0001 to 9999")
+        }
+        return date
+    }
+
+    /// A weekday: its number (1 = Sunday … 7) or its English name or first three letters.
+    static func weekday(_ text: String) throws -> Weekday {
+        let lowered = text.lowercased()
+        if let number = Int(lowered), let weekday = Weekday(rawValue: number) { return weekday }
+        if let weekday = Weekday.allCases.first(where: {
+            let name = $0.description.lowercased()
+            return name == lowered || (lowered.count == 3 && name.hasPrefix(lowered))
+        }) {
+            return weekday
+        }
+        throw ValidationError("\(text) is not a weekday: 1 (Sunday) … 7 (Saturday), or a name")
+    }
+}
