@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TrendStore", targets: ["TrendStore"]),
         .library(name: "TrendStoreImport", targets: ["TrendStoreImport"]),
+        .library(name: "TrendStoreGenerator", targets: ["TrendStoreGenerator"]),
         .executable(name: "trendstore", targets: ["trendstore"]),
         .executable(name: "trendstore-benchmarks", targets: ["trendstore-benchmarks"]),
     ],
@@ -33,11 +34,13 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem"]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
+        .target(name: "TrendStoreGenerator", dependencies: ["TrendStore"]),
         .executableTarget(
             name: "trendstore",
             dependencies: [
                 "TrendStore",
                 "TrendStoreImport",
+                "TrendStoreGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/trendstore"
@@ -47,21 +50,24 @@ let package = Package(
             dependencies: [
                 "TrendStore",
                 "TrendStoreImport",
+                "TrendStoreGenerator",
                 "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/Benchmarks/TrendStoreBenchmarks"
         ),
         .target(
-            name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport"],
+            name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator"],
             path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(
             name: "TrendStoreTests",
-            dependencies: ["TrendStore", "TrendStoreImport", "TestSupport"]),
+            dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator", "TestSupport"]),
         .testTarget(
             name: "TrendStoreImportTests",
-            dependencies: ["TrendStoreImport", "TrendStore", "TestSupport", "ZIPFoundation"]
+            dependencies: [
+                "TrendStoreImport", "TrendStore", "TrendStoreGenerator", "TestSupport", "ZIPFoundation",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import Foundation
 import TrendStore
-import TrendStoreImport
+import TrendStoreGenerator
 
 /// One randomized comparison of the engine against ``ReferenceAggregator`` in one zone:
 /// samples around one of the zone's offset changes, with instants at midnights, at the

@@ -1,5 +1,5 @@
 import TrendStore
-import TrendStoreImport
+import TrendStoreGenerator
 
 /// Makes random samples for tests: ordinary minute data and deliberately awkward batches.
 public struct SampleGenerator {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TrendStore
+import TrendStoreGenerator
 import TrendStoreImport
 
 @Suite("Bad input gets a clear error, never a crash, and writes nothing")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TrendStore
+import TrendStoreGenerator
 import TrendStoreImport
 
 /// How many kill trials to run: a handful by default, `TRENDSTORE_CRASH_TRIALS` for the long run.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TrendStore
+import TrendStoreGenerator
 import TrendStoreImport
 
 @Suite("A disk that fills up")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TrendStoreGenerator
 @testable import TrendStoreImport
 
 @Suite("Timestamps and numbers")

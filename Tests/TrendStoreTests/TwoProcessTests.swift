@@ -2,6 +2,7 @@ import Foundation
 import LMDB
 import Testing
 import TestSupport
+import TrendStoreGenerator
 import TrendStoreImport
 @testable import TrendStore
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrendStore
-import TrendStoreImport
+import TrendStoreGenerator
 
 /// `trendstore generate`: writes a deterministic dataset to a CSV file or a store.
 struct GenerateCommand: AsyncParsableCommand {

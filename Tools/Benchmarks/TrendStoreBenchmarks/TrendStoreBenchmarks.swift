@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrendStore
+import TrendStoreGenerator
 import TrendStoreImport
 
 /// Measures TrendStore on a generated dataset and answers the same queries with SQLite

@@ -20,7 +20,7 @@ public final class AppleHealthXMLWriter {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
-            throw ImportError(file: path, reason: "cannot be created for writing")
+            throw OutputFileError(path: path, reason: "cannot be created for writing")
         }
         self.handle = handle
         let seconds = zone.secondsFromGMT(for: exportDate)

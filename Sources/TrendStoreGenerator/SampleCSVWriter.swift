@@ -12,7 +12,7 @@ public final class SampleCSVWriter {
     public init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
-        else { throw ImportError(file: path, reason: "cannot be created for writing") }
+        else { throw OutputFileError(path: path, reason: "cannot be created for writing") }
         self.handle = handle
         buffer.reserveCapacity(1 << 20)
         buffer.append(contentsOf: "series,start_epoch_ms,end_epoch_ms,value,unit\n".utf8)

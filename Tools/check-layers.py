@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Checks that data flows one way through TrendStore's layers (README, "Layout and architecture").
+
+Modules: each module may import only the modules below it (and the system's).
+Folders of Sources/TrendStore, lowest first: a file may name only types declared in its own
+folder or in a lower one. Types are found by their declarations; names are matched as words
+outside comments. Prints each violation and exits 1 if there is any.
+
+    python3 Tools/check-layers.py
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SYSTEM = {"Foundation", "FoundationEssentials", "Synchronization", "Dispatch", "Glibc", "Darwin",
+          "Musl", "Testing", "XCTest"}
+# Each module and what it may import.
+MODULES = {
+    "CLMDB": set(),
+    "CZlibSystem": set(),
+    "LMDB": {"CLMDB"},
+    "TrendStore": {"LMDB", "CZlibSystem"},
+    "TrendStoreImport": {"TrendStore", "ZIPFoundation"},
+    "TrendStoreGenerator": {"TrendStore"},
+}
+# The folders of the TrendStore module, lowest layer first.
+FOLDERS = ["Model", "Storage", "Aggregation", "Caching", "Schema", "Store", "KeyValues"]
+
+DECLARATION = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
+    r"nonisolated|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)", re.M)
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(\w+)", re.M)
+
+
+def swift_files(directory):
+    for folder, _, names in os.walk(directory):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                yield os.path.join(folder, name)
+
+
+def code(path):
+    text = open(path, encoding="utf-8").read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def main():
+    problems = []
+    for module, allowed in MODULES.items():
+        for path in swift_files(os.path.join(ROOT, "Sources", module)):
+            for imported in IMPORT.findall(code(path)):
+                if imported not in allowed and imported not in SYSTEM:
+                    problems.append(f"{os.path.relpath(path, ROOT)}: imports {imported}, "
+                                    f"which {module} may not")
+    base = os.path.join(ROOT, "Sources", "TrendStore")
+    owner = {}
+    files = {folder: list(swift_files(os.path.join(base, folder))) for folder in FOLDERS}
+    for folder in os.listdir(base):
+        if os.path.isdir(os.path.join(base, folder)) and folder not in FOLDERS:
+            problems.append(f"Sources/TrendStore/{folder}: a folder that is no layer in FOLDERS")
+    for folder, paths in files.items():
+        for path in paths:
+            for name in DECLARATION.findall(code(path)):
+                owner.setdefault(name, folder)
+    rank = {folder: index for index, folder in enumerate(FOLDERS)}
+    for folder, paths in files.items():
+        for path in paths:
+            text = code(path)
+            for name, declared_in in owner.items():
+                if rank[declared_in] > rank[folder] and re.search(rf"\b{name}\b", text):
+                    problems.append(f"{os.path.relpath(path, ROOT)}: names {name}, "
+                                    f"declared in {declared_in}/, a higher layer than {folder}/")
+    for problem in problems:
+        print(problem)
+    print(f"layers: {len(problems)} violations in {sum(map(len, files.values()))} files"
+          f" of TrendStore's {len(FOLDERS)} layers and {len(MODULES)} modules")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
