@@ -1,15 +1,21 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// The benchmark harness and its SQLite dependency are opt-in: `TRENDSTORE_BENCHMARKS=1 swift
+/// build --product trendstore-benchmarks`. Without it nothing needs `libsqlite3-dev`.
+let withBenchmarks = ProcessInfo.processInfo.environment["TRENDSTORE_BENCHMARKS"] != nil
 
 let package = Package(
     name: "TrendStore",
-    platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10)],
+    // Synchronization.Mutex, used throughout, needs these releases.
+    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "TrendStore", targets: ["TrendStore"]),
         .library(name: "TrendStoreImport", targets: ["TrendStoreImport"]),
         .library(name: "TrendStoreGenerator", targets: ["TrendStoreGenerator"]),
         .executable(name: "trendstore", targets: ["trendstore"]),
-        .executable(name: "trendstore-benchmarks", targets: ["trendstore-benchmarks"]),
+        .executable(name: "host-app-example", targets: ["HostApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,11 +32,6 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-        ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem"]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
@@ -45,17 +46,7 @@ let package = Package(
             ],
             path: "Tools/trendstore"
         ),
-        .executableTarget(
-            name: "trendstore-benchmarks",
-            dependencies: [
-                "TrendStore",
-                "TrendStoreImport",
-                "TrendStoreGenerator",
-                "CSQLite",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tools/Benchmarks/TrendStoreBenchmarks"
-        ),
+        .executableTarget(name: "HostApp", dependencies: ["TrendStore"], path: "Examples/HostApp"),
         .target(
             name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator"],
             path: "Tests/TestSupport"),
@@ -72,3 +63,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if withBenchmarks {
+    package.products.append(
+        .executable(name: "trendstore-benchmarks", targets: ["trendstore-benchmarks"]))
+    package.targets += [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .executableTarget(
+            name: "trendstore-benchmarks",
+            dependencies: [
+                "TrendStore",
+                "TrendStoreImport",
+                "TrendStoreGenerator",
+                "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/Benchmarks/TrendStoreBenchmarks"
+        ),
+    ]
+}

@@ -1,5 +1,12 @@
 import CLMDB
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An LMDB environment: one memory-mapped file holding named databases.
 ///
@@ -27,8 +34,10 @@ public final class Environment: @unchecked Sendable {
     public struct Options: Sendable {
         /// The initial size of the memory map in bytes. It grows by itself when full.
         public var mapSize: Int = 256 << 20
-        /// The largest size the map may grow to, in bytes.
-        public var maximumMapSize: Int = 1 << 40
+        /// The largest size the map may grow to, in bytes: 1 TiB on 64-bit systems, 1 GiB
+        /// where `Int` has 32 bits (watchOS on arm64_32), whose address space is 4 GiB.
+        public var maximumMapSize: Int =
+            MemoryLayout<Int>.size >= 8 ? Int(truncatingIfNeeded: Int64(1) << 40) : 1 << 30
         /// The maximum number of named databases.
         public var maxDatabases: Int = 16
         /// The maximum number of simultaneous read transactions, across all processes.
@@ -112,8 +121,55 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Whether ``close()`` ran; written under the resize lock held exclusively, read under it shared.
+    private var isClosed = false
+
     deinit {
-        mdb_env_close(pointer)
+        if !isClosed { mdb_env_close(pointer) }
+    }
+
+    /// Closes the environment: waits for the transactions running in other threads to end,
+    /// then releases the map and the files. Later transactions throw ``LMDBError/Code/closed``.
+    /// Closing twice does nothing.
+    ///
+    /// The corresponding LMDB function is `mdb_env_close`.
+    public func close() {
+        resizeLock.withExclusive {
+            guard !isClosed else { return }
+            isClosed = true
+            mdb_env_close(pointer)
+        }
+    }
+
+    /// The id of the last transaction committed to the environment by any process: it
+    /// changes with every commit, so comparing it is a cheap way to notice writes.
+    ///
+    /// The corresponding LMDB function is `mdb_env_info`.
+    public func lastTransactionID() throws -> Int {
+        try resizeLock.withShared {
+            try checkOpen("read the last transaction id")
+            var info = MDB_envinfo()
+            try check(mdb_env_info(pointer, &info), "read environment info of \(path)")
+            return info.me_last_txnid
+        }
+    }
+
+    /// Writes a consistent copy of the environment into the existing, empty directory
+    /// `destination`, while readers and writers go on. With `compacting`, free pages are
+    /// left out and the copy is as small as its data.
+    ///
+    /// The corresponding LMDB function is `mdb_env_copy2`.
+    public func copy(to destination: String, compacting: Bool) throws {
+        try resizeLock.withShared {
+            try checkOpen("copy to \(destination)")
+            try check(
+                mdb_env_copy2(pointer, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0),
+                "copy \(path) to \(destination)")
+        }
+    }
+
+    private func checkOpen(_ operation: String) throws {
+        if isClosed { throw LMDBError(code: .closed, operation: "\(operation) in \(path)") }
     }
 
     /// Refuses a data file shorter than the pages its meta page claims: reading past the end
@@ -124,7 +180,7 @@ public final class Environment: @unchecked Sendable {
         try check(mdb_env_info(env, &info), "read environment info of \(path)")
         try check(mdb_env_stat(env, &pages), "read environment stat of \(path)")
         let needed = (info.me_last_pgno + 1) * Int(pages.ms_psize)
-        var status = Glibc.stat()
+        var status = stat()
         guard lstat(path + "/data.mdb", &status) == 0 else { return }
         if Int(status.st_size) < needed {
             throw LMDBError(
@@ -135,8 +191,13 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// The current size of the memory map in bytes.
+    /// The current size of the memory map in bytes (0 once closed).
     public var mapSize: Int {
+        resizeLock.withShared { isClosed ? 0 : currentMapSize() }
+    }
+
+    /// The map size; the caller holds the resize lock and has checked the environment is open.
+    private func currentMapSize() -> Int {
         var info = MDB_envinfo()
         mdb_env_info(pointer, &info)
         return info.me_mapsize
@@ -184,6 +245,7 @@ public final class Environment: @unchecked Sendable {
     ) throws -> R {
         while true {
             let outcome: R? = try resizeLock.withShared { () throws -> R? in
+                try checkOpen("begin read transaction")
                 var txn: OpaquePointer?
                 let rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
                 if rc == MDB_MAP_RESIZED { return nil }
@@ -218,6 +280,7 @@ public final class Environment: @unchecked Sendable {
             let state = WriteTransaction.State()
             do {
                 let outcome: R? = try resizeLock.withShared { () throws -> R? in
+                    try checkOpen("begin write transaction")
                     var txn: OpaquePointer?
                     let rc = mdb_txn_begin(pointer, nil, 0, &txn)
                     if rc == MDB_MAP_RESIZED { return nil }
@@ -248,13 +311,17 @@ public final class Environment: @unchecked Sendable {
     ///
     /// The corresponding LMDB function is `mdb_env_sync`.
     public func sync() throws {
-        try check(mdb_env_sync(pointer, 1), "sync \(path)")
+        try resizeLock.withShared {
+            try checkOpen("sync")
+            try check(mdb_env_sync(pointer, 1), "sync \(path)")
+        }
     }
 
     /// Doubles the map, up to ``Options/maximumMapSize``.
     private func growMap() throws {
         try resizeLock.withExclusive { () in
-            let current = mapSize
+            try checkOpen("grow the map")
+            let current = currentMapSize()
             guard current < options.maximumMapSize else {
                 throw LMDBError(
                     code: .mapFull, operation: "grow map of \(path) beyond \(current) bytes")
@@ -267,6 +334,7 @@ public final class Environment: @unchecked Sendable {
     /// Takes the map size another process has grown the file to.
     private func adoptMapSizeOfOtherProcess() throws {
         try resizeLock.withExclusive { () in
+            try checkOpen("adopt the map size")
             try check(mdb_env_set_mapsize(pointer, 0), "adopt map size of \(path)")
         }
     }

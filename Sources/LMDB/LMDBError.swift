@@ -48,9 +48,13 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let permissionDenied = Code(rawValue: 13)
         /// The file system is full (`ENOSPC`).
         public static let noSpace = Code(rawValue: 28)
+        /// The environment was closed by ``Environment/close()`` (`EBADF`).
+        public static let closed = Code(rawValue: 9)
 
         /// LMDB's description of the code.
-        public var description: String { String(cString: mdb_strerror(rawValue)) }
+        public var description: String {
+            self == .closed ? "the environment is closed" : String(cString: mdb_strerror(rawValue))
+        }
     }
 
     /// What went wrong, as LMDB's return code.

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A readers-writer lock that keeps the map from being resized under live transactions.
 ///

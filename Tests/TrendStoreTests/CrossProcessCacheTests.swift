@@ -78,7 +78,9 @@ struct CrossProcessCacheTests {
             "kill trial \(trial): the migration had \(migrated ? "committed" : "not committed") when the child was killed"
         )
         #expect(try reopened.verify().isHealthy)
-        // Opening read-write finishes the job.
+        // Opening read-write finishes the job (after closing the read-only handle: one
+        // process shares one environment per store, and a read-only one cannot write).
+        await reopened.close()
         let finished = try TrendStore(directory: directory.url)
         #expect(try finished.cacheEntries().filter { $0.key.hasPrefix("v1/") }.isEmpty)
         #expect(

@@ -42,7 +42,10 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let series = "fuzz-\(iteration % 8)"
     var reader = InputReader(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     var expected: [Int64: [Int64: Sample]] = [:]
-    if let stored = try? engine.storage.samples(series: series, from: .min, to: .max) {
+    let before = try? engine.read {
+        try engine.storage.samples(series: series, from: .min, to: .max, in: $0)
+    }
+    if let stored = before {
         for sample in stored {
             expected[sample.startMilliseconds, default: [:]][sample.endMilliseconds] = sample
         }
@@ -78,7 +81,10 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let wanted = expected.values.flatMap(\.values).sorted {
         ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds)
     }
-    let stored = (try? engine.storage.samples(series: series, from: .min, to: .max)) ?? []
+    let stored =
+        (try? engine.read {
+            try engine.storage.samples(series: series, from: .min, to: .max, in: $0)
+        }) ?? []
     guard stored.count == wanted.count,
         zip(stored, wanted).allSatisfy({
             $0.startMilliseconds == $1.startMilliseconds && $0.endMilliseconds == $1.endMilliseconds
@@ -88,8 +94,8 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("read back \(stored.count) samples, expected \(wanted.count), or values differ")
     }
     if iteration % 256 == 0 {
-        guard let report = try? IntegrityCheck(storage: engine.storage).run(), report.isHealthy
-        else {
+        let report = try? engine.read { try IntegrityCheck(storage: engine.storage).run(in: $0) }
+        guard let report, report.isHealthy else {
             fatalError("the store fails its integrity check")
         }
     }

@@ -45,4 +45,29 @@ enum Arguments {
         }
         throw ValidationError("\(text) is not a weekday: 1 (Sunday) … 7 (Saturday), or a name")
     }
+
+    /// A local date (midnight in some zone) or an instant.
+    enum DateOrInstant {
+        case date(LocalDate)
+        case instant(Date)
+
+        /// The instant: a date's first instant in `zone`.
+        func instant(in zone: TimeZone) -> Date {
+            switch self {
+            case .instant(let date): return date
+            case .date(let date):
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                let components = DateComponents(year: date.year, month: date.month, day: date.day)
+                return calendar.date(from: components).map { calendar.startOfDay(for: $0) }
+                    ?? Date(milliseconds: date.dayNumber * 86_400_000)
+            }
+        }
+    }
+
+    /// `YYYY-MM-DD`, or an instant as ``instant(_:)`` reads it.
+    static func dateOrInstant(_ text: String) throws -> DateOrInstant {
+        if let date = LocalDate(text) { return .date(date) }
+        return .instant(try instant(text))
+    }
 }

@@ -15,14 +15,12 @@ enum StoredPayload {
 /// The caching layer: it knows the aggregate types it stores and the storage below; the
 /// façade registers ``invalidate(series:touching:in:)`` on every write of samples.
 final class AggregateCache: Sendable {
-    let environment: Environment
     /// The `aggregates` database.
     let aggregates: Database
     /// What the caches have met since the store was opened.
     let counters = Mutex(CacheStatistics())
 
     init(environment: Environment) throws {
-        self.environment = environment
         aggregates = try environment.openDatabase(named: "aggregates")
     }
 
@@ -44,17 +42,6 @@ final class AggregateCache: Sendable {
         _ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction
     ) throws {
         try txn.put(payload.encoded(), forKey: Array(key.utf8), in: aggregates)
-    }
-
-    /// Stores one payload of the current schema in its own write transaction.
-    func storePayload(
-        _ kind: AggregatePayload.Kind, body: [UInt8], forKey key: String, computedAt: Date,
-        window: Range<Int64> = 0..<0, imported: Bool
-    ) throws {
-        let payload = AggregatePayload(
-            kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
-            computedAt: Milliseconds(computedAt), window: window, body: body)
-        try environment.write { txn in try putPayload(payload, forKey: key, in: txn) }
     }
 
     /// The keys of the `aggregates` database starting with `prefix`, in order.

@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case damagedRollup(series: String, dayStart: Int64, reason: String)
     /// The store's directory cannot be created or opened (not a directory, no permission).
     case storeUnavailable(path: String, reason: String)
+    /// The store was closed (``TrendStore/close()``); open it again to go on.
+    case closed(path: String)
     /// The store's metadata is missing or from an unknown format version.
     case incompatibleFormat(String)
     /// An argument is outside what the call accepts.
@@ -37,6 +39,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
         case let .damagedRollup(series, dayStart, reason):
             return "series \(series): rollup \(UTCFormat.day(dayStart)): \(reason)"
+        case let .closed(path):
+            return "store \(path): closed; open it again to read or write"
         case let .storeUnavailable(path, reason):
             return "store \(path): \(reason)"
         case let .incompatibleFormat(reason):

@@ -9,37 +9,37 @@ import LMDB
 struct IntegrityCheck {
     let storage: SampleStorage
 
-    func run() throws -> VerificationReport {
-        try storage.environment.read { txn in
-            var report = VerificationReport()
-            let records = try storage.allSeriesRecords(in: txn)
-            let zlib = ZlibCodec()
-            for record in records {
-                report.seriesChecked += 1
-                try check(record, txn: txn, zlib: zlib, report: &report)
-            }
-            let known = Set(records.map(\.id))
-            for database in [storage.chunks, storage.rollups] {
-                try txn.withCursor(database) { cursor in
-                    try cursor.forEach { key, _ in
-                        let parsed = StorageKey.parse(key)
-                        if parsed == nil || !known.contains(parsed!.series) {
-                            report.problems.append(
-                                .init(
-                                    kind: .unknownSeries, series: "#\(parsed?.series ?? 0)",
-                                    at: Date(milliseconds: 0),
-                                    detail: "key in \(database) belongs to no registered series"))
-                        }
-                        return true
+    func run<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> VerificationReport
+    {
+        var report = VerificationReport()
+        let records = try storage.allSeriesRecords(in: txn)
+        let zlib = ZlibCodec()
+        for record in records {
+            report.seriesChecked += 1
+            try check(record, txn: txn, zlib: zlib, report: &report)
+        }
+        let known = Set(records.map(\.id))
+        for database in [storage.chunks, storage.rollups] {
+            try txn.withCursor(database) { cursor in
+                try cursor.forEach { key, _ in
+                    let parsed = StorageKey.parse(key)
+                    if parsed == nil || !known.contains(parsed!.series) {
+                        report.problems.append(
+                            .init(
+                                kind: .unknownSeries, series: "#\(parsed?.series ?? 0)",
+                                at: Date(milliseconds: 0),
+                                detail: "key in \(database) belongs to no registered series"))
                     }
+                    return true
                 }
             }
-            return report
         }
+        return report
     }
 
-    private func check(
-        _ record: SeriesRecord, txn: borrowing ReadTransaction, zlib: ZlibCodec,
+    private func check<T: ReadableTransaction & ~Copyable>(
+        _ record: SeriesRecord, txn: borrowing T, zlib: ZlibCodec,
         report: inout VerificationReport
     ) throws {
         let window = storage.chunkWindow

@@ -11,7 +11,6 @@ final class SampleStorage: Sendable {
     /// Chunks hold one series' samples starting within one fixed UTC week.
     static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
 
-    let environment: Environment
     let meta: Database
     let series: Database
     let chunks: Database
@@ -23,7 +22,6 @@ final class SampleStorage: Sendable {
 
     /// Opens the sample databases of `environment`; `chunkWindow` comes from the store's settings.
     init(environment: Environment, meta: Database, chunkWindow: Int64) throws {
-        self.environment = environment
         self.meta = meta
         series = try environment.openDatabase(named: "series")
         chunks = try environment.openDatabase(named: "chunks")
@@ -89,6 +87,31 @@ final class SampleStorage: Sendable {
         return record
     }
 
+    // MARK: Change counts
+
+    /// How many committed writes have changed the samples of `record`: a counter in `meta`,
+    /// raised in the transaction of each such write, so observers in any process can tell
+    /// whether a series changed. 0 for a series no write changed since counting began.
+    func changeCount<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, in txn: borrowing T
+    ) throws -> UInt64 {
+        try txn.value(forKey: Self.changeCountKey(record.id), in: meta).map { bytes in
+            bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        } ?? 0
+    }
+
+    /// Raises the change count of `record` by one.
+    func countChange(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+        let next = try changeCount(of: record, in: txn) &+ 1
+        try txn.put(
+            withUnsafeBytes(of: next.littleEndian, Array.init),
+            forKey: Self.changeCountKey(record.id), in: meta)
+    }
+
+    private static func changeCountKey(_ id: UInt32) -> [UInt8] {
+        Array("changes/".utf8) + withUnsafeBytes(of: id.bigEndian, Array.init)
+    }
+
     /// The store error for a chunk of `record` that failed to decode.
     func chunkDamage(_ record: SeriesRecord, window: Int64, _ error: any Error) -> StoreError {
         .damagedChunk(
@@ -148,11 +171,11 @@ final class SampleStorage: Sendable {
 
 extension SampleStorage {
     /// The samples of `name` whose start lies in `[from, to)`, sorted by start then end.
-    func samples(series name: String, from: Int64, to: Int64) throws -> [Sample] {
-        try environment.read { txn in
-            let record = try requireSeries(named: name, in: txn)
-            return try samples(of: record, from: from, to: to, in: txn, zlib: ZlibCodec())
-        }
+    func samples<T: ReadableTransaction & ~Copyable>(
+        series name: String, from: Int64, to: Int64, in txn: borrowing T
+    ) throws -> [Sample] {
+        let record = try requireSeries(named: name, in: txn)
+        return try samples(of: record, from: from, to: to, in: txn, zlib: ZlibCodec())
     }
 
     func samples<T: ReadableTransaction & ~Copyable>(
@@ -178,30 +201,30 @@ extension SampleStorage {
     }
 
     /// Every series with its sample count and time span, read from chunk headers.
-    func seriesInfos() throws -> [SeriesInfo] {
-        try environment.read { txn in
-            try allSeriesRecords(in: txn).map { record in
-                var count = 0
-                var first = Int64.max
-                var last = Int64.min
-                try txn.withCursor(chunks) { cursor in
-                    try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                        key, value in
-                        guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
-                            return false
-                        }
-                        let header = try ChunkCodec.header(value)
-                        count += header.count
-                        first = min(first, header.minimumStart)
-                        last = max(last, header.maximumEnd)
-                        return true
+    func seriesInfos<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SeriesInfo]
+    {
+        try allSeriesRecords(in: txn).map { record in
+            var count = 0
+            var first = Int64.max
+            var last = Int64.min
+            try txn.withCursor(chunks) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                    key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                        return false
                     }
+                    let header = try ChunkCodec.header(value)
+                    count += header.count
+                    first = min(first, header.minimumStart)
+                    last = max(last, header.maximumEnd)
+                    return true
                 }
-                return SeriesInfo(
-                    name: record.name, unit: record.unit, sampleCount: count,
-                    firstStart: count > 0 ? Date(milliseconds: first) : nil,
-                    lastEnd: count > 0 ? Date(milliseconds: last) : nil)
             }
+            return SeriesInfo(
+                name: record.name, unit: record.unit, sampleCount: count,
+                firstStart: count > 0 ? Date(milliseconds: first) : nil,
+                lastEnd: count > 0 ? Date(milliseconds: last) : nil)
         }
     }
 }
@@ -229,30 +252,29 @@ extension SampleStorage {
 extension SampleStorage {
     /// Calls `body` with the samples of each chunk of `name` holding starts in `[from, to)`,
     /// in time order, reusing one buffer; returns the number of samples passed.
-    func forEachChunk(
-        series name: String, from: Int64, to: Int64, _ body: ([Sample]) throws -> Void
+    func forEachChunk<T: ReadableTransaction & ~Copyable>(
+        series name: String, from: Int64, to: Int64, in txn: borrowing T,
+        _ body: ([Sample]) throws -> Void
     ) throws -> Int {
-        try environment.read { txn in
-            let record = try requireSeries(named: name, in: txn)
-            guard from < to else { return 0 }
-            let zlib = ZlibCodec()
-            var buffer: [Sample] = []
-            var total = 0
-            for window in try existingWindows(
-                series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
-                in: txn)
-            {
-                buffer.removeAll(keepingCapacity: true)
-                _ = try decodeChunk(
-                    record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
-                let windowStart = window * chunkWindow
-                if windowStart < from || windowStart + chunkWindow > to {
-                    buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
-                }
-                total += buffer.count
-                try body(buffer)
+        let record = try requireSeries(named: name, in: txn)
+        guard from < to else { return 0 }
+        let zlib = ZlibCodec()
+        var buffer: [Sample] = []
+        var total = 0
+        for window in try existingWindows(
+            series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
+            in: txn)
+        {
+            buffer.removeAll(keepingCapacity: true)
+            _ = try decodeChunk(
+                record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
+            let windowStart = window * chunkWindow
+            if windowStart < from || windowStart + chunkWindow > to {
+                buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
             }
-            return total
+            total += buffer.count
+            try body(buffer)
         }
+        return total
     }
 }

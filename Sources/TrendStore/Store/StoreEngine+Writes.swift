@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 
 extension StoreEngine {
@@ -52,16 +53,30 @@ extension StoreEngine {
                 }
             }
             _ = try caches.removeAll(of: record.name, in: txn)
+            try storage.countChange(of: record, in: txn)
             try txn.delete(forKey: Array(record.name.utf8), in: storage.series)
         }
     }
 
     /// What follows a change of `record`'s samples in `range`, in the same transaction:
-    /// the cached aggregates computed from those instants are invalidated.
+    /// the cached aggregates computed from those instants are invalidated, and the series'
+    /// change count, which observers watch, is raised.
     private func changed(
         _ record: SeriesRecord, _ range: Range<Int64>?, in txn: borrowing WriteTransaction
     ) throws {
         guard let range else { return }
         try caches.invalidate(series: record.name, touching: range, in: txn)
+        try storage.countChange(of: record, in: txn)
+    }
+
+    /// Stores one cached payload of the current schema in its own write transaction.
+    func storePayload(
+        _ kind: AggregatePayload.Kind, body: [UInt8], forKey key: String, computedAt: Date,
+        window: Range<Int64> = 0..<0, imported: Bool
+    ) throws {
+        let payload = AggregatePayload(
+            kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
+            computedAt: Milliseconds(computedAt), window: window, body: body)
+        try write { txn, _ in try caches.putPayload(payload, forKey: key, in: txn) }
     }
 }

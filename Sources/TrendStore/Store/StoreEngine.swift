@@ -49,22 +49,51 @@ final class StoreEngine: Sendable {
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
         envOptions.durableCommits = options.durableCommits
-        let environment = try Environment(path: directory.path, options: envOptions)
+        let environment = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
         self.environment = environment
+        readOnly = options.readOnly
         self.directory = directory
-        meta = try environment.openDatabase(named: "meta")
-        caches = try AggregateCache(environment: environment)
-        keyValues = try environment.openDatabase(named: "key-values")
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
-        let settings = try StoreSettings.load(
-            environment: environment, meta: meta, newStoreZone: options.timeZone,
-            defaultWindow: SampleStorage.defaultChunkWindow, formatVersion: Self.formatVersion)
-        storage = try SampleStorage(
-            environment: environment, meta: meta, chunkWindow: settings.chunkWindow)
-        storedZone = Mutex(settings.storedTimeZone)
-        timeZone = options.timeZone ?? settings.storedTimeZone
+        do {
+            meta = try environment.openDatabase(named: "meta")
+            caches = try AggregateCache(environment: environment)
+            keyValues = try environment.openDatabase(named: "key-values")
+            let settings = try StoreSettings.load(
+                environment: environment, meta: meta, newStoreZone: options.timeZone,
+                defaultWindow: SampleStorage.defaultChunkWindow, formatVersion: Self.formatVersion)
+            storage = try SampleStorage(
+                environment: environment, meta: meta, chunkWindow: settings.chunkWindow)
+            storedZone = Mutex(settings.storedTimeZone)
+            timeZone = options.timeZone ?? settings.storedTimeZone
+        } catch {
+            // Not initialised, so no deinit will give the environment back.
+            EnvironmentRegistry.release(environment)
+            throw error
+        }
+        // Initialised from here: a failure is followed by deinit, which closes the handle.
         if !options.readOnly { try Migrator.run(migrationContext) }
+    }
+
+    deinit { close() }
+
+    /// Whether this handle refuses writes (the environment may be shared with a writer).
+    let readOnly: Bool
+    private let closed = Mutex(false)
+
+    /// Ends this handle: later reads and writes throw ``StoreError/closed(path:)``. The
+    /// environment closes when no other handle of this process uses it. Closing twice does nothing.
+    func close() {
+        let wasOpen = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if wasOpen { EnvironmentRegistry.release(environment) }
+    }
+
+    /// Throws ``StoreError/closed(path:)`` once the handle is closed.
+    func checkOpen() throws(StoreError) {
+        if closed.withLock({ $0 }) { throw .closed(path: directory.path) }
     }
 
     /// The operating system's words for a Foundation file error ("Permission denied").
@@ -80,7 +109,12 @@ final class StoreEngine: Sendable {
     /// Runs a write transaction with the write path's zlib stream, one writer at a time.
     func write<R: Sendable>(_ body: (borrowing WriteTransaction, ZlibCodec) throws -> R) throws -> R
     {
-        try writer.withLock { zlib in
+        try checkOpen()
+        if readOnly {
+            throw LMDBError(
+                code: .permissionDenied, operation: "write to read-only store \(directory.path)")
+        }
+        return try writer.withLock { zlib in
             try environment.write { txn in try body(txn, zlib) }
         }
     }
@@ -95,7 +129,8 @@ final class StoreEngine: Sendable {
 
     /// Runs a read transaction.
     func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
-        try environment.read(body)
+        try checkOpen()
+        return try environment.read(body)
     }
 
     /// The size of the store's data file in bytes.
@@ -110,5 +145,25 @@ final class StoreEngine: Sendable {
         MigrationContext(
             environment: environment, meta: meta, storage: storage, caches: caches,
             defaultZone: storedTimeZone, clock: clock)
+    }
+
+    /// Copies the store, compacted, into `directory`, which must not hold a store.
+    func backup(to directory: URL) throws {
+        try checkOpen()
+        let files = FileManager.default
+        if files.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
+            throw StoreError.storeUnavailable(
+                path: directory.path, reason: "already holds a store; back up into a new directory")
+        }
+        do {
+            try files.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.storeUnavailable(
+                path: directory.path,
+                reason: "cannot create the directory: \(Self.systemReason(error))")
+        }
+        try environment.copy(to: directory.path, compacting: true)
     }
 }

@@ -23,20 +23,14 @@ extension TrendStore {
     public nonisolated func todayCurve(
         of series: String, now: Date = Date(), timeZone: TimeZone? = nil
     ) throws -> DayCurve {
-        try engine.read { txn in
-            try engine.queries.todayCurve(
-                of: series, now: now, zone: timeZone ?? engine.timeZone, in: txn)
-        }
+        try read { try $0.todayCurve(of: series, now: now, timeZone: timeZone) }
     }
 
     /// The whole cumulative hourly curve of a local date.
     public nonisolated func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
-        try engine.read { txn in
-            try engine.queries.dayCurve(
-                of: series, on: date, zone: timeZone ?? engine.timeZone, in: txn)
-        }
+        try read { try $0.dayCurve(of: series, on: date, timeZone: timeZone) }
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -58,8 +52,10 @@ extension TrendStore {
         options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
-        try weekdayAverages(
-            of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
+        try read {
+            try $0.weekdayAverage(
+                of: series, weekday: weekday, now: now, options: options, timeZone: timeZone)
+        }
     }
 
     /// The average patterns of all seven weekdays at once, Sunday first.
@@ -67,19 +63,8 @@ extension TrendStore {
         of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> [WeekdayAverage] {
-        try weekdayAverages(
-            of: series, weekdays: Weekday.allCases, now: now, options: options, timeZone: timeZone)
-    }
-
-    private nonisolated func weekdayAverages(
-        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
-        timeZone: TimeZone?
-    ) throws -> [WeekdayAverage] {
-        try engine.read { txn in
-            try engine.queries.weekdayAverages(
-                of: series, weekdays: weekdays, now: now, options: options,
-                zone: timeZone ?? engine.timeZone, in: txn
-            ).averages
+        try read {
+            try $0.weekdayAverages(of: series, now: now, options: options, timeZone: timeZone)
         }
     }
 
@@ -98,13 +83,7 @@ extension TrendStore {
     public nonisolated func heatmap(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
     ) throws -> Heatmap {
-        var days: [HeatmapDay] = []
-        days.reserveCapacity(Int(min(through.dayNumber - from.dayNumber + 1, 1 << 16)))
-        try forEachHeatmapDay(of: series, from: from, through: through, timeZone: timeZone) {
-            days.append($0)
-        }
-        return Heatmap(
-            bucket: Heatmap.bucketKey(for: series.map(SeriesName.normalized)), days: days)
+        try read { try $0.heatmap(of: series, from: from, through: through, timeZone: timeZone) }
     }
 
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
@@ -116,10 +95,9 @@ extension TrendStore {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         _ body: (HeatmapDay) throws -> Void
     ) throws {
-        try engine.read { txn in
-            try engine.queries.forEachHeatmapDay(
-                of: series, from: from, through: through, zone: timeZone ?? engine.timeZone,
-                in: txn, body)
+        try read {
+            try $0.forEachHeatmapDay(
+                of: series, from: from, through: through, timeZone: timeZone, body)
         }
     }
 }

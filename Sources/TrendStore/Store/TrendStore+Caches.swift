@@ -274,7 +274,7 @@ extension TrendStore {
         let average = WeekdayAverage(
             series: series, weekday: weekday.rawValue, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
-        try engine.caches.storePayload(
+        try engine.storePayload(
             .weekdayAverage, body: PayloadBodies.encode(average),
             forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone),
             computedAt: computedAt, imported: true)
@@ -287,7 +287,7 @@ extension TrendStore {
         else {
             throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
         }
-        try engine.caches.storePayload(
+        try engine.storePayload(
             .today, body: PayloadBodies.encode(snapshot),
             forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone),
             computedAt: computedAt, imported: true)

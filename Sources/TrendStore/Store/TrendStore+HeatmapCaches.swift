@@ -87,7 +87,7 @@ extension TrendStore {
     private func storeHeatmap(
         _ bucket: HeatmapBucket, key: String, computedAt: Date, window: Range<Int64>, imported: Bool
     ) throws {
-        try engine.caches.storePayload(
+        try engine.storePayload(
             .heatmap, body: Array(try JSONEncoder().encode(bucket)), forKey: key,
             computedAt: computedAt,
             window: window, imported: imported)

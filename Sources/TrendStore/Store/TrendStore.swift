@@ -91,7 +91,7 @@ public actor TrendStore {
     ///
     /// - Complexity: Decodes every chunk the range touches.
     public nonisolated func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
-        try engine.storage.samples(series: series, from: Milliseconds(from), to: Milliseconds(to))
+        try read { try $0.samples(of: series, from: from, to: to) }
     }
 
     /// Calls `body` with the samples of `series` starting in `[from, to)`, one chunk at a
@@ -103,13 +103,15 @@ public actor TrendStore {
     public nonisolated func forEachChunk(
         of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
     ) throws -> Int {
-        try engine.storage.forEachChunk(
-            series: series, from: Milliseconds(from), to: Milliseconds(to), body)
+        try engine.read { txn in
+            try engine.storage.forEachChunk(
+                series: series, from: Milliseconds(from), to: Milliseconds(to), in: txn, body)
+        }
     }
 
     /// Every series with its unit, sample count and time span.
     public nonisolated func series() throws -> [SeriesInfo] {
-        try engine.storage.seriesInfos()
+        try read { try $0.series() }
     }
 
     /// The size of the store's data file in bytes.
@@ -123,7 +125,7 @@ public actor TrendStore {
     ///
     /// - Complexity: Reads the whole store once.
     public nonisolated func verify() throws -> VerificationReport {
-        try IntegrityCheck(storage: engine.storage).run()
+        try engine.read { txn in try IntegrityCheck(storage: engine.storage).run(in: txn) }
     }
 }
 

@@ -1,0 +1,120 @@
+import Foundation
+import LMDB
+
+/// One consistent view of a store, for several queries that must agree with each other.
+///
+/// You get one inside ``TrendStore/read(_:)``: every query on it reads the same committed
+/// state, so a screen's today curve, weekday average and heatmap never mix a write that
+/// landed between them.
+///
+/// ```swift
+/// let (today, mondays) = try store.read { snapshot in
+///     (try snapshot.todayCurve(of: "activeEnergy"),
+///      try snapshot.weekdayAverage(of: "activeEnergy", weekday: .monday))
+/// }
+/// ```
+///
+/// It cannot outlive the closure (it is not copyable and is lent, not given); the
+/// transaction behind it ends when the closure returns, so keep the closure short and
+/// never `await` inside it.
+public struct StoreSnapshot: ~Copyable {
+    let engine: StoreEngine
+    /// The read transaction, alive for as long as the closure that received this snapshot runs.
+    let transaction: UnsafePointer<ReadTransaction>
+
+    /// Today's cumulative hourly curve up to `now` (see ``TrendStore/todayCurve(of:now:timeZone:)``).
+    public func todayCurve(
+        of series: String, now: Date = Date(), timeZone: TimeZone? = nil
+    ) throws -> DayCurve {
+        try engine.queries.todayCurve(
+            of: series, now: now, zone: timeZone ?? engine.timeZone, in: transaction.pointee)
+    }
+
+    /// The whole cumulative hourly curve of a local date.
+    public func dayCurve(
+        of series: String, on date: LocalDate, timeZone: TimeZone? = nil
+    ) throws -> DayCurve {
+        try engine.queries.dayCurve(
+            of: series, on: date, zone: timeZone ?? engine.timeZone, in: transaction.pointee)
+    }
+
+    /// The average cumulative pattern of one weekday over the days before today.
+    public func weekdayAverage(
+        of series: String, weekday: Weekday, now: Date = Date(),
+        options: WeekdayAverageOptions = .init(), timeZone: TimeZone? = nil
+    ) throws -> WeekdayAverage {
+        try weekdayAverages(
+            of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone)[0]
+    }
+
+    /// The average patterns of all seven weekdays, Sunday first.
+    public func weekdayAverages(
+        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        timeZone: TimeZone? = nil
+    ) throws -> [WeekdayAverage] {
+        try weekdayAverages(
+            of: series, weekdays: Weekday.allCases, now: now, options: options, timeZone: timeZone)
+    }
+
+    private func weekdayAverages(
+        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
+        timeZone: TimeZone?
+    ) throws -> [WeekdayAverage] {
+        try engine.queries.weekdayAverages(
+            of: series, weekdays: weekdays, now: now, options: options,
+            zone: timeZone ?? engine.timeZone, in: transaction.pointee
+        ).averages
+    }
+
+    /// Calls `body` with each day of the heatmap of `series` over `from...through`.
+    public func forEachHeatmapDay(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
+        _ body: (HeatmapDay) throws -> Void
+    ) throws {
+        try engine.queries.forEachHeatmapDay(
+            of: series, from: from, through: through, zone: timeZone ?? engine.timeZone,
+            in: transaction.pointee, body)
+    }
+
+    /// Per-day counts and totals of `series` for every local date in `from...through`.
+    public func heatmap(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
+    ) throws -> Heatmap {
+        var days: [HeatmapDay] = []
+        days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
+        try forEachHeatmapDay(of: series, from: from, through: through, timeZone: timeZone) {
+            days.append($0)
+        }
+        return Heatmap(
+            bucket: Heatmap.bucketKey(for: series.map(SeriesName.normalized)), days: days)
+    }
+
+    /// The samples of `series` that start in `[from, to)`, sorted by start then end.
+    public func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
+        try engine.storage.samples(
+            series: series, from: Milliseconds(from), to: Milliseconds(to),
+            in: transaction.pointee)
+    }
+
+    /// Every series with its unit, sample count and time span.
+    public func series() throws -> [SeriesInfo] {
+        try engine.storage.seriesInfos(in: transaction.pointee)
+    }
+}
+
+extension TrendStore {
+    /// Runs `body` with one consistent snapshot of the store, so several queries agree.
+    ///
+    /// The snapshot is one LMDB read transaction: it sees the writes committed before it
+    /// began, by this process or another, and none after. Writers are never blocked by it.
+    ///
+    /// - Warning: Keep `body` short and synchronous: a long-lived read transaction keeps
+    ///   the pages it sees from being reused, so the file grows while it runs.
+    public nonisolated func read<R>(_ body: (borrowing StoreSnapshot) throws -> R) throws -> R {
+        try engine.read { txn in
+            try withUnsafePointer(to: txn) { transaction in
+                try body(StoreSnapshot(engine: engine, transaction: transaction))
+            }
+        }
+    }
+}
