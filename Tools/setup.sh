@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the C libraries when they are missing: LMDB and zlib (the library), SQLite (the
-# benchmark that compares against it).
+# Installs the C libraries when they are missing: LMDB and zlib (the library), and SQLite
+# when TRENDSTORE_BENCHMARKS is set (the benchmark harness compares against it).
 # Debian and Ubuntu only; elsewhere install liblmdb and zlib with their pkg-config files yourself.
 set -euo pipefail
 
 missing=()
-for package in liblmdb-dev zlib1g-dev libsqlite3-dev pkg-config; do
+packages=(liblmdb-dev zlib1g-dev pkg-config)
+[ -z "${TRENDSTORE_BENCHMARKS:-}" ] || packages+=(libsqlite3-dev)
+for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,1 +1,109 @@
-print("host app")
+// An app and its widget on one store: the README's "Using it from Swift" is the part of
+// this file between the README markers, and CI builds and runs it, so neither can rot.
+//
+//     swift run host-app-example
+import Foundation
+import TrendStore
+
+/// Where the app and its widget share files: the app group container on Apple platforms,
+/// a temporary directory elsewhere.
+func sharedContainer() -> URL {
+    #if os(iOS) || os(watchOS)
+        if let url = FileManager.default.containerURL(
+            forSecurityApplicationGroupIdentifier: "group.com.example.trends")
+        {
+            return url
+        }
+    #endif
+    return FileManager.default.temporaryDirectory.appendingPathComponent(
+        "host-app-example-\(ProcessInfo.processInfo.processIdentifier)")
+}
+
+/// The widget's side, run as a second process: it writes one sample the app observes.
+func runAsWidget(storePath: String) async throws {
+    let store = try TrendStore(directory: URL(fileURLWithPath: storePath))
+    let minute = Date(
+        timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+    try await store.write(
+        [Sample(start: minute, end: minute.addingTimeInterval(60), value: 1.5)],
+        to: "activeEnergy", unit: "kcal")
+    await store.close()
+}
+
+/// Fails the example (and CI) with a message.
+struct ExampleFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+func check(_ condition: Bool, _ message: String) throws {
+    if !condition { throw ExampleFailure(description: message) }
+}
+
+func runAsApp() async throws {
+    let container = sharedContainer()
+    defer { try? FileManager.default.removeItem(at: container) }
+    let now = Date()
+    let minuteSamples = (1...180).map { minutesAgo in
+        let start = now.addingTimeInterval(-60 * Double(minutesAgo))
+        return Sample(start: start, end: start.addingTimeInterval(60), value: 0.8)
+    }
+
+    // README:begin
+    // 1. Open (or create) the store in the app group container; the widget opens it too.
+    let store = try TrendStore(directory: container.appending(path: "trends"))
+
+    // 2. Write samples as they arrive: one transaction per call, rollups updated in step.
+    try await store.write(minuteSamples, to: "activeEnergy", unit: "kcal")
+
+    // 3. Observe: every commit that changes the series, from this process or the widget's.
+    let changes = Task {
+        for try await change in store.changes(of: ["activeEnergy"]) {
+            return change.series
+        }
+        return []
+    }
+
+    // 4. Query a screen's figures from one snapshot, so they agree with each other.
+    let (today, mondays) = try store.read { snapshot in
+        (
+            try snapshot.todayCurve(of: "activeEnergy", now: now),
+            try snapshot.weekdayAverage(of: "activeEnergy", weekday: .monday, now: now)
+        )
+    }
+    let expectedByNow = mondays.value(atHour: 9.5)  // nil until a Monday has samples
+
+    // 5. Cache what the widget shows: refreshed by the rules, invalidated by writes.
+    let cached = try await store.refreshedToday(of: "activeEnergy", now: now)
+
+    // 6. Keep the store small and safe: a compacted backup, old samples pruned.
+    try store.backup(to: container.appending(path: "backup-\(Int(now.timeIntervalSince1970))"))
+    let removed = try await store.deleteSamples(
+        of: "activeEnergy", before: now.addingTimeInterval(-7_200))
+
+    // 7. Close before the app is suspended; open again when it comes back.
+    // README:end
+
+    try await Task.sleep(for: .milliseconds(200))  // let the observer take its first look
+    let widget = Process()
+    widget.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    widget.arguments = ["--widget", container.appending(path: "trends").path]
+    try widget.run()
+    widget.waitUntilExit()
+    try check(widget.terminationStatus == 0, "the widget process failed")
+    let observed = try await changes.value
+    await store.close()
+
+    try check(observed == ["activeEnergy"], "the widget's write was not observed: \(observed)")
+    try check(today.total > 0 && today.latestSampleTimestamp != nil, "today's curve is empty")
+    try check(cached.value.curve.total == today.total, "the cached curve differs from the query")
+    try check(removed > 0, "nothing was pruned")
+    print(
+        "host app: today \(today.total) kcal, Monday pattern \(expectedByNow.map { "\($0)" } ?? "none yet"), "
+            + "widget's write observed, backup made, \(removed) old samples pruned, store closed")
+}
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--widget" {
+    try await runAsWidget(storePath: CommandLine.arguments[2])
+} else {
+    try await runAsApp()
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Checks that the README's Swift example is the code of Examples/HostApp/main.swift that CI
+compiles and runs: the lines between `// README:begin` and `// README:end` (dedented), after
+`import TrendStore`, and followed by the `await store.close()` the example runs later.
+
+    python3 Tools/check-readme-example.py
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+source = open(os.path.join(ROOT, "Examples/HostApp/main.swift"), encoding="utf-8").read()
+region = re.search(r"\n    // README:begin\n(.*?)\n    // README:end", source, re.S)
+if not region:
+    sys.exit("Examples/HostApp/main.swift: no README:begin / README:end markers")
+lines = [line[4:] if line.startswith("    ") else line for line in region.group(1).split("\n")]
+expected = "import TrendStore\n\n" + "\n".join(lines) + "\nawait store.close()\n"
+readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+block = re.search(r"## Using it from Swift.*?```swift\n(.*?)```", readme, re.S)
+if not block or block.group(1) != expected:
+    sys.exit("README.md: the example under 'Using it from Swift' differs from "
+             "Examples/HostApp/main.swift (copy the lines between the README markers)")
+print("README example: matches Examples/HostApp/main.swift")
