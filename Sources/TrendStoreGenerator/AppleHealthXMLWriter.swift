@@ -37,7 +37,7 @@ public final class AppleHealthXMLWriter {
             <!ATTLIST HealthData locale CDATA #REQUIRED>
             ]>
             <HealthData locale="en_US">
-             <ExportDate value="\(timestamp(Milliseconds(exportDate)))"/>
+             <ExportDate value="\(timestamp(exportDate.millisecondsSince1970))"/>
              <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet"/>
 
             """)

@@ -79,12 +79,12 @@ public struct DatasetGenerator: Sendable {
         guard Double.random(in: 0..<1, using: &random) >= configuration.emptyDayFraction else {
             return []
         }
-        let activity = makeActivity(dayStart: Milliseconds(dayStart), random: &random)
+        let activity = makeActivity(dayStart: dayStart.millisecondsSince1970, random: &random)
         var parts = [
             SeriesSamples(
                 series: configuration.energySeries, unit: "kcal",
                 samples: energy(
-                    from: Milliseconds(dayStart), to: Milliseconds(nextStart),
+                    from: dayStart.millisecondsSince1970, to: nextStart.millisecondsSince1970,
                     weekday: date.weekday,
                     activity: activity?.sample, random: &random))
         ]

@@ -165,7 +165,7 @@ public struct DifferentialCase: Sendable, CustomStringConvertible {
                     "todayCurve now \(now) hour \(hour): \(curve.hourly[hour]) vs reference \(expected.hourly[hour])"
             }
             let latest = reference.latestSampleTimestamp(samples: samples, now: now)
-            let actualLatest = curve.latestSampleTimestamp.map(Milliseconds)
+            let actualLatest = curve.latestSampleTimestamp.map(\.millisecondsSince1970)
             if actualLatest != latest {
                 return
                     "todayCurve now \(now): latestSampleTimestamp \(actualLatest.map(String.init) ?? "nil") vs reference \(latest.map(String.init) ?? "nil")"

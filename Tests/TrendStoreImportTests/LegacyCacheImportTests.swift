@@ -25,7 +25,7 @@ struct LegacyCacheImportTests {
             let summary = try await Importer(store: store).importFile(
                 at: Fixtures.path("legacy/average-data-cache.json"))
             #expect(summary.format == .legacy && summary.cachesWritten.count == 7)
-            for weekday in 1...7 {
+            for weekday in Weekday.allCases {
                 let cached = try #require(
                     try store.cachedWeekdayAverage(of: "activeEnergy", weekday: weekday))
                 #expect(cached.isMigrated && cached.isImported)

@@ -9,9 +9,10 @@ private let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
 private func la(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Int64 {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = losAngeles
-    return Milliseconds(
-        calendar.date(
+    return
+        (calendar.date(
             from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!)
+        .millisecondsSince1970
 }
 
 private func withLosAngelesStore(_ body: (TrendStore) async throws -> Void) async throws {

@@ -20,9 +20,9 @@ struct ZoneCase: CustomTestStringConvertible, Sendable {
         if let next = zone.nextDaylightSavingTimeTransition(after: anchor),
             next < anchor.addingTimeInterval(366 * 86_400)
         {
-            return Milliseconds(next)
+            return next.millisecondsSince1970
         }
-        return Milliseconds(anchor) + 14 * 86_400_000
+        return anchor.millisecondsSince1970 + 14 * 86_400_000
     }
 
     static let all: [ZoneCase] = [
@@ -137,7 +137,7 @@ struct AggregationReferenceTests {
                         running += $0; return running
                     }, "\(zoneCase.identifier) today at \(now)")
                 #expect(
-                    today.latestSampleTimestamp.map(Milliseconds)
+                    today.latestSampleTimestamp.map(\.millisecondsSince1970)
                         == reference.latestSampleTimestamp(samples: a, now: now))
             }
         }

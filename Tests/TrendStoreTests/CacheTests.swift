@@ -22,7 +22,7 @@ private func withCachedStore(_ body: (TrendStore, MovableClock) async throws -> 
     options.clock = clock.reading
     try await withTemporaryStore(options: options) { store, _ in
         let samples = (1...80).map { back in
-            let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(back) * 86_400_000
+            let start = la(2026, 11, 23, 12).millisecondsSince1970 - Int64(back) * 86_400_000
             return Sample(
                 startMilliseconds: start, endMilliseconds: start + 600_000, value: Double(back))
         }
@@ -110,12 +110,12 @@ struct CacheTests {
     func invalidation() async throws {
         try await withCachedStore { store, clock in
             _ = try await store.refreshedWeekdayAverages(of: "energy")
-            let future = Milliseconds(la(2026, 11, 24, 12))
+            let future = la(2026, 11, 24, 12).millisecondsSince1970
             try await store.write(
                 [Sample(startMilliseconds: future, endMilliseconds: future + 60_000, value: 1)],
                 to: "energy", unit: "kcal")
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .monday) != nil)
-            let inside = Milliseconds(la(2026, 11, 2, 8))  // a Monday in the window
+            let inside = la(2026, 11, 2, 8).millisecondsSince1970  // a Monday in the window
             try await store.write(
                 [Sample(startMilliseconds: inside, endMilliseconds: inside + 60_000, value: 50)],
                 to: "energy", unit: "kcal")
@@ -179,7 +179,7 @@ struct CacheTests {
     @Test("the today cache keeps the last move goal when the host cannot read one")
     func todayMoveGoal() async throws {
         try await withCachedStore { store, clock in
-            let now = Milliseconds(clock.now)
+            let now = clock.now.millisecondsSince1970
             try await store.write(
                 [
                     Sample(
@@ -231,7 +231,8 @@ struct MigrationTests {
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
-                let start = Milliseconds(la(2026, 11, 23, 12)) - Int64(week) * 7 * 86_400_000
+                let start =
+                    la(2026, 11, 23, 12).millisecondsSince1970 - Int64(week) * 7 * 86_400_000
                 return Sample(
                     startMilliseconds: start, endMilliseconds: start + 600_000, value: 100)
             }

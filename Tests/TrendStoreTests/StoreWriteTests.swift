@@ -97,10 +97,10 @@ struct StoreWriteTests {
 
     @Test("Date conversion floors sub-milliseconds and survives floating point")
     func dateConversion() {
-        #expect(Milliseconds(Date(timeIntervalSince1970: 1.2345)) == 1234)
-        #expect(Milliseconds(Date(timeIntervalSince1970: -0.0005)) == -1)
+        #expect(Date(timeIntervalSince1970: 1.2345).millisecondsSince1970 == 1234)
+        #expect((Date(timeIntervalSince1970: -0.0005)).millisecondsSince1970 == -1)
         for ms: Int64 in [1_234_567_890_123, 1_700_000_000_001, -86_400_001, 253_402_300_799_999] {
-            #expect(Milliseconds(Date(milliseconds: ms)) == ms)
+            #expect(Date(milliseconds: ms).millisecondsSince1970 == ms)
         }
     }
 }

@@ -50,7 +50,7 @@ struct TypedCacheTests {
     @Test("values round-trip; expired entries are never returned")
     func lifetime() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Location, Weather>(
+            let cache = try TypedCache<Location, Weather>(
                 store: store, namespace: "weather", entryLifetime: 600)
             try cache.insert(Weather(temperature: 18, condition: "rain"), forKey: here)
             #expect(try cache.value(forKey: here) == Weather(temperature: 18, condition: "rain"))
@@ -68,7 +68,7 @@ struct TypedCacheTests {
     @Test("the count limit evicts the least recently used entry, counting reads")
     func countLimit() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Int, String>(
+            let cache = try TypedCache<Int, String>(
                 store: store, namespace: "numbers", maximumEntryCount: 3)
             for key in 1...3 {
                 try cache.insert("\(key)", forKey: key)
@@ -86,7 +86,7 @@ struct TypedCacheTests {
     @Test("the byte limit evicts the oldest entries until the rest fit")
     func byteLimit() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let cache = TypedCache<Int, String>(
+            let cache = try TypedCache<Int, String>(
                 store: store, namespace: "blobs", maximumEntryCount: 100, maximumBytes: 250)
             for key in 1...5 {
                 // 102 bytes of JSON each
@@ -121,8 +121,8 @@ struct TypedCacheTests {
     @Test("collections report when they were written, and a backend's verdicts apply together")
     func validation() async throws {
         try await withClockedStore { (store, clock) async throws in
-            let friends = TypedCache<String, String>(store: store, namespace: "friends")
-            let events = TypedCache<String, String>(store: store, namespace: "events")
+            let friends = try TypedCache<String, String>(store: store, namespace: "friends")
+            let events = try TypedCache<String, String>(store: store, namespace: "events")
             try friends.insert("Ann", forKey: "1")
             clock.set(clock.now.addingTimeInterval(60))
             try events.insert("Run club", forKey: "e1")
@@ -142,9 +142,11 @@ struct TypedCacheTests {
 
 @Suite("Cache-then-network loader")
 struct CachedLoaderTests {
-    private func makeLoader(_ store: TrendStore, _ api: FakeAPI) -> CachedLoader<Location, Weather>
+    private func makeLoader(_ store: TrendStore, _ api: FakeAPI) throws
+        -> CachedLoader<Location, Weather>
     {
-        CachedLoader(cache: TypedCache(store: store, namespace: "weather", entryLifetime: 600)) {
+        CachedLoader(cache: try TypedCache(store: store, namespace: "weather", entryLifetime: 600))
+        {
             try await api.fetch($0)
         }
     }
@@ -153,7 +155,7 @@ struct CachedLoaderTests {
     func noCache() async throws {
         try await withClockedStore { (store, _) async throws in
             let api = FakeAPI()
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             #expect(try await loader.load(here).condition == "sunny")
             #expect(api.calls == 1)
             #expect(try loader.cache.value(forKey: here) != nil)
@@ -164,7 +166,7 @@ struct CachedLoaderTests {
     func staleCache() async throws {
         try await withClockedStore { (store, clock) async throws in
             let api = FakeAPI()
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             try loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
             clock.set(clock.now.addingTimeInterval(601))
             #expect(try await loader.load(here).condition == "sunny")
@@ -176,7 +178,7 @@ struct CachedLoaderTests {
     func freshCache() async throws {
         try await withClockedStore { (store, _) async throws in
             let api = FakeAPI()
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             try loader.cache.insert(Weather(temperature: 5, condition: "cached"), forKey: here)
             #expect(try await loader.load(here).condition == "cached")
             #expect(api.calls == 0)
@@ -187,7 +189,7 @@ struct CachedLoaderTests {
     func cacheError() async throws {
         try await withClockedStore { (store, _) async throws in
             let api = FakeAPI()
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             // An entry whose bytes are not the value type: unreadable, so treated as missing.
             let key =
                 Array("weather".utf8) + [0]
@@ -209,7 +211,7 @@ struct CachedLoaderTests {
         try await withClockedStore { (store, clock) async throws in
             let api = FakeAPI()
             api.set(fails: true)
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             try loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
             clock.set(clock.now.addingTimeInterval(601))
             await #expect(throws: FetchFailed()) { try await loader.load(here) }
@@ -221,13 +223,51 @@ struct CachedLoaderTests {
     func sharedFetch() async throws {
         try await withClockedStore { (store, _) async throws in
             let api = FakeAPI()
-            let loader = makeLoader(store, api)
+            let loader = try makeLoader(store, api)
             let results = try await withThrowingTaskGroup(of: Weather.self) { group in
                 for _ in 0..<8 { group.addTask { try await loader.load(here) } }
                 return try await group.reduce(into: [Weather]()) { $0.append($1) }
             }
             #expect(results.count == 8 && results.allSatisfy { $0.condition == "sunny" })
             #expect(api.calls == 1)
+        }
+    }
+}
+
+@Suite("Errors a host app can handle")
+struct HostErrorTests {
+    @Test("a cache with no room, an empty namespace or a negative lifetime is an error, not a trap")
+    func cacheConfiguration() async throws {
+        try await withTemporaryStore { store, _ in
+            for make in [
+                { try TypedCache<String, Int>(store: store, namespace: "a", maximumEntryCount: 0) },
+                { try TypedCache<String, Int>(store: store, namespace: "a", maximumBytes: 0) },
+                { try TypedCache<String, Int>(store: store, namespace: "") },
+                { try TypedCache<String, Int>(store: store, namespace: "a", entryLifetime: -1) },
+            ] as [() throws -> TypedCache<String, Int>] {
+                do {
+                    _ = try make()
+                    Issue.record("accepted")
+                } catch let error as StoreError {
+                    #expect(error.code == "invalid-argument.cacheConfiguration")
+                }
+            }
+        }
+    }
+
+    @Test("every store error has a stable code and a localized description that names it")
+    func codesAndDescriptions() {
+        let errors: [StoreError] = [
+            .unknownSeries("x", closest: ["y"]), .closed(path: "/s"),
+            .invalidArgument(.now, reason: "outside"),
+            .unitMismatch(series: "e", stored: "kcal", given: "kJ"),
+        ]
+        #expect(
+            errors.map(\.code) == [
+                "unknown-series", "closed", "invalid-argument.now", "unit-mismatch",
+            ])
+        for error in errors {
+            #expect((error as any Error).localizedDescription == error.description)
         }
     }
 }

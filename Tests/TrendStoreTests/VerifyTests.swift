@@ -46,7 +46,7 @@ struct VerifyTests {
             #expect(damaged.count == 1)
             #expect(damaged.first?.series == "e")
             #expect(
-                damaged.first.map { Milliseconds($0.at) } == damagedWindow
+                damaged.first.map { ($0.at).millisecondsSince1970 } == damagedWindow
                     * engine.storage.chunkWindow)
             #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
             #expect(throws: StoreError.self) {

@@ -27,12 +27,13 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     /// The figures of each series, in the order of ``series``.
     public let seriesFigures: [DayCount]
 
-    /// Creates a day from per-series figures aligned with `series`.
+    /// Creates a day from per-series figures aligned with `series`, pairing them up to the
+    /// shorter of the two.
     public init(date: LocalDate, series: [String], seriesFigures: [DayCount]) {
-        precondition(series.count == seriesFigures.count, "one DayCount per series")
+        let paired = min(series.count, seriesFigures.count)
         self.date = date
-        self.series = series
-        self.seriesFigures = seriesFigures
+        self.series = Array(series.prefix(paired))
+        self.seriesFigures = Array(seriesFigures.prefix(paired))
         count = seriesFigures.reduce(0) { $0 + $1.count }
         total = seriesFigures.reduce(0) { $0 + $1.total }
     }

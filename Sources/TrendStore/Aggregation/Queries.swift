@@ -10,7 +10,7 @@ struct Queries {
     func todayCurve<T: ReadableTransaction & ~Copyable>(
         of series: String, now: Date, zone: TimeZone, in txn: borrowing T
     ) throws -> DayCurve {
-        let instant = try SampleRules.instant(now, argument: "now")
+        let instant = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
         let record = try storage.requireSeries(named: series, in: txn)
@@ -27,7 +27,7 @@ struct Queries {
         of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
         zone: TimeZone, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
-        _ = try SampleRules.instant(now, argument: "now")
+        _ = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
         let record = try storage.requireSeries(named: series, in: txn)
         let empty = weekdays.map {
@@ -40,7 +40,7 @@ struct Queries {
         case .days(let count):
             guard count > 0 else {
                 throw StoreError.invalidArgument(
-                    "the window must be at least one day, not \(count)")
+                    .window, reason: "the window must be at least one day, not \(count)")
             }
             first = today.adding(days: -count)
         case .allTime:
@@ -96,7 +96,7 @@ struct Queries {
         try SampleRules.checkDates(from, through)
         guard from <= through else {
             throw StoreError.invalidArgument(
-                "the heatmap range \(from)…\(through) ends before it starts")
+                .range, reason: "the heatmap range \(from)…\(through) ends before it starts")
         }
         let names = Set(series.map(SeriesName.normalized)).sorted()
         let grid = LocalDayGrid(zone: zone, from: from, through: through)

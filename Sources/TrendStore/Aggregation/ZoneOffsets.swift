@@ -20,7 +20,7 @@ struct ZoneOffsets {
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next <= limit {
             let offset = Int64(zone.secondsFromGMT(for: next)) * 1000
             if offset != offsets.last {
-                periodStarts.append(Milliseconds(next))
+                periodStarts.append(next.millisecondsSince1970)
                 offsets.append(offset)
             }
             cursor = next

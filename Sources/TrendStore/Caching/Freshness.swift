@@ -1,7 +1,7 @@
 import Foundation
 
 /// The rules that decide whether a cached aggregate may be served as it is (SPEC §4).
-public enum Freshness {
+public enum Freshness: Sendable {
     /// The age up to which `cache list` calls a heatmap bucket fresh (the seed's 30 minutes);
     /// hosts judge buckets with their own `maxAge`.
     public static let heatmapListingMaximumAge: TimeInterval = 30 * 60
@@ -44,7 +44,7 @@ public enum Freshness {
         guard let six = day.spans.first(where: { $0.hour >= 6 })?.start,
             let nine = day.spans.first(where: { $0.hour >= 9 })?.start
         else { return false }
-        let instant = Milliseconds(now)
-        return instant >= six && instant < nine && Milliseconds(computedAt) < six
+        let instant = now.millisecondsSince1970
+        return instant >= six && instant < nine && computedAt.millisecondsSince1970 < six
     }
 }

@@ -41,7 +41,8 @@ enum PayloadBodies {
         writer.appendLittleEndian(Int32(snapshot.curve.date.dayNumber))
         for value in snapshot.curve.cumulative { writer.appendDouble(value) }
         writer.append(snapshot.curve.latestSampleTimestamp == nil ? 0 : 1)
-        writer.appendLittleEndian(snapshot.curve.latestSampleTimestamp.map(Milliseconds) ?? 0)
+        writer.appendLittleEndian(
+            snapshot.curve.latestSampleTimestamp.map(\.millisecondsSince1970) ?? 0)
         writer.append(snapshot.moveGoal == nil ? 0 : 1)
         writer.appendDouble(snapshot.moveGoal ?? 0)
         return writer.bytes

@@ -14,7 +14,7 @@ import Foundation
 /// Series names are in NFC. Within the series, bucket and zone parts, `%` is written
 /// `%25` and `/` is written `%2F`, so a key splits on `/` without ambiguity and the keys
 /// of one series share a prefix no other series has.
-public enum SchemaKey {
+public enum SchemaKey: Sendable {
     /// The schema version new payloads are written with.
     public static let currentVersion = 2
 

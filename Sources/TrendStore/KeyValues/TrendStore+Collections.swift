@@ -34,7 +34,7 @@ extension TrendStore {
 
     /// Applies a backend's verdicts on several collections in one transaction: all of them, or none.
     public func applyValidation(_ verdicts: [String: CollectionValidation]) throws {
-        let now = Milliseconds(engine.clock())
+        let now = engine.clock().millisecondsSince1970
         try engine.write { txn, _ in
             for (namespace, verdict) in verdicts {
                 let prefix = Array(namespace.utf8) + [0]

@@ -44,14 +44,30 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     private let recentReads = Mutex<[[UInt8]: Int64]>([:])
 
     /// Creates a cache over `namespace` of `store`.
+    ///
+    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/cacheConfiguration``)
+    ///   for an empty namespace or one with a NUL byte, a limit that is not positive, or a
+    ///   lifetime that is negative or not finite.
     public init(
         store: TrendStore, namespace: String, entryLifetime: TimeInterval = 12 * 3600,
         maximumEntryCount: Int = 50, maximumBytes: Int = 1 << 20
-    ) {
-        precondition(
-            !namespace.isEmpty && !namespace.utf8.contains(0),
-            "a namespace is a non-empty name without NUL bytes")
-        precondition(maximumEntryCount > 0 && maximumBytes > 0, "cache limits must be positive")
+    ) throws(StoreError) {
+        guard !namespace.isEmpty, !namespace.utf8.contains(0) else {
+            throw .invalidArgument(
+                .cacheConfiguration, reason: "a namespace is a non-empty name without NUL bytes")
+        }
+        guard maximumEntryCount > 0, maximumBytes > 0 else {
+            throw .invalidArgument(
+                .cacheConfiguration,
+                reason:
+                    "the limits must be positive, not \(maximumEntryCount) entries and \(maximumBytes) bytes"
+            )
+        }
+        guard entryLifetime.isFinite, entryLifetime >= 0, entryLifetime < 1e12 else {
+            throw .invalidArgument(
+                .cacheConfiguration, reason: "the entry lifetime \(entryLifetime) s is out of range"
+            )
+        }
         self.store = store
         self.namespace = namespace
         self.entryLifetime = entryLifetime
@@ -62,7 +78,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     /// Stores `value` under `key`, replacing what was there, then evicts the least recently used entries beyond the limits.
     public func insert(_ value: Value, forKey key: Key) throws {
         let engine = store.engine
-        let now = Milliseconds(engine.clock())
+        let now = engine.clock().millisecondsSince1970
         let entryKey = try encodedKey(key)
         let entry = KeyValueEntry(
             expiresAt: now + Int64(entryLifetime * 1000), lastUsed: now, insertedAt: now,
@@ -89,7 +105,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     public func lookup(_ key: Key) throws -> CacheLookup<Value> {
         let engine = store.engine
         let entryKey = try encodedKey(key)
-        let now = Milliseconds(engine.clock())
+        let now = engine.clock().millisecondsSince1970
         let stored = try engine.read { txn in try txn.value(forKey: entryKey, in: engine.keyValues)
         }
         guard let stored, let entry = KeyValueEntry(stored),
@@ -140,7 +156,8 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let bytes = prefix + Array(try Self.encoder.encode(key))
         guard bytes.count <= 511 else {
             throw StoreError.invalidArgument(
-                "the encoded cache key is \(bytes.count) bytes; LMDB keys are at most 511")
+                .cacheConfiguration,
+                reason: "the encoded cache key is \(bytes.count) bytes; LMDB keys are at most 511")
         }
         return bytes
     }

@@ -36,7 +36,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The local date holding `date` in `zone`.
     public init(containing date: Date, in zone: TimeZone) {
         let offset = Int64(zone.secondsFromGMT(for: date)) * 1000
-        dayNumber = (Milliseconds(date) + offset).floorDivided(by: TimeGrid.day)
+        dayNumber = (date.millisecondsSince1970 + offset).floorDivided(by: TimeGrid.day)
     }
 
     /// The year.

@@ -26,7 +26,8 @@ public struct Sample: Sendable, Hashable, Codable {
     /// Creates a sample from dates, flooring each to the millisecond.
     public init(start: Date, end: Date, value: Double) {
         self.init(
-            startMilliseconds: Milliseconds(start), endMilliseconds: Milliseconds(end), value: value
+            startMilliseconds: start.millisecondsSince1970,
+            endMilliseconds: end.millisecondsSince1970, value: value
         )
     }
 
@@ -39,22 +40,27 @@ public struct Sample: Sendable, Hashable, Codable {
 }
 
 /// Returns `date` as whole milliseconds since 1970, flooring sub-millisecond parts.
-///
-/// A date within a microsecond below a whole millisecond counts as that millisecond,
-/// so a timestamp that went through `Date`'s floating point comes back unchanged.
-/// Dates beyond what Int64 milliseconds hold (±292 million years) are clamped to its
-/// limits rather than trapping; the store rejects them by its own range.
-public func Milliseconds(_ date: Date) -> Int64 {
-    let exact = date.timeIntervalSince1970 * 1000
-    guard exact.isFinite else { return exact > 0 ? .max : .min }
-    let nearest = exact.rounded()
-    let floored = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
-    guard floored < 9.2e18 else { return .max }
-    guard floored > -9.2e18 else { return .min }
-    return Int64(floored)
-}
+@available(*, deprecated, renamed: "Date.millisecondsSince1970")
+public func Milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 
 extension Date {
+    /// The date as whole milliseconds since 1970, the instants the store keeps, flooring
+    /// sub-millisecond parts.
+    ///
+    /// A date within a microsecond below a whole millisecond counts as that millisecond,
+    /// so a timestamp that went through `Date`'s floating point comes back unchanged.
+    /// Dates beyond what Int64 milliseconds hold (±292 million years) are clamped to its
+    /// limits rather than trapping; the store rejects them by its own range.
+    public var millisecondsSince1970: Int64 {
+        let exact = timeIntervalSince1970 * 1000
+        guard exact.isFinite else { return exact > 0 ? .max : .min }
+        let nearest = exact.rounded()
+        let floored = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
+        guard floored < 9.2e18 else { return .max }
+        guard floored > -9.2e18 else { return .min }
+        return Int64(floored)
+    }
+
     /// Creates a date from milliseconds since 1970-01-01T00:00:00Z.
     public init(milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)

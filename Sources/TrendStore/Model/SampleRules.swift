@@ -65,21 +65,22 @@ public enum SampleRules {
     /// `date` in milliseconds, checked against ``instantRange``.
     ///
     /// - Throws: ``StoreError/invalidArgument(_:)`` naming `argument` when it is outside.
-    static func instant(_ date: Date, argument: String) throws(StoreError) -> Int64 {
-        let milliseconds = Milliseconds(date)
+    static func instant(_ date: Date, argument: StoreError.Argument) throws(StoreError) -> Int64 {
+        let milliseconds = date.millisecondsSince1970
         if let reason = instantViolation(milliseconds) {
-            throw .invalidArgument("\(argument): \(reason)")
+            throw .invalidArgument(argument, reason: reason)
         }
         return milliseconds
     }
 
     /// Checks that the dates lie in ``dateRange``.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:)`` naming the date outside it.
+    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` naming the date outside it.
     static func checkDates(_ dates: LocalDate...) throws(StoreError) {
         for date in dates where !dateRange.contains(date) {
             throw .invalidArgument(
-                "the date \(date.dayNumber) days from 1970 is outside the years 0001 to 9999")
+                .date,
+                reason: "\(date.dayNumber) days from 1970 is outside the years 0001 to 9999")
         }
     }
 

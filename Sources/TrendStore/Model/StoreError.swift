@@ -1,5 +1,10 @@
-/// An error of the store, naming the series, sample or chunk involved.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+import Foundation
+
+/// An error of the store, naming the series, sample, chunk or store path involved.
+///
+/// Every case has a stable ``code`` a host app can switch on or log, and a one-line
+/// description (also its `localizedDescription`) that says what and why.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// A series name is empty or longer than 255 UTF-8 bytes.
     case invalidSeriesName(String, reason: String)
     /// A sample of a batch is malformed; nothing of the batch was written.
@@ -19,7 +24,45 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store's metadata is missing or from an unknown format version.
     case incompatibleFormat(String)
     /// An argument is outside what the call accepts.
-    case invalidArgument(String)
+    case invalidArgument(Argument, reason: String)
+
+    /// The argument an ``invalidArgument(_:reason:)`` names.
+    public enum Argument: String, Sendable, Equatable {
+        /// A reference instant (`now`).
+        case now
+        /// A local date.
+        case date
+        /// A range of dates or instants.
+        case range
+        /// A window of days.
+        case window
+        /// A weekday number.
+        case weekday
+        /// Figures given to be cached (a pattern, a curve).
+        case cachedFigures
+        /// The limits or namespace of a ``TypedCache``.
+        case cacheConfiguration
+    }
+
+    /// A stable name of the case, for host apps to switch on or log; it never changes
+    /// between releases, unlike the description's wording.
+    public var code: String {
+        switch self {
+        case .invalidSeriesName: return "invalid-series-name"
+        case .invalidSample: return "invalid-sample"
+        case .unitMismatch: return "unit-mismatch"
+        case .unknownSeries: return "unknown-series"
+        case .damagedChunk: return "damaged-chunk"
+        case .damagedRollup: return "damaged-rollup"
+        case .storeUnavailable: return "store-unavailable"
+        case .closed: return "closed"
+        case .incompatibleFormat: return "incompatible-format"
+        case .invalidArgument(let argument, _): return "invalid-argument.\(argument.rawValue)"
+        }
+    }
+
+    /// The description, for `LocalizedError`.
+    public var errorDescription: String? { description }
 
     /// A one-line description naming what is wrong and where.
     public var description: String {
@@ -45,8 +88,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "store \(path): \(reason)"
         case let .incompatibleFormat(reason):
             return "incompatible store: \(reason)"
-        case let .invalidArgument(reason):
-            return reason
+        case let .invalidArgument(argument, reason):
+            return "\(argument.rawValue): \(reason)"
         }
     }
 }

@@ -52,7 +52,8 @@ enum V1AverageMigration {
             if average.dayCount > 0 {
                 try context.caches.putPayload(
                     AggregatePayload(
-                        kind: .weekdayAverage, schemaVersion: 2, computedAt: Milliseconds(now),
+                        kind: .weekdayAverage, schemaVersion: 2,
+                        computedAt: now.millisecondsSince1970,
                         window: window,
                         body: PayloadBodies.encode(average)),
                     forKey: key, in: txn)

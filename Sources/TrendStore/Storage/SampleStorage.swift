@@ -80,7 +80,8 @@ final class SampleStorage: Sendable {
                 bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
             } ?? 1
         let record = SeriesRecord(
-            id: next, name: name, unit: unit, maximumDuration: 0, createdAt: Milliseconds(Date()))
+            id: next, name: name, unit: unit, maximumDuration: 0,
+            createdAt: Date().millisecondsSince1970)
         try saveSeriesRecord(record, in: txn)
         try txn.put(
             withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)

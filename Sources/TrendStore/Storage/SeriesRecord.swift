@@ -40,7 +40,7 @@ struct SeriesRecord: Equatable {
 }
 
 /// Samples for one series, as one part of a write.
-public struct SeriesSamples: Sendable {
+public struct SeriesSamples: Sendable, Codable, Equatable {
     /// The series name: 1 to 255 UTF-8 bytes.
     public var series: String
     /// The unit of the values, such as `kcal`; a series keeps the unit it was created with.
@@ -97,4 +97,16 @@ public struct SeriesInfo: Sendable, Equatable, Codable {
     public var firstStart: Date?
     /// The latest end, or `nil` when the series is empty.
     public var lastEnd: Date?
+
+    /// Creates a description of a series.
+    public init(
+        name: String, unit: String, sampleCount: Int, firstStart: Date? = nil,
+        lastEnd: Date? = nil
+    ) {
+        self.name = name
+        self.unit = unit
+        self.sampleCount = sampleCount
+        self.firstStart = firstStart
+        self.lastEnd = lastEnd
+    }
 }

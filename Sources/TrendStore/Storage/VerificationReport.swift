@@ -32,7 +32,7 @@ public struct VerificationReport: Sendable, Codable, Equatable {
 
         /// `kind series @ time: detail`.
         public var description: String {
-            "\(kind.rawValue) \(series) @ \(UTCFormat.timestamp(Milliseconds(at))): \(detail)"
+            "\(kind.rawValue) \(series) @ \(UTCFormat.timestamp(at.millisecondsSince1970)): \(detail)"
         }
     }
 

@@ -76,7 +76,7 @@ extension StoreEngine {
     ) throws {
         let payload = AggregatePayload(
             kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
-            computedAt: Milliseconds(computedAt), window: window, body: body)
+            computedAt: computedAt.millisecondsSince1970, window: window, body: body)
         try write { txn, _ in try caches.putPayload(payload, forKey: key, in: txn) }
     }
 }

@@ -92,7 +92,7 @@ public struct StoreSnapshot: ~Copyable {
     /// The samples of `series` that start in `[from, to)`, sorted by start then end.
     public func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
         try engine.storage.samples(
-            series: series, from: Milliseconds(from), to: Milliseconds(to),
+            series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
             in: transaction.pointee)
     }
 

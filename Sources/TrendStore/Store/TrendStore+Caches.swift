@@ -82,13 +82,13 @@ extension TrendStore {
                 }
                 let payload = AggregatePayload(
                     kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion),
-                    computedAt: Milliseconds(now),
+                    computedAt: now.millisecondsSince1970,
                     window: window, body: PayloadBodies.encode(averages[0]))
                 try engine.caches.putPayload(
                     payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone),
                     in: txn)
                 return Cached(
-                    value: averages[0], computedAt: Date(milliseconds: Milliseconds(now)),
+                    value: averages[0], computedAt: Date(milliseconds: now.millisecondsSince1970),
                     schemaVersion: SchemaKey.currentVersion)
             }
         } catch {
@@ -128,12 +128,12 @@ extension TrendStore {
                 let bounds = grid.bounds(of: curve.date)
                 let payload = AggregatePayload(
                     kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
-                    computedAt: Milliseconds(now),
+                    computedAt: now.millisecondsSince1970,
                     window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
                 try engine.caches.putPayload(
                     payload, forKey: SchemaKey.today(series, zone: zone), in: txn)
                 return Cached(
-                    value: snapshot, computedAt: Date(milliseconds: Milliseconds(now)),
+                    value: snapshot, computedAt: Date(milliseconds: now.millisecondsSince1970),
                     schemaVersion: SchemaKey.currentVersion,
                     isStale: Freshness.isTodayStale(
                         latestSampleTimestamp: curve.latestSampleTimestamp, now: now, timeZone: zone
@@ -243,12 +243,13 @@ extension TrendStore {
     ) throws {
         guard pattern.count == 24, pattern.allSatisfy(\.isFinite), projectedTotal.isFinite else {
             throw StoreError.invalidArgument(
-                "a v1 average needs 24 finite hourly values and a finite projected total")
+                .cachedFigures,
+                reason: "a v1 average needs 24 finite hourly values and a finite projected total")
         }
         try engine.write { txn, _ in
             let payload = AggregatePayload(
                 kind: .v1Average, schemaVersion: 1, imported: true,
-                computedAt: Milliseconds(computedAt), window: 0..<0,
+                computedAt: computedAt.millisecondsSince1970, window: 0..<0,
                 body: PayloadBodies.encode(
                     V1Average(pattern: pattern, projectedTotal: projectedTotal)))
             try engine.caches.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
@@ -268,7 +269,9 @@ extension TrendStore {
             projectedTotal.isFinite
         else {
             throw StoreError.invalidArgument(
-                "a weekday average needs 24 finite hourly values and a finite projected total"
+                .cachedFigures,
+                reason:
+                    "a weekday average needs 24 finite hourly values and a finite projected total"
             )
         }
         let average = WeekdayAverage(
@@ -285,7 +288,8 @@ extension TrendStore {
         guard snapshot.curve.cumulative.count == 24,
             snapshot.curve.cumulative.allSatisfy(\.isFinite)
         else {
-            throw StoreError.invalidArgument("a today curve needs 24 finite hourly values")
+            throw StoreError.invalidArgument(
+                .cachedFigures, reason: "a today curve needs 24 finite hourly values")
         }
         try engine.storePayload(
             .today, body: PayloadBodies.encode(snapshot),

@@ -48,7 +48,7 @@ extension Weekday {
     /// - Throws: ``StoreError/invalidArgument(_:)`` for any other number.
     init(number: Int) throws(StoreError) {
         guard let weekday = Weekday(rawValue: number) else {
-            throw .invalidArgument("weekday \(number) is not 1 (Sunday) … 7 (Saturday)")
+            throw .invalidArgument(.weekday, reason: "\(number) is not 1 (Sunday) … 7 (Saturday)")
         }
         self = weekday
     }

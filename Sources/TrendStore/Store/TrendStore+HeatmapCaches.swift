@@ -68,7 +68,7 @@ extension TrendStore {
             HeatmapBucket(heatmapDays: heatmap.days), key: SchemaKey.heatmap(series, zone: zone),
             computedAt: now, window: window, imported: false)
         return Cached(
-            value: heatmap, computedAt: Date(milliseconds: Milliseconds(now)),
+            value: heatmap, computedAt: Date(milliseconds: now.millisecondsSince1970),
             schemaVersion: SchemaKey.currentVersion)
     }
 

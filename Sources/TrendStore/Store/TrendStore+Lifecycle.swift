@@ -40,6 +40,6 @@ extension TrendStore {
     /// - Warning: The samples are gone once this returns.
     @discardableResult
     public func deleteSamples(of series: String, before date: Date) throws -> Int {
-        try engine.delete(series: series, from: .min, to: Milliseconds(date))
+        try engine.delete(series: series, from: .min, to: date.millisecondsSince1970)
     }
 }

@@ -77,7 +77,8 @@ public actor TrendStore {
     /// - Warning: The samples are gone once this returns.
     @discardableResult
     public func deleteSamples(of series: String, from: Date, to: Date) throws -> Int {
-        try engine.delete(series: series, from: Milliseconds(from), to: Milliseconds(to))
+        try engine.delete(
+            series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970)
     }
 
     /// Removes a series, its samples and its rollups.
@@ -105,7 +106,8 @@ public actor TrendStore {
     ) throws -> Int {
         try engine.read { txn in
             try engine.storage.forEachChunk(
-                series: series, from: Milliseconds(from), to: Milliseconds(to), in: txn, body)
+                series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
+                in: txn, body)
         }
     }
 

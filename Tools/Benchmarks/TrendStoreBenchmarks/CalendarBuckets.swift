@@ -28,7 +28,7 @@ struct CalendarBuckets {
                     year: date.adding(days: 1).year, month: date.adding(days: 1).month,
                     day: date.adding(days: 1).day)
                 : DateComponents(year: date.year, month: date.month, day: date.day, hour: hour)
-            return Milliseconds(calendar.date(from: components)!)
+            return calendar.date(from: components)!.millisecondsSince1970
         }
     }
 

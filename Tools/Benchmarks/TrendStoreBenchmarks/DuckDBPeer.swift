@@ -26,7 +26,7 @@ enum DuckDBPeer {
             let maximumDuration =
                 try store.samples(of: series, from: .distantPast, to: .distantFuture)
                 .map(\.durationMilliseconds).max() ?? 0
-            let nowMs = Milliseconds(now)
+            let nowMs = now.millisecondsSince1970
             let today = LocalDate(containing: now, in: zone)
             let todaySpans = sqlite.buckets.spans([today], until: nowMs).map {
                 [$0.day, $0.hour, Int($0.start), Int($0.end)]
@@ -89,7 +89,7 @@ enum DuckDBPeer {
             let todayCurve = try store.todayCurve(of: series, now: now)
             let q2Difference = max(
                 Report.difference(todayCurve.cumulative, (result["q2_curve"] as? [Double]) ?? []),
-                todayCurve.latestSampleTimestamp.map(Milliseconds)
+                todayCurve.latestSampleTimestamp.map(\.millisecondsSince1970)
                     == (result["q2_latest"] as? Int).map(Int64.init) ? 0 : 1)
             let allTime = try store.weekdayAverages(
                 of: series, now: now, options: .init(window: .allTime)

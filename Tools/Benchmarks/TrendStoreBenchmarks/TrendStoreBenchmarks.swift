@@ -79,7 +79,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             from: DateComponents(
                 year: 2026, month: 11, day: 21, hour: 13, minute: 37, second: 12,
                 nanosecond: 345_000_000))!
-        let nowMs = Milliseconds(now)
+        let nowMs = now.millisecondsSince1970
         let weekday = Self.endDate.weekday
         let day = Weekday(of: Self.endDate)
         let series = "activeEnergy"
@@ -161,7 +161,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 }.median,
                 difference: max(
                     Report.difference(ours.cumulative, sqlCurve),
-                    ours.latestSampleTimestamp.map(Milliseconds) == latest ? 0 : 1),
+                    ours.latestSampleTimestamp.map(\.millisecondsSince1970) == latest ? 0 : 1),
                 unit: .microseconds)
         }
         // Q3: a one-year heatmap of two activity series.
