@@ -95,6 +95,36 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     }
 }
 
+extension ReadTransaction {
+    /// Lends this transaction to `body` as a value `body` may move into a wrapper of its
+    /// own (a snapshot type) for as long as it runs.
+    ///
+    /// The lent value reads like this transaction and ends with it; it never aborts the
+    /// transaction itself, and being neither copyable nor returned, it cannot outlive `body`.
+    public func lend<R>(_ body: (consuming LentReadTransaction) throws -> R) rethrows -> R {
+        try body(LentReadTransaction(pointer: pointer))
+    }
+}
+
+/// A read transaction lent by its owner for the length of a call (``ReadTransaction/lend(_:)``).
+public struct LentReadTransaction: ~Copyable, ReadableTransaction {
+    let pointer: OpaquePointer
+
+    /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
+    public func withValue<R>(
+        forKey key: UnsafeRawBufferPointer, in database: Database,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+    }
+
+    /// Calls `body` with a cursor over `database`.
+    public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
+    {
+        try TransactionOperations.withCursor(pointer, database: database, body)
+    }
+}
+
 /// A read-write transaction. It commits when the closure that received it returns.
 ///
 /// You get one inside ``Environment/write(_:)``; it cannot outlive that closure, and

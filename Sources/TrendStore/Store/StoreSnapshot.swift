@@ -19,15 +19,15 @@ import LMDB
 /// never `await` inside it.
 public struct StoreSnapshot: ~Copyable {
     let engine: StoreEngine
-    /// The read transaction, alive for as long as the closure that received this snapshot runs.
-    let transaction: UnsafePointer<ReadTransaction>
+    /// The read transaction, lent for as long as the closure that received this snapshot runs.
+    let transaction: LentReadTransaction
 
     /// Today's cumulative hourly curve up to `now` (see ``TrendStore/todayCurve(of:now:timeZone:)``).
     public func todayCurve(
         of series: String, now: Date = Date(), timeZone: TimeZone? = nil
     ) throws -> DayCurve {
         try engine.queries.todayCurve(
-            of: series, now: now, zone: timeZone ?? engine.timeZone, in: transaction.pointee)
+            of: series, now: now, zone: timeZone ?? engine.timeZone, in: transaction)
     }
 
     /// The whole cumulative hourly curve of a local date.
@@ -35,7 +35,7 @@ public struct StoreSnapshot: ~Copyable {
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
         try engine.queries.dayCurve(
-            of: series, on: date, zone: timeZone ?? engine.timeZone, in: transaction.pointee)
+            of: series, on: date, zone: timeZone ?? engine.timeZone, in: transaction)
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -62,7 +62,7 @@ public struct StoreSnapshot: ~Copyable {
     ) throws -> [WeekdayAverage] {
         try engine.queries.weekdayAverages(
             of: series, weekdays: weekdays, now: now, options: options,
-            zone: timeZone ?? engine.timeZone, in: transaction.pointee
+            zone: timeZone ?? engine.timeZone, in: transaction
         ).averages
     }
 
@@ -73,7 +73,7 @@ public struct StoreSnapshot: ~Copyable {
     ) throws {
         try engine.queries.forEachHeatmapDay(
             of: series, from: from, through: through, zone: timeZone ?? engine.timeZone,
-            in: transaction.pointee, body)
+            in: transaction, body)
     }
 
     /// Per-day counts and totals of `series` for every local date in `from...through`.
@@ -93,12 +93,12 @@ public struct StoreSnapshot: ~Copyable {
     public func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
         try engine.storage.samples(
             series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
-            in: transaction.pointee)
+            in: transaction)
     }
 
     /// Every series with its unit, sample count and time span.
     public func series() throws -> [SeriesInfo] {
-        try engine.storage.seriesInfos(in: transaction.pointee)
+        try engine.storage.seriesInfos(in: transaction)
     }
 }
 
@@ -112,7 +112,7 @@ extension TrendStore {
     ///   the pages it sees from being reused, so the file grows while it runs.
     public nonisolated func read<R>(_ body: (borrowing StoreSnapshot) throws -> R) throws -> R {
         try engine.read { txn in
-            try withUnsafePointer(to: txn) { transaction in
+            try txn.lend { transaction in
                 try body(StoreSnapshot(engine: engine, transaction: transaction))
             }
         }
