@@ -176,19 +176,17 @@ public struct Importer: Sendable {
         var lastUnit = (series: "", unit: "")
         var lastReport = Date()
         var validator = RecordValidator(file: path)
-        while let parsed = try parser.next() {
+        while let record = try parser.next() {
             summary.recordsRead += 1
-            var record = parsed
-            if case let .sample(name, unit, sample, line) = parsed {
-                switch validator.validate(series: name, sample: sample, line: line) {
-                case .success(let series):
-                    record = .sample(
-                        series: series, unit: unit, sample: sample, line: line)
-                case .failure(let error): record = .invalid(error)
-                }
-            }
             switch record {
-            case let .sample(series, unit, sample, line):
+            case let .sample(name, unit, sample, line):
+                let series: String
+                do {
+                    series = try validator.validate(series: name, sample: sample, line: line)
+                } catch {
+                    try skip(error, in: &summary, options: options)
+                    continue
+                }
                 if let unit, lastUnit.series != series || lastUnit.unit != unit {
                     if let known = units[series], known != unit {
                         throw ImportError(
@@ -203,11 +201,7 @@ public struct Importer: Sendable {
             case let .ignored(reason):
                 summary.ignored[reason, default: 0] += 1
             case let .invalid(error):
-                guard options.skipInvalid else { throw error }
-                summary.skipped += 1
-                if summary.skippedExamples.count < 5 {
-                    summary.skippedExamples.append(error.description)
-                }
+                try skip(error, in: &summary, options: options)
             }
             if batch.count >= batchSize {
                 try await write(&batch, summary: &summary, options: options)
@@ -267,6 +261,15 @@ public struct Importer: Sendable {
             try await store.importHeatmapBuckets(buckets)
             return buckets.map { SchemaKey.heatmap($0.series, zone: store.timeZone) }
         }
+    }
+
+    /// Counts a malformed record as skipped when the options allow it; throws it otherwise.
+    private func skip(
+        _ error: ImportError, in summary: inout ImportSummary, options: ImportOptions
+    ) throws {
+        guard options.skipInvalid else { throw error }
+        summary.skipped += 1
+        if summary.skippedExamples.count < 5 { summary.skippedExamples.append(error.description) }
     }
 
     private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError)

@@ -7,37 +7,38 @@ import TrendStore
 struct RecordValidator {
     let file: String
     private var lastName = ""
-    private var lastNormalized: Result<String, ImportError> = .success("")
+    private var lastNormalized: String?
+    private var lastProblem: String?
 
     init(file: String) { self.file = file }
 
-    /// The series' normalised name and the sample, or the error naming what is wrong.
-    mutating func validate(series: String, sample: Sample, line: Int) -> Result<String, ImportError>
+    /// The series' normalised name.
+    ///
+    /// - Throws: ``ImportError`` naming the file, line and field of the broken rule.
+    mutating func validate(series: String, sample: Sample, line: Int) throws(ImportError)
+        -> String
     {
         if series != lastName || lastName.isEmpty {
             lastName = series
             do {
-                lastNormalized = .success(try SeriesName.validated(series))
+                lastNormalized = try SeriesName.validated(series)
+                lastProblem = nil
             } catch {
-                let reason: String
+                lastNormalized = nil
                 if case .invalidSeriesName(_, let why) = error {
-                    reason = why
+                    lastProblem = why
                 } else {
-                    reason = "\(error)"
+                    lastProblem = "\(error)"
                 }
-                lastNormalized = .failure(
-                    ImportError(file: file, line: line, field: "series", reason: reason))
             }
         }
-        if case .failure(var error) = lastNormalized {
-            error.line = line
-            return .failure(error)
+        guard let name = lastNormalized else {
+            throw ImportError(file: file, line: line, field: "series", reason: lastProblem ?? "")
         }
         if let violation = SampleRules.violation(of: sample) {
-            return .failure(
-                ImportError(
-                    file: file, line: line, field: violation.field, reason: violation.reason))
+            throw ImportError(
+                file: file, line: line, field: violation.field, reason: violation.reason)
         }
-        return lastNormalized
+        return name
     }
 }

@@ -32,8 +32,10 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     public init(date: LocalDate, series: [String], seriesFigures: [DayCount]) {
         let paired = min(series.count, seriesFigures.count)
         self.date = date
-        self.series = Array(series.prefix(paired))
-        self.seriesFigures = Array(seriesFigures.prefix(paired))
+        // Shares the arrays (no copy) in the usual case of one figure per series.
+        self.series = series.count == paired ? series : Array(series.prefix(paired))
+        self.seriesFigures =
+            seriesFigures.count == paired ? seriesFigures : Array(seriesFigures.prefix(paired))
         count = seriesFigures.reduce(0) { $0 + $1.count }
         total = seriesFigures.reduce(0) { $0 + $1.total }
     }

@@ -57,16 +57,10 @@ struct LocalDayGrid {
     /// more where the clock goes back across midnight (the date resumes after the next
     /// one began), none for a date the zone skips. Every instant lies in the runs of
     /// exactly one date.
-    func pieces(of date: LocalDate) -> [Range<Int64>] {
-        var pieces: [Range<Int64>] = []
-        forEachPiece(of: date) { from, to, _ in
-            if let last = pieces.last, last.upperBound == from {
-                pieces[pieces.count - 1] = last.lowerBound..<to
-            } else {
-                pieces.append(from..<to)
-            }
-        }
-        return pieces
+    func pieces(of date: LocalDate) -> DayRuns {
+        var runs = DayRuns()
+        forEachPiece(of: date) { from, to, _ in runs.append(from..<to) }
+        return runs
     }
 
     /// The smallest range holding every instant of `date`: from its first instant to the
@@ -74,8 +68,8 @@ struct LocalDayGrid {
     ///
     /// Empty, at where its midnight would have been, for a date the zone skips.
     func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
-        let pieces = pieces(of: date)
-        guard let first = pieces.first, let last = pieces.last else { return skippedDay(date) }
+        let runs = pieces(of: date)
+        guard let first = runs.first, let last = runs.last else { return skippedDay(date) }
         return (first.lowerBound, last.upperBound)
     }
 
@@ -124,5 +118,40 @@ struct LocalDayGrid {
         let wallStart = date.dayNumber * TimeGrid.day
         let instant = wallStart - offsets.offset(at: wallStart)
         return (instant, instant)
+    }
+}
+
+/// The runs of instants of one local date, in time order: one run for almost every date
+/// (held without allocating), more where the clock goes back across midnight, none for a
+/// date the zone skips.
+struct DayRuns {
+    private(set) var first: Range<Int64>?
+    private var others: [Range<Int64>] = []
+
+    /// The last run, or `nil` for a skipped date.
+    var last: Range<Int64>? { others.last ?? first }
+
+    /// Appends a run that follows the others in time, merging it with the last when they touch.
+    mutating func append(_ run: Range<Int64>) {
+        guard let previous = last else {
+            first = run
+            return
+        }
+        let merged =
+            previous.upperBound == run.lowerBound ? previous.lowerBound..<run.upperBound : nil
+        if others.isEmpty {
+            if let merged { first = merged } else { others.append(run) }
+        } else if let merged {
+            others[others.count - 1] = merged
+        } else {
+            others.append(run)
+        }
+    }
+
+    /// Calls `body` with each run, in time order.
+    func forEach(_ body: (Range<Int64>) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(first)
+        for run in others { try body(run) }
     }
 }

@@ -92,26 +92,27 @@ struct SeriesAggregator {
     /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
     /// slots; any other run (a historical offset) is counted from raw samples.
     func dayTotals<T: ReadableTransaction & ~Copyable>(
-        of days: [[Range<Int64>]], txn: borrowing T
+        of days: [DayRuns], txn: borrowing T
     ) throws -> [DayCount] {
+        var ranges: [(Int64, Int64)] = []
+        ranges.reserveCapacity(days.count)
+        for runs in days { runs.forEach { ranges.append(($0.lowerBound, $0.upperBound)) } }
         let rows = try RollupRows(
-            storage: storage, record: record,
-            days: Self.utcDays(
-                covering: days.lazy.flatMap { $0 }.map { ($0.lowerBound, $0.upperBound) }),
+            storage: storage, record: record, days: Self.utcDays(covering: ranges),
             includesStarts: true, txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)
-        for pieces in days {
+        for runs in days {
             var figures = LocalDayFigures(hourly: [])
-            for piece in pieces {
-                if piece.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
-                    && piece.upperBound.floorModulo(TimeGrid.quarterHour) == 0
+            try runs.forEach { run in
+                if run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
+                    && run.upperBound.floorModulo(TimeGrid.quarterHour) == 0
                 {
                     addSlots(
-                        rows, from: piece.lowerBound, to: piece.upperBound, hour: 0, into: &figures)
+                        rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)
                 } else {
                     for sample in try rawSamples(
-                        startingFrom: piece.lowerBound, through: piece.upperBound - 1, txn: txn)
+                        startingFrom: run.lowerBound, through: run.upperBound - 1, txn: txn)
                     {
                         figures.count += 1
                         figures.startSum += sample.value

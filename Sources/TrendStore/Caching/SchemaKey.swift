@@ -91,9 +91,18 @@ public enum SchemaKey: Sendable {
 
     /// `text` with `%` and `/` escaped, so it is one part of a key.
     static func part(_ text: String) -> String {
-        guard text.contains(where: { $0 == "%" || $0 == "/" }) else { return text }
-        return text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
-            of: "/", with: "%2F")
+        // Bytes, not Characters or Foundation: a widget builds a key on every cached read.
+        guard text.utf8.contains(where: { $0 == 0x25 || $0 == 0x2F }) else { return text }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x25: escaped += [0x25, 0x32, 0x35]  // %25
+            case 0x2F: escaped += [0x25, 0x32, 0x46]  // %2F
+            default: escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     private static func unescaped(_ part: Substring) -> String {

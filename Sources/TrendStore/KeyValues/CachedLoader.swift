@@ -26,7 +26,9 @@ public actor CachedLoader<Key: Codable & Hashable & Sendable, Value: Codable & S
 
     /// The value for `key`, from the cache when fresh, else fetched and cached.
     ///
-    /// - Parameter staleOnError: Return an expired cached value when the fetch fails.
+    /// - Parameters:
+    ///   - key: What to load.
+    ///   - staleOnError: Return an expired cached value when the fetch fails.
     /// - Throws: The fetch's error when it fails and no stale value may be served.
     public func load(_ key: Key, staleOnError: Bool = false) async throws -> Value {
         let cached: CacheLookup<Value>

@@ -44,8 +44,11 @@ extension TrendStore {
     /// ```
     ///
     /// - Parameters:
+    ///   - series: The series name.
     ///   - weekday: The day of the week.
     ///   - now: The reference instant; its local date is "today", which is never a candidate.
+    ///   - options: The window, and whether empty days count as zeros.
+    ///   - timeZone: The zone of local days (default: the store's).
     /// - Complexity: Reads about two rollup rows per candidate day.
     public nonisolated func weekdayAverage(
         of series: String, weekday: Weekday, now: Date = Date(),

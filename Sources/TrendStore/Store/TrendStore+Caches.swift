@@ -56,7 +56,11 @@ extension TrendStore {
     /// today. If recomputing fails, the last good payload is returned marked stale. A
     /// migrated fallback is kept while the store has no samples for that weekday.
     ///
-    /// - Parameter now: The reference instant (default: the store's clock).
+    /// - Parameters:
+    ///   - series: The series name.
+    ///   - weekday: The day of the week.
+    ///   - now: The reference instant (default: the store's clock).
+    ///   - timeZone: The zone of local days (default: the store's); the cache is kept per zone.
     public func refreshedWeekdayAverage(
         of series: String, weekday: Weekday, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> Cached<WeekdayAverage> {
@@ -236,7 +240,9 @@ extension TrendStore {
     /// store migrates a v1 key.
     ///
     /// - Parameters:
+    ///   - series: The series the average belongs to.
     ///   - pattern: The 24 cumulative values at the end of each hour.
+    ///   - projectedTotal: The day total the old app projected.
     ///   - computedAt: When the old app computed it (its `cachedAt`).
     public func importV1Average(
         of series: String, pattern: [Double], projectedTotal: Double, computedAt: Date

@@ -4,8 +4,9 @@ import TrendStore
 enum ParsedRecord {
     /// A sample read on `line`; `unit` is `nil` when the file does not say (the series' unit is then kept).
     case sample(series: String, unit: String?, sample: Sample, line: Int)
-    /// A malformed record, with where and why.
-    case invalid(ImportError)
+    /// A malformed record, with where and why (boxed: errors are rare and large, and every
+    /// record is returned by value).
+    indirect case invalid(ImportError)
     /// A well-formed record the format's rules leave out (a type not imported, a duplicate source), with why.
     case ignored(reason: String)
 }
