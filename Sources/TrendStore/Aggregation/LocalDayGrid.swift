@@ -125,8 +125,10 @@ struct LocalDayGrid {
 /// (held without allocating), more where the clock goes back across midnight, none for a
 /// date the zone skips.
 struct DayRuns {
+    /// The first run, or `nil` for a skipped date.
     private(set) var first: Range<Int64>?
-    private var others: [Range<Int64>] = []
+    /// The runs after the first, in time order: empty for almost every date.
+    private(set) var others: [Range<Int64>] = []
 
     /// The last run, or `nil` for a skipped date.
     var last: Range<Int64>? { others.last ?? first }
@@ -146,12 +148,5 @@ struct DayRuns {
         } else {
             others.append(run)
         }
-    }
-
-    /// Calls `body` with each run, in time order.
-    func forEach(_ body: (Range<Int64>) throws -> Void) rethrows {
-        guard let first else { return }
-        try body(first)
-        for run in others { try body(run) }
     }
 }

@@ -96,7 +96,10 @@ struct SeriesAggregator {
     ) throws -> [DayCount] {
         var ranges: [(Int64, Int64)] = []
         ranges.reserveCapacity(days.count)
-        for runs in days { runs.forEach { ranges.append(($0.lowerBound, $0.upperBound)) } }
+        for runs in days {
+            if let first = runs.first { ranges.append((first.lowerBound, first.upperBound)) }
+            for run in runs.others { ranges.append((run.lowerBound, run.upperBound)) }
+        }
         let rows = try RollupRows(
             storage: storage, record: record, days: Self.utcDays(covering: ranges),
             includesStarts: true, txn: txn)
@@ -104,24 +107,36 @@ struct SeriesAggregator {
         result.reserveCapacity(days.count)
         for runs in days {
             var figures = LocalDayFigures(hourly: [])
-            try runs.forEach { run in
-                if run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
-                    && run.upperBound.floorModulo(TimeGrid.quarterHour) == 0
-                {
-                    addSlots(
-                        rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)
-                } else {
-                    for sample in try rawSamples(
-                        startingFrom: run.lowerBound, through: run.upperBound - 1, txn: txn)
-                    {
-                        figures.count += 1
-                        figures.startSum += sample.value
-                    }
+            if let first = runs.first {
+                try addStarts(in: first, rows: rows, into: &figures, txn: txn)
+                for run in runs.others {
+                    try addStarts(in: run, rows: rows, into: &figures, txn: txn)
                 }
             }
             result.append(DayCount(count: figures.count, total: figures.startSum))
         }
         return result
+    }
+
+    /// Adds the count and start sum of the samples starting in `run`: from rollup slots when
+    /// its ends fall on quarter-hours, else from raw samples.
+    @inline(__always)
+    private func addStarts<T: ReadableTransaction & ~Copyable>(
+        in run: Range<Int64>, rows: RollupRows, into figures: inout LocalDayFigures,
+        txn: borrowing T
+    ) throws {
+        if run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
+            && run.upperBound.floorModulo(TimeGrid.quarterHour) == 0
+        {
+            addSlots(rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)
+        } else {
+            for sample in try rawSamples(
+                startingFrom: run.lowerBound, through: run.upperBound - 1, txn: txn)
+            {
+                figures.count += 1
+                figures.startSum += sample.value
+            }
+        }
     }
 
     /// The UTC days the instant ranges touch, ascending and unique.
