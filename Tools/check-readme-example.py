@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the README's Swift example is the code of Examples/HostApp/main.swift that CI
 compiles and runs: the lines between `// README:begin` and `// README:end` (dedented), after
-`import TrendStore`, and followed by the `await store.close()` the example runs later.
+`import TrendStore`, and followed by the `await store.close()` the example runs later. Every
+Swift block of the DocC articles must be lines of that file too, in order, so none can rot.
 
     python3 Tools/check-readme-example.py
 """
@@ -21,4 +22,19 @@ block = re.search(r"## Using it from Swift.*?```swift\n(.*?)```", readme, re.S)
 if not block or block.group(1) != expected:
     sys.exit("README.md: the example under 'Using it from Swift' differs from "
              "Examples/HostApp/main.swift (copy the lines between the README markers)")
-print("README example: matches Examples/HostApp/main.swift")
+example = [line.strip() for line in source.split("\n")]
+docc = os.path.join(ROOT, "Sources/TrendStore/TrendStore.docc")
+for name in sorted(os.listdir(docc)):
+    if not name.endswith(".md"):
+        continue
+    text = open(os.path.join(docc, name), encoding="utf-8").read()
+    for snippet in re.findall(r"```swift\n(.*?)```", text, re.S):
+        lines = [line.strip() for line in snippet.split("\n") if line.strip()]
+        position = 0
+        for line in lines:
+            try:
+                position = example.index(line, position) + 1
+            except ValueError:
+                sys.exit(f"TrendStore.docc/{name}: `{line}` is not a line of "
+                         "Examples/HostApp/main.swift (article snippets are excerpts of it)")
+print("README and DocC examples: excerpts of Examples/HostApp/main.swift")
