@@ -270,4 +270,23 @@ struct HostErrorTests {
             #expect((error as any Error).localizedDescription == error.description)
         }
     }
+
+    @Test("LMDB's failures reach the host as StoreError.storage, with LMDB's code and the path")
+    func storageErrors() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try Data(repeating: 0x42, count: 64 << 10).write(
+            to: directory.url.appendingPathComponent("data.mdb"))
+        do {
+            _ = try TrendStore(directory: directory.url)
+            Issue.record("a foreign data file was opened")
+        } catch let error as StoreError {
+            guard case .storage(let path, _, let code, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(path == directory.url.path && code == -30_793)  // MDB_INVALID
+            #expect(error.code == "storage")
+        }
+    }
 }

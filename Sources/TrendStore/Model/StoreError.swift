@@ -19,6 +19,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case damagedRollup(series: String, dayStart: Int64, reason: String)
     /// The store's directory cannot be created or opened (not a directory, no permission).
     case storeUnavailable(path: String, reason: String)
+    /// LMDB or the file system failed while doing `operation` to the store at `path`:
+    /// `code` is LMDB's return code or the system's `errno` (28: the disk is full), `reason`
+    /// their words. Nothing of the transaction that failed was written.
+    case storage(path: String, operation: String, code: Int32, reason: String)
     /// The store was closed (``TrendStore/close()``); open it again to go on.
     case closed(path: String)
     /// The store's metadata is missing or from an unknown format version.
@@ -56,6 +60,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .damagedRollup: return "damaged-rollup"
         case .storeUnavailable: return "store-unavailable"
         case .closed: return "closed"
+        case .storage: return "storage"
         case .incompatibleFormat: return "incompatible-format"
         case .invalidArgument(let argument, _): return "invalid-argument.\(argument.rawValue)"
         }
@@ -82,6 +87,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
         case let .damagedRollup(series, dayStart, reason):
             return "series \(series): rollup \(UTCFormat.day(dayStart)): \(reason)"
+        case let .storage(path, operation, code, reason):
+            return "store \(path): \(operation): \(reason) (\(code))"
         case let .closed(path):
             return "store \(path): closed; open it again to read or write"
         case let .storeUnavailable(path, reason):

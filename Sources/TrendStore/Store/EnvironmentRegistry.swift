@@ -17,7 +17,8 @@ enum EnvironmentRegistry {
     /// The environment of `directory`: the one already open in this process, or a new one.
     ///
     /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the directory is open
-    ///   read-only here and `options` asks to write; `LMDBError` when it cannot be opened.
+    ///   read-only here and `options` asks to write; `LMDBError` when it cannot be opened
+    ///   (the façade turns it into ``StoreError/storage(path:operation:code:reason:)``).
     static func acquire(directory: URL, options: Environment.Options) throws -> Environment {
         let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
         return try entries.withLock { entries in

@@ -111,11 +111,16 @@ final class StoreEngine: Sendable {
     {
         try checkOpen()
         if readOnly {
-            throw LMDBError(
-                code: .permissionDenied, operation: "write to read-only store \(directory.path)")
+            throw StoreError.storage(
+                path: directory.path, operation: "write", code: 13,
+                reason: "the store is open read-only")
         }
-        return try writer.withLock { zlib in
-            try environment.write { txn in try body(txn, zlib) }
+        do {
+            return try writer.withLock { zlib in
+                try environment.write { txn in try body(txn, zlib) }
+            }
+        } catch {
+            throw StoreError.wrapping(error, path: directory.path)
         }
     }
 
@@ -130,7 +135,11 @@ final class StoreEngine: Sendable {
     /// Runs a read transaction.
     func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try checkOpen()
-        return try environment.read(body)
+        do {
+            return try environment.read(body)
+        } catch {
+            throw StoreError.wrapping(error, path: directory.path)
+        }
     }
 
     /// The size of the store's data file in bytes.
@@ -164,6 +173,10 @@ final class StoreEngine: Sendable {
                 path: directory.path,
                 reason: "cannot create the directory: \(Self.systemReason(error))")
         }
-        try environment.copy(to: directory.path, compacting: true)
+        do {
+            try environment.copy(to: directory.path, compacting: true)
+        } catch {
+            throw StoreError.wrapping(error, path: self.directory.path)
+        }
     }
 }

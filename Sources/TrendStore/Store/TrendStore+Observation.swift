@@ -62,7 +62,11 @@ extension StoreEngine {
     /// LMDB's last committed transaction id, which every commit of any process moves.
     func lastTransactionID() throws -> Int {
         try checkOpen()
-        return try environment.lastTransactionID()
+        do {
+            return try environment.lastTransactionID()
+        } catch {
+            throw StoreError.wrapping(error, path: directory.path)
+        }
     }
 
     /// The change count of each of `names` (0 for a series that does not exist).

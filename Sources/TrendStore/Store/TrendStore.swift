@@ -20,9 +20,14 @@ public actor TrendStore {
     /// Opens the store in `directory`, creating it (mode 0700, files 0600) when needed.
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format,
-    ///   `LMDBError` when the directory holds something that is not a store.
+    ///   ``StoreError/storage(path:operation:code:reason:)`` when the directory holds
+    ///   something that is not a store or cannot be opened.
     public init(directory: URL, options: StoreOptions = StoreOptions()) throws {
-        engine = try StoreEngine(directory: directory, options: options)
+        do {
+            engine = try StoreEngine(directory: directory, options: options)
+        } catch {
+            throw StoreError.wrapping(error, path: directory.path)
+        }
     }
 
     /// The zone local-day figures use when a query names none: the zone this handle was
