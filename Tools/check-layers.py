@@ -27,8 +27,10 @@ MODULES = {
 # The folders of the TrendStore module, lowest layer first.
 FOLDERS = ["Model", "Storage", "Aggregation", "Caching", "Schema", "Store", "KeyValues"]
 
+# Top-level declarations only (column 0): a member type alias such as an AsyncSequence's
+# `Element` is no layer's type.
 DECLARATION = re.compile(
-    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
     r"nonisolated|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)", re.M)
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(\w+)", re.M)
 

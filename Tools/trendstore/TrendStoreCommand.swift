@@ -13,7 +13,7 @@ struct TrendStoreCommand: AsyncParsableCommand {
             "Import health and fitness samples into a TrendStore store and query its aggregates.",
         subcommands: [
             ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self,
-            VerifyCommand.self, BackupCommand.self, PruneCommand.self,
+            VerifyCommand.self, BackupCommand.self, PruneCommand.self, ExportCommand.self,
             CacheCommand.self,
         ])
 
@@ -44,6 +44,6 @@ struct TrendStoreCommand: AsyncParsableCommand {
 
     private static let knownCommandNames: Set<String> = [
         "import", "generate", "query", "info", "verify", "cache", "today", "weekday-average",
-        "heatmap", "list", "refresh", "clear", "backup", "prune",
+        "heatmap", "list", "refresh", "clear", "backup", "prune", "export",
     ]
 }

@@ -44,12 +44,53 @@ final class NDJSONParser: RecordParser {
         else {
             return invalid("value", "missing or not a finite number")
         }
+        // The number's own text, read exactly (JSONSerialization may round the last digit
+        // of a 17-digit value and drops the sign of -0.0).
+        let value =
+            line.withUnsafeBytes { Self.rawNumber(forKey: "value", in: $0) } ?? number.doubleValue
         let unit = object["unit"] as? String
         return .sample(
             series: series, unit: unit?.isEmpty == true ? nil : unit,
             sample: Sample(
-                startMilliseconds: start, endMilliseconds: end, value: number.doubleValue),
+                startMilliseconds: start, endMilliseconds: end, value: value),
             line: lineNumber)
+    }
+
+    /// The number written after the top-level key `key` in a JSON object's bytes, parsed
+    /// exactly, or `nil` when it is not found as a plain number.
+    static func rawNumber(forKey key: String, in bytes: UnsafeRawBufferPointer) -> Double? {
+        let quotedKey = Array("\"\(key)\"".utf8)
+        var index = 0
+        var depth = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x22 {  // a string: a key of this object when followed by ':' at depth 1
+                let start = index
+                index += 1
+                while index < bytes.count && bytes[index] != 0x22 {
+                    index += bytes[index] == 0x5C ? 2 : 1
+                }
+                index += 1
+                guard depth == 1, index - start == quotedKey.count,
+                    bytes[start..<index].elementsEqual(quotedKey)
+                else { continue }
+                while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) {
+                    index += 1
+                }
+                guard index < bytes.count, bytes[index] == 0x3A else { continue }
+                index += 1
+                while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09) {
+                    index += 1
+                }
+                var end = index
+                while end < bytes.count && !",}] \t\r".utf8.contains(bytes[end]) { end += 1 }
+                return NumberParser.double(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+            }
+            if byte == 0x7B || byte == 0x5B { depth += 1 }
+            if byte == 0x7D || byte == 0x5D { depth -= 1 }
+            index += 1
+        }
+        return nil
     }
 
     private static func instant(_ value: Any?) -> Int64? {

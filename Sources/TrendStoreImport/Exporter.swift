@@ -1,0 +1,98 @@
+import Foundation
+import TrendStore
+
+/// The formats ``Exporter`` writes: the importer's CSV and NDJSON.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// `series,start,end,value,unit`, times in epoch milliseconds.
+    case csv
+    /// One `{"series", "start", "end", "value", "unit"}` object per line.
+    case ndjson
+}
+
+/// Writes a store's samples in the importer's own formats, so that importing an export into
+/// a fresh store gives the same samples, bit for bit.
+///
+/// Values are written as the shortest decimal that reads back to the same double (`-0.0`
+/// included), times as epoch milliseconds. Samples are read one stored chunk at a time
+/// (``TrendStore/sampleBatches(of:from:to:)``), so memory stays flat for any store.
+///
+/// ```swift
+/// let count = try await Exporter(store: store).export(
+///     series: ["activeEnergy"], from: .distantPast, to: .distantFuture, format: .csv,
+///     to: FileHandle.standardOutput)
+/// ```
+public struct Exporter: Sendable {
+    /// The store read from.
+    public let store: TrendStore
+
+    /// Creates an exporter reading `store`.
+    public init(store: TrendStore) { self.store = store }
+
+    /// Writes the samples of `series` starting in `[from, to)` to `output`; returns how many.
+    ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` for a series the store does not hold,
+    ///   or the error of writing to `output`.
+    @discardableResult
+    public func export(
+        series: [String], from: Date, to: Date, format: ExportFormat, to output: FileHandle
+    ) async throws -> Int {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        if format == .csv { buffer += Array("series,start,end,value,unit\n".utf8) }
+        var count = 0
+        for name in series {
+            var batches = store.sampleBatches(of: name, from: from, to: to).makeAsyncIterator()
+            // The first read names an unknown series, with the closest names, as every query.
+            var batch = try await batches.next()
+            let unit = try store.unit(of: name) ?? ""
+            let fields = (
+                series: Self.quoted(SeriesName.normalized(name), for: format),
+                unit: Self.quoted(unit, for: format)
+            )
+            while let samples = batch {
+                for sample in samples {
+                    Self.append(sample, fields: fields, format: format, to: &buffer)
+                }
+                count += samples.count
+                if buffer.count >= 1 << 20 {
+                    try output.write(contentsOf: buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                batch = try await batches.next()
+            }
+        }
+        try output.write(contentsOf: buffer)
+        return count
+    }
+
+    private static func append(
+        _ sample: Sample, fields: (series: String, unit: String), format: ExportFormat,
+        to buffer: inout [UInt8]
+    ) {
+        // Swift's description of a Double is the shortest decimal that reads back to it.
+        let value = "\(sample.value)"
+        switch format {
+        case .csv:
+            buffer += Array(
+                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit)\n"
+                    .utf8)
+        case .ndjson:
+            buffer += Array(
+                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit)}\n"
+                    .utf8)
+        }
+    }
+
+    /// A CSV field (quoted when it holds a comma, quote or line break) or a JSON string.
+    private static func quoted(_ text: String, for format: ExportFormat) -> String {
+        switch format {
+        case .csv:
+            guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        case .ndjson:
+            let data = (try? JSONSerialization.data(withJSONObject: [text], options: [])) ?? Data()
+            // `["text"]` → `"text"`: JSONSerialization escapes exactly as JSON requires.
+            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        }
+    }
+}

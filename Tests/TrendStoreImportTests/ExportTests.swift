@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+import TrendStore
+import TrendStoreImport
+
+@Suite("Export")
+struct ExportTests {
+    @Test(
+        "import(export(store)) gives the same samples bit for bit, units included",
+        arguments: [ExportFormat.csv, .ndjson])
+    func roundTrip(format: ExportFormat) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var generator = SampleGenerator(seed: format == .csv ? 1 : 2)
+        var start: Int64 = 1_700_000_000_000
+        let samples =
+            (0..<3_000).map { _ -> Sample in
+                start += generator.integer(in: 0...600_000)
+                var value = generator.anyFiniteValue()
+                if abs(value) > 1e15 { value = value.truncatingRemainder(dividingBy: 1e15) }
+                return Sample(
+                    startMilliseconds: start,
+                    endMilliseconds: start + generator.integer(in: 0...60_000),
+                    value: value)
+            } + [Sample(startMilliseconds: 0, endMilliseconds: 0, value: -0.0)]
+        let original = try TrendStore(directory: directory.url.appendingPathComponent("a"))
+        try await original.write(samples, to: "Caf\u{E9}, \"quoted\"", unit: "kJ")
+        try await original.write(Array(samples.prefix(10)), to: "steps", unit: "count")
+        let file = directory.url.appendingPathComponent("export.\(format.rawValue)").path
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        let written = try await Exporter(store: original).export(
+            series: ["Caf\u{E9}, \"quoted\"", "steps"], from: .distantPast, to: .distantFuture,
+            format: format, to: handle)
+        try handle.close()
+        #expect(written == samples.count + 10)
+
+        let copy = try TrendStore(directory: directory.url.appendingPathComponent("b"))
+        _ = try await Importer(store: copy).importFile(at: file)
+        for name in ["Caf\u{E9}, \"quoted\"", "steps"] {
+            let before = try original.samples(of: name, from: .distantPast, to: .distantFuture)
+            let after = try copy.samples(of: name, from: .distantPast, to: .distantFuture)
+            #expect(before.count == after.count)
+            #expect(
+                zip(before, after).allSatisfy {
+                    $0.startMilliseconds == $1.startMilliseconds
+                        && $0.endMilliseconds == $1.endMilliseconds
+                        && $0.value.bitPattern == $1.value.bitPattern
+                }, "\(name)")
+            #expect(try copy.unit(of: name) == original.unit(of: name))
+        }
+    }
+
+    @Test("the streaming API hands out a week's chunk at a time, only samples in the range")
+    func batches() async throws {
+        try await withTemporaryStore { store, _ in
+            let samples = (0..<30_000).map {
+                Sample(
+                    startMilliseconds: Int64($0) * 60_000,
+                    endMilliseconds: Int64($0) * 60_000 + 60_000,
+                    value: 1)
+            }
+            try await store.write(samples, to: "e", unit: "kcal")
+            var batches = 0
+            var total = 0
+            for try await batch in store.sampleBatches(
+                of: "e", from: Date(milliseconds: 600_000), to: Date(milliseconds: 1_200_000_000))
+            {
+                batches += 1
+                total += batch.count
+                #expect(
+                    batch.allSatisfy { (600_000..<1_200_000_000).contains($0.startMilliseconds) })
+            }
+            #expect(total == (1_200_000_000 - 600_000) / 60_000)
+            // Chunks are weeks counted from the epoch: 600,000 ms … 1.2e9 ms (13.9 days) is two.
+            #expect(batches == 2)
+        }
+    }
+}
