@@ -34,17 +34,7 @@ final class StoreEngine: Sendable {
     private let writer: Mutex<ZlibCodec>
 
     init(directory: URL, options: StoreOptions) throws {
-        if !options.readOnly {
-            do {
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw StoreError.storeUnavailable(
-                    path: directory.path,
-                    reason: "cannot create the directory: \(Self.systemReason(error))")
-            }
-        }
+        if !options.readOnly { try Self.createDirectory(directory) }
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
@@ -94,6 +84,20 @@ final class StoreEngine: Sendable {
     /// Throws ``StoreError/closed(path:)`` once the handle is closed.
     func checkOpen() throws(StoreError) {
         if closed.withLock({ $0 }) { throw .closed(path: directory.path) }
+    }
+
+    /// Creates `directory` (and its parents) with mode 0700 when it does not exist.
+    ///
+    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` with the system's reason.
+    private static func createDirectory(_ directory: URL) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .storeUnavailable(
+                path: directory.path, reason: "cannot create the directory: \(systemReason(error))")
+        }
     }
 
     /// The operating system's words for a Foundation file error ("Permission denied").
@@ -159,20 +163,12 @@ final class StoreEngine: Sendable {
     /// Copies the store, compacted, into `directory`, which must not hold a store.
     func backup(to directory: URL) throws {
         try checkOpen()
-        let files = FileManager.default
-        if files.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
+        {
             throw StoreError.storeUnavailable(
                 path: directory.path, reason: "already holds a store; back up into a new directory")
         }
-        do {
-            try files.createDirectory(
-                at: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError.storeUnavailable(
-                path: directory.path,
-                reason: "cannot create the directory: \(Self.systemReason(error))")
-        }
+        try Self.createDirectory(directory)
         do {
             try environment.copy(to: directory.path, compacting: true)
         } catch {
