@@ -150,6 +150,20 @@ final class SampleStorage: Sendable {
         }
     }
 
+    /// The first chunk window of series `id` in `lower...upper`, or `nil`: one cursor seek.
+    func firstWindow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, from lower: Int64, through upper: Int64, in txn: borrowing T
+    ) throws -> Int64? {
+        guard lower <= upper else { return nil }
+        return try txn.withCursor(chunks) { cursor in
+            guard let entry = try cursor.seek(atOrAfter: StorageKey.make(series: id, index: lower)),
+                let parsed = StorageKey.parse(entry.key), parsed.series == id,
+                parsed.index <= upper
+            else { return nil }
+            return parsed.index
+        }
+    }
+
     /// Decodes the chunk of `window`, appending its samples; `false` when there is none.
     func decodeChunk<T: ReadableTransaction & ~Copyable>(
         _ record: SeriesRecord, window: Int64, zlib: ZlibCodec, in txn: borrowing T,

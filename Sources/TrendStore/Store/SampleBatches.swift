@@ -72,9 +72,8 @@ extension StoreEngine {
         try read { txn in
             let record = try storage.requireSeries(named: series, in: txn)
             guard
-                let window = try storage.existingWindows(
-                    series: record.id, from: from, through: through, in: txn
-                ).first
+                let window = try storage.firstWindow(
+                    series: record.id, from: from, through: through, in: txn)
             else { return (nil, []) }
             var samples: [Sample] = []
             _ = try storage.decodeChunk(
