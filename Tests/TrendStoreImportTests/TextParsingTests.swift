@@ -57,6 +57,19 @@ struct DecimalParsingTests {
     }
 
     @Test(
+        "every finite double's shortest decimal (as the exporter writes it) reads back bit for bit",
+        arguments: 0..<4)
+    func shortestDecimalsRoundTrip(seed: Int) {
+        var values = SampleGenerator(seed: seed)
+        for _ in 0..<20_000 {
+            let value = values.anyFiniteValue()
+            let text = "\(value)"
+            let parsed = Array(text.utf8).withUnsafeBytes { NumberParser.double($0) }
+            #expect(parsed?.bitPattern == value.bitPattern, "\(text)")
+        }
+    }
+
+    @Test(
         "non-numbers are rejected",
         arguments: ["", "-", ".", "1.2.3", "nan", "inf", "0x10", "1,5", "12a", "1e999"])
     func rejects(text: String) {
