@@ -1,4 +1,5 @@
 import Foundation
+import TrendStore
 
 /// Files under the package's `Fixtures/` folder.
 public enum Fixtures {
@@ -21,4 +22,42 @@ public func foundationMilliseconds(_ text: String) -> Int64? {
         text.contains(".")
         ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
     return formatter.date(from: text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// The samples of a simple CSV or NDJSON fixture, read independently of the importer:
+/// split on commas (or decoded with JSONSerialization), times by Foundation, last occurrence wins.
+public func independentlyReadSamples(_ path: String) throws -> [String: [Sample]] {
+    var identities: [String: [String: Sample]] = [:]
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    func add(_ series: String, _ start: Int64, _ end: Int64, _ value: Double) {
+        identities[series, default: [:]]["\(start)-\(end)"] = Sample(
+            startMilliseconds: start, endMilliseconds: end, value: value)
+    }
+    if path.hasSuffix(".ndjson") {
+        for line in text.split(separator: "\n")
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            func time(_ value: Any?) -> Int64 {
+                (value as? String).flatMap(foundationMilliseconds)
+                    ?? (value as! NSNumber).int64Value
+            }
+            add(
+                object["series"] as! String, time(object["start"]), time(object["end"]),
+                (object["value"] as! NSNumber).doubleValue)
+        }
+    } else {
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let fields = line.split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF}"))
+            }
+            add(
+                fields[0], foundationMilliseconds(fields[1])!, foundationMilliseconds(fields[2])!,
+                Double(fields[3])!)
+        }
+    }
+    return identities.mapValues {
+        $0.values.sorted {
+            ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds)
+        }
+    }
 }

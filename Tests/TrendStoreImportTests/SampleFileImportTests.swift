@@ -4,44 +4,6 @@ import TestSupport
 import TrendStore
 import TrendStoreImport
 
-/// The samples of a simple CSV or NDJSON fixture, read independently of the importer:
-/// split on commas (or decoded with JSONSerialization), times by Foundation, last occurrence wins.
-private func independentlyRead(_ path: String) throws -> [String: [Sample]] {
-    var identities: [String: [String: Sample]] = [:]
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    func add(_ series: String, _ start: Int64, _ end: Int64, _ value: Double) {
-        identities[series, default: [:]]["\(start)-\(end)"] = Sample(
-            startMilliseconds: start, endMilliseconds: end, value: value)
-    }
-    if path.hasSuffix(".ndjson") {
-        for line in text.split(separator: "\n")
-        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            func time(_ value: Any?) -> Int64 {
-                (value as? String).flatMap(foundationMilliseconds)
-                    ?? (value as! NSNumber).int64Value
-            }
-            add(
-                object["series"] as! String, time(object["start"]), time(object["end"]),
-                (object["value"] as! NSNumber).doubleValue)
-        }
-    } else {
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: ",").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\u{FEFF}"))
-            }
-            add(
-                fields[0], foundationMilliseconds(fields[1])!, foundationMilliseconds(fields[2])!,
-                Double(fields[3])!)
-        }
-    }
-    return identities.mapValues {
-        $0.values.sorted {
-            ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds)
-        }
-    }
-}
-
 @Suite("Importing CSV and NDJSON files")
 struct SampleFileImportTests {
     @Test(
@@ -50,7 +12,7 @@ struct SampleFileImportTests {
     func importsFixture(fixture: String) async throws {
         try await withTemporaryStore { store, _ in
             let path = Fixtures.path(fixture)
-            let expected = try independentlyRead(path)
+            let expected = try independentlyReadSamples(path)
             let summary = try await Importer(store: store).importFile(at: path)
             #expect(summary.skipped == 0)
             for (series, samples) in expected {

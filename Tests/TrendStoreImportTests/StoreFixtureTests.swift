@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TestSupport
+import TrendStore
+
+/// A store written by this release's format (chunk and rollup format 1), committed under
+/// `Fixtures/stores/`, so later formats can prove they open, answer and migrate old stores.
+@Suite("Stores written by earlier releases")
+struct StoreFixtureTests {
+    private static let zone = TimeZone(identifier: "America/Los_Angeles")!
+
+    @Test("the format-1 store opens, verifies and answers as its source file says")
+    func formatOneStore() async throws {
+        let fixture = Fixtures.path("stores/v1-la-3-days")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let copy = directory.url.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: fixture + "/data.mdb", toPath: copy.appendingPathComponent("data.mdb").path)
+        let store = try TrendStore(directory: copy)
+        #expect(store.formatVersion == 1)
+        #expect(try store.verify().isHealthy)
+
+        // Figures computed without the engine: the source file read by plain splitting, and
+        // the 30-second wall-clock reference.
+        let source = try independentlyReadSamples(fixture + "/source.csv")
+        let energy = try #require(source["activeEnergy"])
+        #expect(
+            try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture) == energy)
+        let reference = ReferenceAggregator(zone: Self.zone)
+        for day in 6...9 {
+            let date = LocalDate(year: 2026, month: 3, day: day)!
+            let expected = reference.detailedFigures(of: date, samples: energy)
+            var running = 0.0
+            let cumulative = expected.hourly.map {
+                running += $0
+                return running
+            }
+            let actual = try store.dayCurve(of: "activeEnergy", on: date, timeZone: Self.zone)
+            for hour in 0..<24 where !approximatelyEqual(actual.cumulative[hour], cumulative[hour])
+            {
+                Issue.record(
+                    "\(date) hour \(hour): \(actual.cumulative[hour]) vs \(cumulative[hour])")
+                break
+            }
+        }
+        let activities = source.filter { $0.key != "activeEnergy" }
+        let heatmap = try store.heatmap(
+            of: Array(activities.keys), from: LocalDate("2026-03-06")!,
+            through: LocalDate("2026-03-09")!, timeZone: Self.zone)
+        #expect(
+            heatmap.days.map(\.count).reduce(0, +) == activities.values.map(\.count).reduce(0, +))
+        // Its cached weekday averages, computed by the release that wrote it, are served.
+        #expect(
+            try store.cachedWeekdayAverage(
+                of: "activeEnergy", weekday: .sunday, timeZone: Self.zone) != nil)
+    }
+}
