@@ -71,16 +71,19 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// LMDB's message for the code (`mdb_strerror`).
     public var message: String { code.description }
 
-    /// A one-line description: the operation, LMDB's message, the code, and a hint where one helps.
-    public var description: String {
-        let hint: String
+    /// What to tell a person about the code where it helps, such as a full disk; else `nil`.
+    public var hint: String? {
         switch code.rawValue {
         case 5, 27, 28:
-            hint =
-                "; the disk may be full or the file too large: nothing of this transaction was written"
-        default: hint = ""
+            return
+                "the disk may be full or the file too large: nothing of this transaction was written"
+        default: return nil
         }
-        return "LMDB: \(operation): \(message) (\(code.rawValue))\(hint)"
+    }
+
+    /// A one-line description: the operation, LMDB's message, the code, and a hint where one helps.
+    public var description: String {
+        "LMDB: \(operation): \(message) (\(code.rawValue))\(hint.map { "; \($0)" } ?? "")"
     }
 }
 

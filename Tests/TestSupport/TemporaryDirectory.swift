@@ -13,6 +13,13 @@ public struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// Writes `text` to the file `name` in the directory and returns its path.
+    public func file(_ name: String, containing text: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Deletes the directory and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(at: url)

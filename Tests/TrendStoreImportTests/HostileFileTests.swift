@@ -11,13 +11,6 @@ import ZIPFoundation
 /// with memory and disk bounded and nothing partial committed.
 @Suite("Hostile files")
 struct HostileFileTests {
-    private func write(_ text: String, to name: String, in directory: TemporaryDirectory) throws
-        -> String
-    {
-        let path = directory.url.appendingPathComponent(name).path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
 
     /// A zip whose entries are `(name, head, filler, times)`: `head`, then `filler` repeated `times`.
     private func zip(
@@ -165,12 +158,13 @@ struct HostileFileTests {
             "series,start,end,value", "x,1763683200000,1763683200000,1",
             "\"x\",1763683260000,1763683260000,2", "y,1763683260000,1763683320000,3",
         ]
-        let csv = try write(lines.joined(separator: ending) + ending, to: "a.csv", in: directory)
-        let ndjson = try write(
-            [
+        let csv = try directory.file("a.csv", containing: lines.joined(separator: ending) + ending)
+        let ndjson = try directory.file(
+            "a.ndjson",
+            containing: [
                 #"{"series":"x","start":1763683200000,"end":1763683200000,"value":1}"#,
                 #"{"series":"y","start":1763683260000,"end":1763683320000,"value":3}"#,
-            ].joined(separator: ending), to: "a.ndjson", in: directory)
+            ].joined(separator: ending))
         try await withTemporaryStore { store, _ in
             let summary = try await Importer(store: store).importFile(at: csv)
             #expect(summary.recordsRead == 3)
@@ -185,8 +179,8 @@ struct HostileFileTests {
     func crLineNumbers() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try write(
-            "series,start,end,value\rx,1,1,1\rx,2,2,oops\r", to: "cr.csv", in: directory)
+        let path = try directory.file(
+            "cr.csv", containing: "series,start,end,value\rx,1,1,1\rx,2,2,oops\r")
         try await withTemporaryStore { store, _ in
             do {
                 _ = try await Importer(store: store).importFile(at: path)
@@ -201,7 +195,7 @@ struct HostileFileTests {
     func noRecords() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try write("series,start,end,value\n", to: "header.csv", in: directory)
+        let path = try directory.file("header.csv", containing: "series,start,end,value\n")
         try await withTemporaryStore { (store, _) async throws -> Void in
             await #expect(throws: ImportError.self) {
                 _ = try await Importer(store: store).importFile(at: path)
@@ -214,13 +208,15 @@ struct HostileFileTests {
     func longLine() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try write(
-            "series,start,end,value\nx,1,1,1\n" + String(repeating: "x", count: 3 << 20)
-                + ",1,1,1\n", to: "long.csv", in: directory)
-        let xml = try write(
-            Self.exportHead + "<Record type=\"HKQuantityTypeIdentifierStepCount\" value=\""
-                + String(repeating: "9", count: 3 << 20) + "\"/>\n</HealthData>\n",
-            to: "long.xml", in: directory)
+        let path = try directory.file(
+            "long.csv",
+            containing: "series,start,end,value\nx,1,1,1\n" + String(repeating: "x", count: 3 << 20)
+                + ",1,1,1\n")
+        let xml = try directory.file(
+            "long.xml",
+            containing: Self.exportHead
+                + "<Record type=\"HKQuantityTypeIdentifierStepCount\" value=\""
+                + String(repeating: "9", count: 3 << 20) + "\"/>\n</HealthData>\n")
         try await withTemporaryStore { store, _ in
             for (file, line) in [(path, 3), (xml, 4)] {
                 do {
@@ -250,8 +246,8 @@ struct HostileFileTests {
     func outOfRange(line: String, field: String, reason: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try write(
-            "series,start,end,value\nok,1,1,1\n\(line)\n", to: "range.csv", in: directory)
+        let path = try directory.file(
+            "range.csv", containing: "series,start,end,value\nok,1,1,1\n\(line)\n")
         try await withTemporaryStore { store, _ in
             do {
                 _ = try await Importer(store: store).importFile(at: path)
@@ -270,10 +266,10 @@ struct HostileFileTests {
     func unicodeNamesAcrossFiles() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let nfc = try write(
-            "series,start,end,value\nCaf\u{E9},1,1,1\n", to: "nfc.csv", in: directory)
-        let nfd = try write(
-            "series,start,end,value\nCafe\u{301},2,2,2\n", to: "nfd.csv", in: directory)
+        let nfc = try directory.file(
+            "nfc.csv", containing: "series,start,end,value\nCaf\u{E9},1,1,1\n")
+        let nfd = try directory.file(
+            "nfd.csv", containing: "series,start,end,value\nCafe\u{301},2,2,2\n")
         try await withTemporaryStore { store, _ in
             _ = try await Importer(store: store).importFile(at: nfc)
             _ = try await Importer(store: store).importFile(at: nfd)
@@ -287,9 +283,9 @@ struct HostileFileTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = (0..<10).map { "x,\($0 * 60_000),\($0 * 60_000 + 60_000),1" }
-        let path = try write(
-            (["series,start,end,value"] + good + ["x,1,0,1"]).joined(separator: "\n"), to: "f.csv",
-            in: directory)
+        let path = try directory.file(
+            "f.csv",
+            containing: (["series,start,end,value"] + good + ["x,1,0,1"]).joined(separator: "\n"))
         try await withTemporaryStore { store, _ in
             var options = ImportOptions()
             options.batchSize = 4
@@ -322,14 +318,12 @@ struct ImportPipelineTests {
     func unitsResolvedInTheWrite() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        func file(_ name: String, _ text: String) throws -> String {
-            let path = directory.url.appendingPathComponent(name).path
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }
-        let withUnit = try file("kcal.csv", "series,start,end,value,unit\ne,0,60000,1,kcal\n")
-        let without = try file("plain.csv", "series,start,end,value\ne,60000,120000,2\nf,0,1,3\n")
-        let other = try file("kj.csv", "series,start,end,value,unit\ne,120000,180000,3,kJ\n")
+        let withUnit = try directory.file(
+            "kcal.csv", containing: "series,start,end,value,unit\ne,0,60000,1,kcal\n")
+        let without = try directory.file(
+            "plain.csv", containing: "series,start,end,value\ne,60000,120000,2\nf,0,1,3\n")
+        let other = try directory.file(
+            "kj.csv", containing: "series,start,end,value,unit\ne,120000,180000,3,kJ\n")
         try await withTemporaryStore { (store, _) async throws -> Void in
             _ = try await Importer(store: store).importFile(at: withUnit)
             var options = ImportOptions()

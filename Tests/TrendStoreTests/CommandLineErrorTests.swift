@@ -9,10 +9,8 @@ import TestSupport
 @Suite("Command-line errors and exit codes")
 struct CommandLineErrorTests {
     private func csv(in directory: TemporaryDirectory, _ lines: [String]) throws -> String {
-        let path = directory.url.appendingPathComponent("in.csv").path
-        try (["series,start,end,value"] + lines).joined(separator: "\n").write(
-            toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try directory.file(
+            "in.csv", containing: (["series,start,end,value"] + lines).joined(separator: "\n"))
     }
 
     @Test("a store path that is a file, or under one, is named in one line with status 1")

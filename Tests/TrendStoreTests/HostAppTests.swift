@@ -147,11 +147,11 @@ struct HostAppTests {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             func csv(_ name: String, _ series: String, _ start: Int64) throws -> String {
-                let path = directory.url.appendingPathComponent(name).path
-                try "series,start,end,value,unit\n\(series),\(start),\(start + 60_000),2,kcal\n"
-                    .write(
-                        toFile: path, atomically: true, encoding: .utf8)
-                return path
+                try directory.file(
+                    name,
+                    containing:
+                        "series,start,end,value,unit\n\(series),\(start),\(start + 60_000),2,kcal\n"
+                )
             }
             let other = try csv("other.csv", "other", 1_770_000_000_000)
             let watched = try csv("watched.csv", "watched", 1_770_000_000_000)

@@ -5,12 +5,8 @@ extension StoreError {
     /// other error unchanged. Host apps then handle one error type, with LMDB's code kept.
     static func wrapping(_ error: any Error, path: String) -> any Error {
         guard let lmdb = error as? LMDBError else { return error }
-        var reason = lmdb.message
-        if [5, 27, 28].contains(lmdb.code.rawValue) {
-            reason +=
-                "; the disk may be full or the file too large: nothing of this transaction was written"
-        }
         return StoreError.storage(
-            path: path, operation: lmdb.operation, code: lmdb.code.rawValue, reason: reason)
+            path: path, operation: lmdb.operation, code: lmdb.code.rawValue,
+            reason: lmdb.message + (lmdb.hint.map { "; \($0)" } ?? ""))
     }
 }
