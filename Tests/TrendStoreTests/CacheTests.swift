@@ -153,18 +153,17 @@ struct CacheTests {
     func staleOnFailure() async throws {
         try await withCachedStore { store, clock in
             let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: .friday)
-            // Damage every rollup block behind the stored payload's back, then force a refresh.
+            // Damage every rollup row behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
-                for block in try store.engine.storage.indices(
-                    in: store.engine.storage.rollups, series: record.id, from: .min, through: .max,
-                    txn: txn
-                ) {
-                    let key = StorageKey.make(series: record.id, index: block)
-                    var bytes = try #require(
-                        try txn.value(forKey: key, in: store.engine.storage.rollups))
-                    bytes[0] ^= 0x55  // the block header: every row in it becomes unreadable
-                    try txn.put(bytes, forKey: key, in: store.engine.storage.rollups)
+                let days = try store.engine.storage.formatTwoDatabases().days
+                for day in try store.engine.storage.indices(
+                    in: days, series: record.id, from: .min, through: .max, txn: txn)
+                {
+                    let key = StorageKey.make(series: record.id, index: day)
+                    var bytes = try #require(try txn.value(forKey: key, in: days))
+                    bytes[0] ^= 0x55  // the row's version: it becomes unreadable
+                    try txn.put(bytes, forKey: key, in: days)
                 }
             }
             // 37 days on: a refresh is due, and its window still holds the damaged rows
@@ -228,6 +227,7 @@ struct MigrationTests {
             #expect(
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
+                    "0003-storage-format-2",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -282,6 +282,7 @@ struct MigrationTests {
         #expect(
             try reopened.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
+                "0003-storage-format-2",
             ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }

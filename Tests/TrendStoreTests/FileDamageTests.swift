@@ -6,19 +6,24 @@ import TestSupport
 
 @Suite("Damage to the data file")
 struct FileDamageTests {
-    /// Flips one byte of `value` where it lies in the data file at `path`; returns whether it was found.
+    /// Flips one byte of `value` wherever it lies in the data file at `path` (LMDB may
+    /// keep stale copies in free pages); returns whether it was found.
     private func flip(_ value: [UInt8], in path: String, at offsetInValue: Int) throws -> Bool {
         var file = try Data(contentsOf: URL(fileURLWithPath: path))
         let needle = Data(value[max(0, offsetInValue - 24)..<min(value.count, offsetInValue + 24)])
-        guard let range = file.range(of: needle) else { return false }
-        let position = range.lowerBound + (offsetInValue - max(0, offsetInValue - 24))
-        file[position] ^= 0x20
+        var found = false
+        var searchFrom = file.startIndex
+        while let range = file.range(of: needle, in: searchFrom..<file.endIndex) {
+            file[range.lowerBound + (offsetInValue - max(0, offsetInValue - 24))] ^= 0x20
+            found = true
+            searchFrom = range.upperBound
+        }
         try file.write(to: URL(fileURLWithPath: path))
-        return true
+        return found
     }
 
     @Test(
-        "flipped bytes of a chunk, a rollup block and a cached payload in a copy are detected; no query returns their numbers"
+        "flipped bytes of a block, a rollup row and a cached payload in a copy are detected; no query returns their numbers"
     )
     func flippedBytes() async throws {
         let original = try TemporaryDirectory()
@@ -38,25 +43,25 @@ struct FileDamageTests {
             (chunk, block, payload, damagedDay) = try store.engine.read { txn in
                 let engine = store.engine
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
-                let windows = try engine.storage.existingWindows(
-                    series: record.id, from: .min, through: .max, in: txn)
+                let databases = try engine.storage.formatTwoDatabases()
                 let blocks = try engine.storage.indices(
-                    in: engine.storage.rollups, series: record.id, from: .min, through: .max,
-                    txn: txn)
+                    in: databases.blocks, series: record.id, from: .min, through: .max, txn: txn)
+                let days = try engine.storage.indices(
+                    in: databases.days, series: record.id, from: .min, through: .max, txn: txn)
                 return (
                     try txn.value(
-                        forKey: StorageKey.make(series: record.id, index: windows[1]),
-                        in: engine.storage.chunks)!,
+                        forKey: StorageKey.make(series: record.id, index: blocks[1]),
+                        in: databases.blocks)!,
                     try txn.value(
-                        forKey: StorageKey.make(series: record.id, index: blocks[0]),
-                        in: engine.storage.rollups)!,
+                        forKey: StorageKey.make(series: record.id, index: days[days.count - 3]),
+                        in: databases.days)!,
                     try txn.value(
                         forKey: Array(
                             SchemaKey.weekdayAverage(
                                 "energy", weekday: .tuesday, zone: TimeZone(identifier: "UTC")!
                             ).utf8),
                         in: engine.caches.aggregates)!,
-                    LocalDate(dayNumber: blocks[0] * 7 + 3)
+                    LocalDate(dayNumber: days[days.count - 3])
                 )
             }
         }
@@ -64,7 +69,8 @@ struct FileDamageTests {
         try FileManager.default.copyItem(
             atPath: original.url.appendingPathComponent("data.mdb").path, toPath: dataFile)
         #expect(try flip(chunk, in: dataFile, at: chunk.count / 2))
-        #expect(try flip(block, in: dataFile, at: block.count / 2))
+        // The row's checksum: unlike its slots, it differs from every other row's.
+        #expect(try flip(block, in: dataFile, at: block.count - 2))
         #expect(try flip(payload, in: dataFile, at: payload.count - 20))
 
         let damaged = try TrendStore(directory: copy.url, options: options)
@@ -75,7 +81,7 @@ struct FileDamageTests {
         #expect(throws: StoreError.self) {
             try damaged.samples(of: "energy", from: .distantPast, to: .distantFuture)
         }
-        // The day whose row was hit: its curve throws rather than showing wrong numbers, whichever of the block's rows it was.
+        // The day whose row was hit: its curve throws rather than showing wrong numbers; its neighbours answer as before.
         let curves = (0..<7).map { offset in
             Result {
                 try damaged.dayCurve(

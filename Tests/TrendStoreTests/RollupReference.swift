@@ -59,20 +59,15 @@ func storedRollup(_ store: TrendStore, series: String, day: Int64) throws -> [Sl
     let engine = store.engine
     return try engine.read { txn in
         let record = try engine.storage.requireSeries(named: series, in: txn)
-        let blockKey = StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: day))
-        guard let block = try txn.value(forKey: blockKey, in: engine.storage.rollups) else {
+        let key = StorageKey.make(series: record.id, index: day)
+        guard
+            let bytes = try txn.value(forKey: key, in: try engine.storage.formatTwoDatabases().days)
+        else {
             return nil
         }
-        var row: [UInt8]?
-        try block.withUnsafeBytes { bytes in
-            try RollupBlock.forEachRow(bytes) { offset, bytes in
-                if RollupBlock.index(ofDay: day) * 7 + Int64(offset) == day { row = Array(bytes) }
-            }
-        }
-        guard let bytes = row else { return nil }
         var slots = Array(repeating: SlotFigures(), count: 96)
         try bytes.withUnsafeBytes { bytes in
-            try RollupCodec.forEachSlot(bytes) { slot, prorated, count, startSum in
+            try RollupRowCodec.forEachSlot(bytes) { slot, prorated, count, startSum in
                 slots[slot] = SlotFigures(prorated: prorated, count: count, startSum: startSum)
             }
         }

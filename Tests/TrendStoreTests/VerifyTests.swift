@@ -22,7 +22,7 @@ struct VerifyTests {
     }
 
     @Test(
-        "a damaged chunk is reported with its series and window, and reads fail instead of lying",
+        "a damaged block is reported with its series and start, and reads fail instead of lying",
         arguments: [0, 20, 41, 200])
     func damagedChunk(offset: Int) async throws {
         try await withTemporaryStore { store, _ in
@@ -31,23 +31,23 @@ struct VerifyTests {
                 generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e",
                 unit: "kcal")
             let engine = store.engine
-            let damagedWindow: Int64 = try engine.write { txn, _ in
+            let damagedBlock: Int64 = try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
-                let window = try engine.storage.existingWindows(
-                    series: record.id, from: .min, through: .max, in: txn)[1]
-                let key = StorageKey.make(series: record.id, index: window)
-                var bytes = try #require(try txn.value(forKey: key, in: engine.storage.chunks))
+                let blocks = try engine.storage.formatTwoDatabases().blocks
+                let block = try engine.storage.indices(
+                    in: blocks, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let key = StorageKey.make(series: record.id, index: block)
+                var bytes = try #require(try txn.value(forKey: key, in: blocks))
                 bytes[offset] ^= 0x04
-                try txn.put(bytes, forKey: key, in: engine.storage.chunks)
-                return window
+                try txn.put(bytes, forKey: key, in: blocks)
+                return block
             }
             let report = try store.verify()
             let damaged = report.problems.filter { $0.kind == .damagedChunk }
             #expect(damaged.count == 1)
             #expect(damaged.first?.series == "e")
             #expect(
-                damaged.first.map { ($0.at).millisecondsSince1970 } == damagedWindow
-                    * engine.storage.chunkWindow)
+                damaged.first.map { ($0.at).millisecondsSince1970 } == damagedBlock)
             #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
             #expect(throws: StoreError.self) {
                 try store.samples(of: "e", from: .distantPast, to: .distantFuture)
@@ -65,14 +65,14 @@ struct VerifyTests {
             let engine = store.engine
             try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
-                let block = try engine.storage.indices(
-                    in: engine.storage.rollups, series: record.id, from: .min, through: .max,
-                    txn: txn)[1]
-                let key = StorageKey.make(series: record.id, index: block)
-                var bytes = try #require(try txn.value(forKey: key, in: engine.storage.rollups))
-                // inside one day's row: that row's checksum no longer matches
+                let days = try engine.storage.formatTwoDatabases().days
+                let day = try engine.storage.indices(
+                    in: days, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let key = StorageKey.make(series: record.id, index: day)
+                var bytes = try #require(try txn.value(forKey: key, in: days))
+                // inside the day's row: its checksum no longer matches
                 bytes[bytes.count / 2] ^= 0x01
-                try txn.put(bytes, forKey: key, in: engine.storage.rollups)
+                try txn.put(bytes, forKey: key, in: days)
             }
             let report = try store.verify()
             #expect(report.problems.map(\.kind) == [.rollupMismatch])

@@ -1,4 +1,5 @@
-// libFuzzer target: the decoders of stored bytes (chunks, rollup rows and blocks, cached payloads).
+// libFuzzer target: the decoders of stored bytes (blocks and format-1 chunks, rollup rows of
+// both formats, format-1 rollup blocks, cached payloads).
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
 
@@ -16,16 +17,30 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         var samples: [Sample] = []
         chunk.withUnsafeBytes { _ = try? ChunkCodec.decode($0, zlib: zlib, appendingTo: &samples) }
     }
+    if bytes.count >= BlockCodec.headerSize {
+        let checksum = bytes.withUnsafeBytes {
+            ZlibCodec.crc32(
+                UnsafeRawBufferPointer(rebasing: $0[BlockCodec.headerSize...]),
+                continuing: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[..<68])))
+        }
+        var block = bytes
+        withUnsafeBytes(of: checksum.littleEndian) { block.replaceSubrange(68..<72, with: $0) }
+        var samples: [Sample] = []
+        block.withUnsafeBytes { _ = try? BlockCodec.decode($0, zlib: zlib, appendingTo: &samples) }
+    }
     var row = bytes
     row.append(
         contentsOf: withUnsafeBytes(
             of: bytes.withUnsafeBytes { ZlibCodec.crc32($0) }.littleEndian, Array.init))
-    row.withUnsafeBytes { _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in } }
+    row.withUnsafeBytes {
+        _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in }
+        _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }
+        _ = try? RollupRowCodec.decode($0, day: 0)
+    }
     bytes.withUnsafeBytes { block in
         _ = try? RollupBlock.forEachRow(block) { _, row in
             try RollupCodec.forEachSlot(row) { _, _, _, _ in }
         }
-        _ = try? RollupBlock(index: 0, bytes: block)
         _ = AggregatePayload.window(of: block)
     }
     row.withUnsafeBytes { _ = try? AggregatePayload(bytes: $0) }

@@ -27,7 +27,7 @@ struct InfoCommand: AsyncParsableCommand {
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(
                 directory: store.directory.path, timeZone: store.defaultTimeZone.identifier,
-                formatVersion: store.formatVersion,
+                formatVersion: try store.formatVersion,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, sampleCount: samples, series: series)
             if json {

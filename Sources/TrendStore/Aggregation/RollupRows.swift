@@ -15,8 +15,9 @@ struct RollupRows {
     /// Whether `startCounts` and `startSums` were loaded.
     let includesStarts: Bool
 
-    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups of their
-    /// week blocks when few are needed, by one cursor walk when most of the range is.
+    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups when few
+    /// are needed, by one cursor walk when most of the range is. Format-1 rows not yet
+    /// migrated are read first; a format-2 row of the same day replaces them.
     init<T: ReadableTransaction & ~Copyable>(
         storage: SampleStorage, record: SeriesRecord, days: [Int64], includesStarts: Bool,
         txn: borrowing T
@@ -25,59 +26,63 @@ struct RollupRows {
         firstDay = days.first ?? 0
         let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
         rowOfDay = Array(repeating: -1, count: span)
-        guard !days.isEmpty else { return }
+        guard let first = days.first, let last = days.last else { return }
         var wanted = [Bool](repeating: false, count: span)
-        for day in days { wanted[Int(day - firstDay)] = true }
-        let firstDay = self.firstDay
-        var blocks: [Int64] = []
-        for day in days where RollupBlock.index(ofDay: day) != blocks.last {
-            blocks.append(RollupBlock.index(ofDay: day))
+        for day in days { wanted[Int(day - first)] = true }
+        func isWanted(_ day: Int64) -> Bool {
+            day >= first && day <= last && wanted[Int(day - first)]
         }
-        let readBlock = {
-            (rows: inout RollupRows, index: Int64, bytes: UnsafeRawBufferPointer) throws in
-            do {
-                try RollupBlock.forEachRow(bytes) { offset, row in
-                    let day = index * RollupBlock.days + Int64(offset)
-                    let index = day - firstDay
-                    if index >= 0 && index < wanted.count && wanted[Int(index)] {
-                        try rows.append(row, day: day, record: record)
+        try txn.withCursor(storage.rollups) { cursor in
+            try cursor.forEach(
+                from: StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: first))
+            ) { key, value in
+                guard let parsed = StorageKey.parse(key), parsed.series == record.id,
+                    parsed.index <= RollupBlock.index(ofDay: last)
+                else { return false }
+                do {
+                    try RollupBlock.forEachRow(value) { offset, row in
+                        let day = parsed.index * RollupBlock.days + Int64(offset)
+                        if isWanted(day) {
+                            try self.append(row, format: 1, day: day, record: record)
+                        }
                     }
+                } catch let damage as RollupCodec.Damage {
+                    throw StoreError.damagedRollup(
+                        series: record.name,
+                        dayStart: parsed.index * RollupBlock.days * TimeGrid.day,
+                        reason: damage.reason)
                 }
-            } catch let damage as RollupCodec.Damage {
-                throw StoreError.damagedRollup(
-                    series: record.name, dayStart: index * RollupBlock.days * TimeGrid.day,
-                    reason: damage.reason)
+                return true
             }
         }
-        if blocks.count * 3 >= Int(blocks.last! - blocks.first! + 1) {
-            let last = blocks.last!
-            try txn.withCursor(storage.rollups) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: blocks.first!)) {
+        guard let rows = storage.days else { return }
+        if days.count * 3 >= span {
+            try txn.withCursor(rows) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: first)) {
                     key, value in
                     guard let parsed = StorageKey.parse(key), parsed.series == record.id,
                         parsed.index <= last
-                    else {
-                        return false
+                    else { return false }
+                    if isWanted(parsed.index) {
+                        try self.append(value, format: 2, day: parsed.index, record: record)
                     }
-                    try readBlock(&self, parsed.index, value)
                     return true
                 }
             }
         } else {
-            for index in blocks {
-                let key = StorageKey.make(series: record.id, index: index)
-                try key.withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: storage.rollups) {
-                        try readBlock(&self, index, $0)
+            for day in days {
+                try StorageKey.make(series: record.id, index: day).withUnsafeBytes { key in
+                    _ = try txn.withValue(forKey: key, in: rows) {
+                        try self.append($0, format: 2, day: day, record: record)
                     }
                 }
             }
         }
     }
 
-    private mutating func append(_ bytes: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord)
-        throws
-    {
+    private mutating func append(
+        _ bytes: UnsafeRawBufferPointer, format: Int, day: Int64, record: SeriesRecord
+    ) throws {
         let row = prorated.count / DayRollup.slotCount
         let base = prorated.count
         let slots = DayRollup.slotCount
@@ -101,7 +106,8 @@ struct RollupRows {
                     try touched.withUnsafeMutableBufferPointer { touched in
                         try startCounts.withUnsafeMutableBufferPointer { startCounts in
                             try startSums.withUnsafeMutableBufferPointer { startSums in
-                                try RollupCodec.forEachSlot(bytes) { slot, value, count, sum in
+                                try Self.forEachSlot(bytes, format: format) {
+                                    slot, value, count, sum in
                                     prorated[base + slot] = value
                                     touched[base + slot] = true
                                     startCounts[base + slot] = count
@@ -114,7 +120,7 @@ struct RollupRows {
             } else {
                 try prorated.withUnsafeMutableBufferPointer { prorated in
                     try touched.withUnsafeMutableBufferPointer { touched in
-                        try RollupCodec.forEachSlot(bytes, decodingStartSums: false) {
+                        try Self.forEachSlot(bytes, format: format) {
                             slot, value, _, _ in
                             prorated[base + slot] = value
                             touched[base + slot] = true
@@ -127,6 +133,18 @@ struct RollupRows {
                 series: record.name, dayStart: day * TimeGrid.day, reason: damage.reason)
         }
         rowOfDay[Int(day - firstDay)] = Int32(row)
+    }
+
+    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot of a row of `format`.
+    @inline(__always)
+    private static func forEachSlot(
+        _ row: UnsafeRawBufferPointer, format: Int, _ body: (Int, Double, UInt32, Double) -> Void
+    ) throws(RollupCodec.Damage) {
+        if format == 2 {
+            try RollupRowCodec.forEachSlot(row, body)
+        } else {
+            try RollupCodec.forEachSlot(row, body)
+        }
     }
 
     /// The offset of `day`'s first slot in the flat arrays, or `nil` when it has no row.

@@ -260,30 +260,16 @@ struct SeriesAggregator {
         return latest
     }
 
-    /// The decoded chunks whose windows may hold samples starting in `[from, through]`.
+    /// The decoded pieces that may hold samples starting in `[from, through]`.
     private func decodedChunks<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> [DecodedChunk] {
-        let windows = try storage.existingWindows(
-            series: record.id, from: storage.windowIndex(of: from),
-            through: storage.windowIndex(of: through), in: txn)
-        var chunks: [DecodedChunk] = []
-        for window in windows {
-            let key = StorageKey.make(series: record.id, index: window)
-            let chunk: DecodedChunk? = try key.withUnsafeBytes { key -> DecodedChunk? in
-                try txn.withValue(forKey: key, in: storage.chunks) { bytes -> DecodedChunk in
-                    do {
-                        let header = try ChunkCodec.header(bytes)
-                        return try storage.decodedChunks.chunk(
-                            series: record.id, window: window, header: header, bytes: bytes,
-                            zlib: zlib)
-                    } catch {
-                        throw storage.chunkDamage(record, window: window, error)
-                    }
+        try storage.pieces(of: record, startingFrom: from, through: through, in: txn)
+            .compactMap { piece in
+                try storage.withPiece(piece, of: record, in: txn) { bytes in
+                    try storage.decodedChunks.chunk(
+                        piece, of: record, bytes: bytes, storage: storage, zlib: zlib)
                 }
             }
-            if let chunk { chunks.append(chunk) }
-        }
-        return chunks
     }
 }

@@ -16,24 +16,59 @@ struct MigrationContext: Sendable {
     var queries: Queries { Queries(storage: storage) }
 }
 
-/// One step of the store's schema history, applied once, in one write transaction.
+/// Whether a migration step has more batches to run.
+enum MigrationProgress: Sendable {
+    case moreToDo
+    case finished
+}
+
+/// One step of the store's schema history, applied once, in one or more write transactions.
 struct Migration: Sendable {
     /// A stable, sortable name recorded in `meta` when the step has run.
     let identifier: String
-    /// Changes the store; runs inside the transaction that records it.
-    let apply: @Sendable (MigrationContext, borrowing WriteTransaction, Date) throws -> Void
+    /// Changes the store by one batch; the batch that returns `.finished` commits with
+    /// the record that the step ran. Every batch leaves a store that answers correctly.
+    let apply:
+        @Sendable (MigrationContext, borrowing WriteTransaction, Date) throws -> MigrationProgress
+
+    /// A step done in one transaction.
+    init(
+        identifier: String,
+        apply:
+            @escaping @Sendable (MigrationContext, borrowing WriteTransaction, Date) throws ->
+            Void
+    ) {
+        self.identifier = identifier
+        self.apply = { context, txn, now in
+            try apply(context, txn, now)
+            return .finished
+        }
+    }
+
+    /// A step done in batches, each its own transaction.
+    init(
+        identifier: String,
+        batches:
+            @escaping @Sendable (MigrationContext, borrowing WriteTransaction, Date) throws ->
+            MigrationProgress
+    ) {
+        self.identifier = identifier
+        apply = batches
+    }
 }
 
 /// Runs the migrations a store has not had yet, in order, at open.
 ///
-/// Each migration and the record that it ran commit together, so a crash leaves
-/// either the old state or the new one, and opening again never runs a step twice.
+/// Each migration's last batch and the record that it ran commit together, so a crash
+/// leaves the old state, a state between batches (which the next open continues from),
+/// or the new one, and opening again never runs a step twice.
 enum Migrator {
     /// Every migration, oldest first.
     static let all: [Migration] = [
         Migration(
             identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
         Migration(identifier: "0002-cache-keys-carry-zone", apply: ZonedCacheKeysMigration.apply),
+        Migration(identifier: "0003-storage-format-2", batches: FormatTwoMigration.apply),
     ]
 
     private static let appliedKey = Array("migrations".utf8)
@@ -49,13 +84,20 @@ enum Migrator {
     /// Applies every migration not yet recorded.
     static func run(_ context: MigrationContext) throws {
         for migration in all {
-            try context.environment.write { txn in
-                var done = try applied(context, in: txn)
-                guard !done.contains(migration.identifier) else { return }
-                try migration.apply(context, txn, context.clock())
-                done.append(migration.identifier)
-                try txn.put(
-                    Array(done.joined(separator: "\n").utf8), forKey: appliedKey, in: context.meta)
+            var progress = MigrationProgress.moreToDo
+            while progress == .moreToDo {
+                progress = try context.environment.write { txn in
+                    var done = try applied(context, in: txn)
+                    guard !done.contains(migration.identifier) else { return .finished }
+                    let progress = try migration.apply(context, txn, context.clock())
+                    if progress == .finished {
+                        done.append(migration.identifier)
+                        try txn.put(
+                            Array(done.joined(separator: "\n").utf8), forKey: appliedKey,
+                            in: context.meta)
+                    }
+                    return progress
+                }
             }
         }
     }

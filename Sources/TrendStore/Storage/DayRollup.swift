@@ -1,41 +1,77 @@
 /// The summary of one series over one UTC day, per quarter-hour slot (96 slots).
 ///
-/// - `prorated[q]`: the sum of each sample's value times the fraction of its duration
-///   inside slot `q` (an instant sample counts whole in the slot holding it).
-/// - `touched[q]`: whether any sample overlaps slot `q` (even with a zero value), so a
-///   day with only zero-valued samples still counts as a day with data.
-/// - `startCounts[q]`, `startSums[q]`: how many samples start in slot `q`, and the sum
-///   of their whole values. Start sums are exact: when every value starting in the day
-///   is a decimal with at most nine places, they are summed as scaled integers.
+/// Per slot `q`:
+/// - `touched[q]`: whether any sample overlaps `q` (even with a zero value), so a day with
+///   only zero-valued samples still counts as a day with data;
+/// - `startCounts[q]` and the start sum: how many samples start in `q`, and the sum of
+///   their whole values;
+/// - the prorated sum: the whole values of the samples *contained* in `q` (starting in it
+///   and ending by its end, or instants in it), plus `shares[q]`, each other sample's
+///   value times the fraction of its duration inside `q`.
 ///
-/// Every real time zone's offsets are whole quarter-hours, so any local hour or day is
-/// an exact sum of slots. A rollup is a pure function of the samples overlapping its
-/// day, computed in sample order, so recomputing it gives the same bits.
+/// When every value starting in the day is a decimal with at most nine places (the exact
+/// form, `exponent != nil`), the start sums and the contained sums are kept as integers
+/// of `10^exponent`: exact, independent of order, and small to store; a minute-cadence day
+/// has no shares at all. Otherwise they are `Double` sums in sample order.
+///
+/// Every real time zone's offsets are whole quarter-hours, so any local hour or day is an
+/// exact sum of slots. A rollup is a pure function of the samples overlapping its day, so
+/// recomputing it gives the same bits.
 struct DayRollup: Equatable {
     static let slotCount = 96
 
     /// The UTC day number (days since 1970-01-01).
     let day: Int64
-    var prorated: [Double]
     var touched: [Bool]
     var startCounts: [UInt32]
+    /// The decimal exponent of the exact form, or `nil` for `Double` sums.
+    var exponent: Int?
+    /// Exact form: the scaled sum of the values starting in each slot.
+    var startIntegers: [Int64]
+    /// Exact form: the part of `startIntegers` from samples not contained in their slot.
+    var escapingIntegers: [Int64]
+    /// `Double` form: the sum of the values starting in each slot.
     var startSums: [Double]
-    /// The exponent of the exact start sums, or `nil` when they are plain `Double` sums.
-    var startSumExponent: Int?
+    /// `Double` form: the sum of the values contained in each slot.
+    var containedSums: [Double]
+    /// The prorated parts of samples not contained in the slot they start in.
+    var shares: [Double]
 
     init(day: Int64) {
         self.day = day
-        prorated = Array(repeating: 0, count: Self.slotCount)
         touched = Array(repeating: false, count: Self.slotCount)
         startCounts = Array(repeating: 0, count: Self.slotCount)
+        exponent = nil
+        startIntegers = Array(repeating: 0, count: Self.slotCount)
+        escapingIntegers = Array(repeating: 0, count: Self.slotCount)
         startSums = Array(repeating: 0, count: Self.slotCount)
-        startSumExponent = nil
+        containedSums = Array(repeating: 0, count: Self.slotCount)
+        shares = Array(repeating: 0, count: Self.slotCount)
     }
 
     var dayStart: Int64 { day * TimeGrid.day }
 
     /// Whether no sample touches the day.
     var isEmpty: Bool { !touched.contains(true) }
+
+    /// The sum of the whole values of the samples starting in `slot`.
+    func startSum(_ slot: Int) -> Double {
+        guard let exponent else { return startSums[slot] }
+        return Self.value(of: startIntegers[slot], exponent: exponent)
+    }
+
+    /// The prorated sum of `slot`.
+    func prorated(_ slot: Int) -> Double {
+        guard let exponent else { return containedSums[slot] + shares[slot] }
+        return Self.value(of: startIntegers[slot] &- escapingIntegers[slot], exponent: exponent)
+            + shares[slot]
+    }
+
+    /// The value of a scaled integer sum: the one formula writers and readers use.
+    @inline(__always)
+    static func value(of integer: Int64, exponent: Int) -> Double {
+        Double(integer) / DecimalScale.powers[exponent]
+    }
 
     /// Builds the rollup of `day` from samples sorted by `(start, end)`.
     ///
@@ -48,58 +84,69 @@ struct DayRollup: Equatable {
             $0.startMilliseconds >= dayStart && $0.startMilliseconds < dayEnd
         }
         let scaling = DecimalScale.commonScaling(of: starting.lazy.map(\.value))
-        var scaledSums = [Int64](repeating: 0, count: slotCount)
         var exact = scaling != nil
         for (index, sample) in starting.enumerated() {
             let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
+            let contained = isContained(sample, inSlot: slot, dayStart: dayStart)
             rollup.startCounts[slot] += 1
             rollup.startSums[slot] += sample.value
+            if contained {
+                rollup.containedSums[slot] += sample.value
+                rollup.touched[slot] = true
+            }
             if exact, let scaling {
-                let (sum, overflow) = scaledSums[slot].addingReportingOverflow(
-                    scaling.integers[index])
-                if overflow { exact = false } else { scaledSums[slot] = sum }
+                let integer = scaling.integers[index]
+                let (sum, overflow) = rollup.startIntegers[slot].addingReportingOverflow(integer)
+                let (escaping, escapingOverflow) =
+                    contained
+                    ? (rollup.escapingIntegers[slot], false)
+                    : rollup.escapingIntegers[slot].addingReportingOverflow(integer)
+                if overflow || escapingOverflow {
+                    exact = false
+                } else {
+                    rollup.startIntegers[slot] = sum
+                    rollup.escapingIntegers[slot] = escaping
+                }
             }
         }
-        for sample in samples { rollup.addProrated(sample, dayStart: dayStart, dayEnd: dayEnd) }
-        let exponent = scaling?.exponent
-        if exact, let exponent {
-            var exactSums = rollup.startSums
-            for slot in 0..<slotCount where rollup.startCounts[slot] > 0 {
-                let sum = Double(scaledSums[slot]) / DecimalScale.powers[exponent]
-                guard DecimalScale.scaled(sum, exponent: exponent) == scaledSums[slot] else {
-                    return rollup
-                }
-                exactSums[slot] = sum
+        for sample in samples {
+            let start = sample.startMilliseconds
+            if start >= dayStart && start < dayEnd {
+                let slot = Int((start - dayStart) / TimeGrid.quarterHour)
+                if isContained(sample, inSlot: slot, dayStart: dayStart) { continue }
             }
-            rollup.startSums = exactSums
-            rollup.startSumExponent = exponent
+            rollup.addShares(sample, dayStart: dayStart, dayEnd: dayEnd)
+        }
+        if exact, let scaling {
+            rollup.exponent = scaling.exponent
+        } else {
+            rollup.startIntegers = Array(repeating: 0, count: slotCount)
+            rollup.escapingIntegers = Array(repeating: 0, count: slotCount)
         }
         return rollup
     }
 
-    /// Adds the part of `sample` inside `[dayStart, dayEnd)` to the prorated slots.
-    private mutating func addProrated(_ sample: Sample, dayStart: Int64, dayEnd: Int64) {
+    /// Whether `sample`, starting in `slot`, lies wholly inside it.
+    @inline(__always)
+    private static func isContained(_ sample: Sample, inSlot slot: Int, dayStart: Int64) -> Bool {
+        sample.endMilliseconds == sample.startMilliseconds
+            || sample.endMilliseconds <= dayStart + Int64(slot + 1) * TimeGrid.quarterHour
+    }
+
+    /// Adds the part of `sample` inside `[dayStart, dayEnd)` to the slots' shares.
+    private mutating func addShares(_ sample: Sample, dayStart: Int64, dayEnd: Int64) {
         let start = sample.startMilliseconds
         let end = sample.endMilliseconds
-        if end == start {
-            if start >= dayStart && start < dayEnd {
-                let slot = Int((start - dayStart) / TimeGrid.quarterHour)
-                prorated[slot] += sample.value
-                touched[slot] = true
-            }
-            return
-        }
         let from = max(start, dayStart)
         let to = min(end, dayEnd)
-        guard from < to else { return }
+        guard end > start, from < to else { return }
         let duration = Double(end - start)
         var slot = Int((from - dayStart) / TimeGrid.quarterHour)
         var slotStart = dayStart + Int64(slot) * TimeGrid.quarterHour
         while slotStart < to {
             let slotEnd = slotStart + TimeGrid.quarterHour
             let overlap = min(to, slotEnd) - max(from, slotStart)
-            prorated[slot] += Proration.share(
-                of: sample.value, overlap: overlap, duration: duration)
+            shares[slot] += Proration.share(of: sample.value, overlap: overlap, duration: duration)
             touched[slot] = true
             slot += 1
             slotStart = slotEnd

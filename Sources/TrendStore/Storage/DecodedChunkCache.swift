@@ -17,18 +17,18 @@ final class DecodedChunk: Sendable {
     }
 }
 
-/// The last few chunks decoded by queries, so a widget asking for today's curve every
-/// few seconds does not inflate the current week's chunk each time.
+/// The last few pieces (blocks or chunks) decoded by queries, so a widget asking for
+/// today's curve every few seconds does not inflate the current block each time.
 ///
-/// An entry is used only while the stored chunk's header (checksum, count, bounds,
+/// An entry is used only while the stored piece's header (checksum, count, bounds,
 /// value sum) is unchanged, so writes from this or another process are seen at once.
 final class DecodedChunkCache: Sendable {
     private struct Key: Hashable {
         let series: UInt32
-        let window: Int64
+        let piece: StoredPiece
     }
     private struct Entry {
-        let header: ChunkCodec.Header
+        let summary: PieceSummary
         let chunk: DecodedChunk
         var lastUse: UInt64
     }
@@ -42,22 +42,29 @@ final class DecodedChunkCache: Sendable {
 
     init(capacity: Int = 8) { self.capacity = capacity }
 
-    /// The decoded chunk for `header`, decoding `bytes` when the cache does not hold it.
+    /// The decoded samples of `piece` of `record`, stored as `bytes`, decoding them when
+    /// the cache does not hold them.
     func chunk(
-        series: UInt32, window: Int64, header: ChunkCodec.Header, bytes: UnsafeRawBufferPointer,
-        zlib: ZlibCodec
-    ) throws(ChunkCodec.Damage) -> DecodedChunk {
-        let key = Key(series: series, window: window)
+        _ piece: StoredPiece, of record: SeriesRecord, bytes: UnsafeRawBufferPointer,
+        storage: SampleStorage, zlib: ZlibCodec
+    ) throws -> DecodedChunk {
+        let summary: PieceSummary
+        do {
+            summary = try PieceSummary(piece, bytes: bytes)
+        } catch {
+            throw storage.chunkDamage(record, piece: piece, error)
+        }
+        let key = Key(series: record.id, piece: piece)
         let cached: DecodedChunk? = state.withLock { state in
             state.clock += 1
-            guard var entry = state.entries[key], entry.header == header else { return nil }
+            guard var entry = state.entries[key], entry.summary == summary else { return nil }
             entry.lastUse = state.clock
             state.entries[key] = entry
             return entry.chunk
         }
         if let cached { return cached }
         var samples: [Sample] = []
-        try ChunkCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
+        try storage.decode(piece, bytes: bytes, of: record, zlib: zlib, appendingTo: &samples)
         let chunk = DecodedChunk(samples: samples)
         state.withLock { state in
             if state.entries.count >= capacity, state.entries[key] == nil,
@@ -65,7 +72,7 @@ final class DecodedChunkCache: Sendable {
             {
                 state.entries[oldest] = nil
             }
-            state.entries[key] = Entry(header: header, chunk: chunk, lastUse: state.clock)
+            state.entries[key] = Entry(summary: summary, chunk: chunk, lastUse: state.clock)
         }
         return chunk
     }

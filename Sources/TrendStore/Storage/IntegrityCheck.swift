@@ -1,10 +1,11 @@
 import Foundation
 import LMDB
 
-/// Verifies a store: decodes every chunk, checks every checksum and invariant, and
-/// recomputes every rollup from the samples, comparing bytes.
+/// Verifies a store of either format: decodes every block and chunk, checks every checksum
+/// and invariant, and recomputes every rollup from the samples, comparing the bytes of
+/// format-2 rows and the figures of format-1 rows (within 1e-9: format 1 summed in another order).
 ///
-/// Series are streamed window by window, keeping only samples that can still reach
+/// Series are streamed piece by piece, keeping only samples that can still reach
 /// days not yet checked, so memory stays bounded by the longest sample.
 struct IntegrityCheck {
     let storage: SampleStorage
@@ -20,7 +21,9 @@ struct IntegrityCheck {
             try check(record, txn: txn, zlib: zlib, report: &report)
         }
         let known = Set(records.map(\.id))
-        for database in [storage.chunks, storage.rollups] {
+        for database in [storage.blocks, storage.days, storage.chunks, storage.rollups].compactMap(
+            \.self)
+        {
             try txn.withCursor(database) { cursor in
                 try cursor.forEach { key, _ in
                     let parsed = StorageKey.parse(key)
@@ -42,9 +45,9 @@ struct IntegrityCheck {
         _ record: SeriesRecord, txn: borrowing T, zlib: ZlibCodec,
         report: inout VerificationReport
     ) throws {
-        let window = storage.chunkWindow
         var expectedDays = Set<Int64>()
-        var damagedWindows: [Int64] = []
+        /// The start ranges of pieces that could not be decoded.
+        var damagedRanges: [Range<Int64>] = []
         var pending: [Sample] = []
         var checkedThrough = Int64.min  // days before this are done
 
@@ -53,36 +56,29 @@ struct IntegrityCheck {
                 .init(kind: kind, series: record.name, at: Date(milliseconds: at), detail: detail))
         }
 
-        var storedRows: [Int64: [UInt8]] = [:]
-        var damagedBlocks = Set<Int64>()
-        for index in try storage.indices(
-            in: storage.rollups, series: record.id, from: .min, through: .max, txn: txn)
-        {
-            let bytes =
-                try txn.value(
-                    forKey: StorageKey.make(series: record.id, index: index),
-                    in: storage.rollups)
-                ?? []
-            do {
-                try bytes.withUnsafeBytes { bytes in
-                    try RollupBlock.forEachRow(bytes) { offset, row in
-                        storedRows[index * RollupBlock.days + Int64(offset)] = Array(row)
+        let (legacyRows, damagedBlocks) = try legacyRollupRows(record, txn: txn) {
+            problem(.damagedRollup, $0, $1)
+        }
+        var rows: [Int64: [UInt8]] = [:]
+        if let days = storage.days {
+            try txn.withCursor(days) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                    key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                        return false
                     }
+                    rows[parsed.index] = Array(value)
+                    return true
                 }
-            } catch {
-                damagedBlocks.insert(index)
-                problem(
-                    .damagedRollup, index * RollupBlock.days * TimeGrid.day,
-                    "rollup block of 7 days: \(error)")
             }
         }
 
-        /// Whether a sample of a damaged chunk could touch `day`, so its rollup cannot be checked.
+        /// Whether a sample of a damaged piece could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {
             let dayStart = day * TimeGrid.day
             let reach = dayStart - record.maximumDuration
-            return damagedWindows.contains {
-                $0 * window < dayStart + TimeGrid.day && ($0 + 1) * window > reach
+            return damagedRanges.contains {
+                $0.lowerBound < dayStart + TimeGrid.day && $0.upperBound > reach
             }
         }
 
@@ -101,20 +97,26 @@ struct IntegrityCheck {
             for day in days.sorted() {
                 expectedDays.insert(day)
                 let dayStart = day * TimeGrid.day
-                // Damage is already reported: a chunk the day's samples may come from, or the day's block.
-                if dependsOnDamage(day) || damagedBlocks.contains(RollupBlock.index(ofDay: day)) {
+                // Damage is already reported: a piece the day's samples may come from, or the day's block.
+                if dependsOnDamage(day)
+                    || (rows[day] == nil && damagedBlocks.contains(RollupBlock.index(ofDay: day)))
+                {
                     continue
                 }
                 let rollup = DayRollup.build(day: day, from: pending)
-                let expected = RollupCodec.encode(rollup)
-                let stored = storedRows[day]
                 report.rollupsChecked += 1
-                if stored == nil {
+                if let stored = rows[day] {
+                    if stored != RollupRowCodec.encode(rollup) {
+                        problem(
+                            .rollupMismatch, dayStart,
+                            "stored rollup differs from the one recomputed from samples")
+                    }
+                } else if let legacy = legacyRows[day] {
+                    if let issue = Self.legacyDisagreement(legacy, rollup) {
+                        problem(.rollupMismatch, dayStart, issue)
+                    }
+                } else {
                     problem(.missingRollup, dayStart, "no rollup row for a day with samples")
-                } else if stored != expected {
-                    problem(
-                        .rollupMismatch, dayStart,
-                        "stored rollup differs from the one recomputed from samples")
                 }
             }
             checkedThrough = max(checkedThrough, boundaryDay)
@@ -122,33 +124,42 @@ struct IntegrityCheck {
             pending.removeAll { $0.endMilliseconds <= boundary && $0.startMilliseconds < boundary }
         }
 
-        let windows = try storage.existingWindows(
-            series: record.id, from: .min, through: .max, in: txn)
-        for index in windows {
-            try settle(before: (index * window).floorDivided(by: TimeGrid.day))
+        let pieces = try storage.pieces(of: record, startingFrom: .min, through: .max, in: txn)
+        var previousLast: Sample?
+        for (position, piece) in pieces.enumerated() {
+            let lowerBound = piece.lowerBound(chunkWindow: storage.chunkWindow)
+            try settle(before: lowerBound.floorDivided(by: TimeGrid.day))
             var samples: [Sample] = []
             report.chunksChecked += 1
             do {
-                _ = try storage.decodeChunk(
-                    record, window: index, zlib: zlib, in: txn, appendingTo: &samples)
+                _ = try storage.decode(
+                    piece, of: record, zlib: zlib, in: txn, appendingTo: &samples)
             } catch let error as StoreError {
-                damagedWindows.append(index)
-                problem(.damagedChunk, index * window, "\(error)")
+                let upperBound =
+                    position + 1 < pieces.count
+                    ? pieces[position + 1].lowerBound(chunkWindow: storage.chunkWindow) : .max
+                damagedRanges.append(lowerBound..<max(upperBound, lowerBound + 1))
+                problem(.damagedChunk, lowerBound, "\(error)")
                 continue
             }
             report.samplesChecked += samples.count
-            if let issue = invariantViolation(samples, window: index, record: record) {
-                problem(.inconsistentChunk, index * window, issue)
+            if let issue = invariantViolation(
+                samples, piece: piece, after: previousLast, record: record)
+            {
+                problem(.inconsistentChunk, lowerBound, issue)
             }
+            previousLast = samples.last
             pending.append(contentsOf: samples)
         }
         try settle(before: .max / TimeGrid.day)
 
-        for (day, stored) in storedRows.sorted(by: { $0.key < $1.key })
-        where !expectedDays.contains(day) && !dependsOnDamage(day) {
+        let storedDays = Set(rows.keys).union(legacyRows.keys)
+        for day in storedDays.sorted() where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
-                try stored.withUnsafeBytes { bytes in
-                    try RollupCodec.forEachSlot(bytes) { _, _, _, _ in }
+                if let row = rows[day] {
+                    try row.withUnsafeBytes { try RollupRowCodec.forEachSlot($0) { _, _, _, _ in } }
+                } else if let row = legacyRows[day] {
+                    try row.withUnsafeBytes { try RollupCodec.forEachSlot($0) { _, _, _, _ in } }
                 }
                 problem(.orphanRollup, day * TimeGrid.day, "rollup row for a day without samples")
             } catch {
@@ -157,16 +168,94 @@ struct IntegrityCheck {
         }
     }
 
-    private func invariantViolation(_ samples: [Sample], window: Int64, record: SeriesRecord)
-        -> String?
-    {
-        let windowStart = window * storage.chunkWindow
-        for (index, sample) in samples.enumerated() {
-            if sample.startMilliseconds < windowStart
-                || sample.startMilliseconds >= windowStart + storage.chunkWindow
-            {
-                return "sample \(index) starts outside the chunk's window"
+    /// The format-1 rows of `record` by day, and the blocks that could not be read.
+    private func legacyRollupRows<T: ReadableTransaction & ~Copyable>(
+        _ record: SeriesRecord, txn: borrowing T, damaged: (Int64, String) -> Void
+    ) throws -> ([Int64: [UInt8]], Set<Int64>) {
+        var rows: [Int64: [UInt8]] = [:]
+        var damagedBlocks = Set<Int64>()
+        try txn.withCursor(storage.rollups) { cursor in
+            try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                key, value in
+                guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                    return false
+                }
+                do {
+                    try RollupBlock.forEachRow(value) { offset, row in
+                        rows[parsed.index * RollupBlock.days + Int64(offset)] = Array(row)
+                    }
+                } catch {
+                    damagedBlocks.insert(parsed.index)
+                    damaged(
+                        parsed.index * RollupBlock.days * TimeGrid.day,
+                        "rollup block of 7 days: \(error)")
+                }
+                return true
             }
+        }
+        return (rows, damagedBlocks)
+    }
+
+    /// How a format-1 row disagrees with `expected`, or `nil` when its figures agree
+    /// within 1e-9 of their magnitude.
+    private static func legacyDisagreement(_ row: [UInt8], _ expected: DayRollup) -> String? {
+        var stored: [(slot: Int, prorated: Double, count: UInt32, startSum: Double)] = []
+        do {
+            try row.withUnsafeBytes { bytes in
+                try RollupCodec.forEachSlot(bytes) { stored.append(($0, $1, $2, $3)) }
+            }
+        } catch {
+            return "format-1 rollup row: \(error)"
+        }
+        func near(_ lhs: Double, _ rhs: Double) -> Bool {
+            abs(lhs - rhs) <= 1e-9 * max(abs(lhs), abs(rhs), 1)
+        }
+        let touched = (0..<DayRollup.slotCount).filter { expected.touched[$0] }
+        guard stored.map(\.slot) == touched else {
+            return "format-1 rollup row touches other slots than its samples"
+        }
+        for figures in stored
+        where figures.count != expected.startCounts[figures.slot]
+            || !near(figures.prorated, expected.prorated(figures.slot))
+            || !near(figures.startSum, expected.startSum(figures.slot))
+        {
+            return "format-1 rollup row differs from its samples in slot \(figures.slot)"
+        }
+        return nil
+    }
+
+    private func invariantViolation(
+        _ samples: [Sample], piece: StoredPiece, after previous: Sample?, record: SeriesRecord
+    ) -> String? {
+        switch piece {
+        case .block(let key):
+            if samples.first?.startMilliseconds != key {
+                return "the block's key is not its first sample's start"
+            }
+            if samples.count > SampleStorage.maximumBlockSamples,
+                let first = samples.first,
+                samples[SampleStorage.maximumBlockSamples].startMilliseconds
+                    != first.startMilliseconds
+            {
+                return "the block holds more than \(SampleStorage.maximumBlockSamples) samples"
+            }
+        case .chunk(let window):
+            let windowStart = window * storage.chunkWindow
+            if samples.contains(where: {
+                $0.startMilliseconds < windowStart
+                    || $0.startMilliseconds >= windowStart + storage.chunkWindow
+            }) {
+                return "a sample starts outside the chunk's window"
+            }
+        }
+        if let previous, let first = samples.first,
+            (previous.startMilliseconds, previous.endMilliseconds) >= (
+                first.startMilliseconds, first.endMilliseconds
+            )
+        {
+            return "the piece's first sample does not follow the previous piece's last"
+        }
+        for (index, sample) in samples.enumerated() {
             if sample.endMilliseconds < sample.startMilliseconds || !sample.value.isFinite {
                 return "sample \(index) has end before start or a non-finite value"
             }

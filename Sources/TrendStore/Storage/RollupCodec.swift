@@ -1,4 +1,6 @@
-/// Encodes ``DayRollup`` rows compactly and reads them back without allocating.
+/// Reads the rollup rows of format 1 (seven per value in ``RollupBlock``), written by
+/// releases up to 2026-11-23 and kept until the format migration replaces them with
+/// ``RollupRowCodec`` rows; also the home of the rollup damage error of both formats.
 ///
 /// Layout: version (1 byte, 1); start-sum exponent (1 byte, 255 = raw doubles);
 /// a 96-bit little-endian bitmap of the slots some sample touches (12 bytes); then per
@@ -17,46 +19,11 @@ enum RollupCodec {
         var description: String { reason }
     }
 
-    static func encode(_ rollup: DayRollup) -> [UInt8] {
-        var writer = ByteWriter(capacity: 2 + bitmapSize + DayRollup.slotCount * 12)
-        writer.append(version)
-        // The builder checked that every start sum scales at its exponent; a row that does
-        // not (built some other way) is written with raw sums rather than trusted.
-        let exponent = rollup.startSumExponent.flatMap { exponent in
-            (0..<DayRollup.slotCount).allSatisfy {
-                rollup.startCounts[$0] == 0
-                    || DecimalScale.scaled(rollup.startSums[$0], exponent: exponent) != nil
-            } ? exponent : nil
-        }
-        writer.append(exponent.map { UInt8($0) } ?? rawMarker)
-        var bitmap = [UInt8](repeating: 0, count: bitmapSize)
-        for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
-            bitmap[slot / 8] |= 1 << UInt8(slot % 8)
-        }
-        writer.append(contentsOf: bitmap)
-        for slot in 0..<DayRollup.slotCount where bitmap[slot / 8] & (1 << UInt8(slot % 8)) != 0 {
-            writer.appendDouble(rollup.prorated[slot])
-            writer.appendVarint(UInt64(rollup.startCounts[slot]))
-            guard rollup.startCounts[slot] > 0 else { continue }
-            if let exponent,
-                let scaled = DecimalScale.scaled(rollup.startSums[slot], exponent: exponent)
-            {
-                writer.appendZigZag(scaled)
-            } else {
-                writer.appendDouble(rollup.startSums[slot])
-            }
-        }
-        let checksum = writer.bytes.withUnsafeBytes { ZlibCodec.crc32($0) }
-        writer.appendLittleEndian(checksum)
-        return writer.bytes
-    }
-
     /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot, in order.
-    ///
-    /// With `decodingStartSums: false` the start sums are skipped and passed as zero.
+
     @inline(__always)
     static func forEachSlot(
-        _ row: UnsafeRawBufferPointer, decodingStartSums: Bool = true,
+        _ row: UnsafeRawBufferPointer,
         _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(Damage) {
         guard row.count >= 2 + bitmapSize + 4 else {
@@ -99,7 +66,7 @@ enum RollupCodec {
                         startSum = try reader.readDouble()
                     } else {
                         let scaled = try reader.readZigZag()
-                        if decodingStartSums { startSum = Double(scaled) / power }
+                        startSum = Double(scaled) / power
                     }
                 }
                 body(slot, prorated, UInt32(countValue), startSum)

@@ -1,32 +1,71 @@
 import Foundation
 import LMDB
 
-/// The samples of a store: the series registry, the chunks of samples and their rollups,
-/// in one LMDB environment.
+/// The samples of a store: the series registry, the blocks of samples and their daily
+/// rollups, in one LMDB environment.
+///
+/// Format 2 keeps samples in `blocks` (key `series ‖ smallest start`, at most
+/// ``maximumBlockSamples`` samples each, ``BlockCodec``) and one rollup row per series
+/// and UTC day in `days` (``RollupRowCodec``). A store written by format 1 keeps its
+/// samples in `chunks` (one per UTC week, ``ChunkCodec``) and its rollups in `rollups`
+/// (seven days per value) until the format migration has moved them; readers read both,
+/// so the store answers the same at every step of that migration.
 ///
 /// The storage layer: it knows nothing of the aggregates, caches or the façade above it.
 /// Readers pass any transaction; the write path (``SeriesWriter``) is given a write
 /// transaction by the caller, who owns the environment's write lock.
 final class SampleStorage: Sendable {
-    /// Chunks hold one series' samples starting within one fixed UTC week.
+    /// Format-1 chunks hold one series' samples starting within one fixed UTC week.
     static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
+    /// The most samples a block holds, unless more share one start.
+    static let maximumBlockSamples = 4096
 
     let meta: Database
     let series: Database
+    /// Format-2 sample blocks; `nil` only in a format-1 store opened read-only.
+    let blocks: Database?
+    /// Format-2 rollup rows, one per series and UTC day; `nil` like `blocks`.
+    let days: Database?
+    /// Format-1 chunks not yet migrated.
     let chunks: Database
+    /// Format-1 rollup blocks not yet migrated.
     let rollups: Database
-    /// The chunk window of this store, in milliseconds (recorded in `meta`).
+    /// The chunk window of format-1 chunks, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
-    /// Chunks recently decoded by queries.
+    /// Blocks and chunks recently decoded by queries.
     let decodedChunks = DecodedChunkCache()
 
     /// Opens the sample databases of `environment`; `chunkWindow` comes from the store's settings.
     init(environment: Environment, meta: Database, chunkWindow: Int64) throws {
         self.meta = meta
         series = try environment.openDatabase(named: "series")
+        blocks = try Self.openFormatTwo("blocks", in: environment)
+        days = try Self.openFormatTwo("days", in: environment)
         chunks = try environment.openDatabase(named: "chunks")
         rollups = try environment.openDatabase(named: "rollups")
         self.chunkWindow = chunkWindow
+    }
+
+    /// Opens a format-2 database; `nil` when a read-only handle finds a store that has not
+    /// been migrated yet (it reads as empty).
+    private static func openFormatTwo(_ name: String, in environment: Environment) throws
+        -> Database?
+    {
+        do {
+            return try environment.openDatabase(named: name)
+        } catch let error as LMDBError where environment.options.readOnly && error.code == .notFound
+        {
+            return nil
+        }
+    }
+
+    /// The format-2 databases, for a write (a writable store always has them).
+    func formatTwoDatabases() throws -> (blocks: Database, days: Database) {
+        guard let blocks, let days else {
+            throw StoreError.incompatibleFormat(
+                "a format-1 store opened read-only cannot be written")
+        }
+        return (blocks, days)
     }
 
     // MARK: Series registry
@@ -113,183 +152,10 @@ final class SampleStorage: Sendable {
         Array("changes/".utf8) + withUnsafeBytes(of: id.bigEndian, Array.init)
     }
 
-    /// The store error for a chunk of `record` that failed to decode.
-    func chunkDamage(_ record: SeriesRecord, window: Int64, _ error: any Error) -> StoreError {
+    /// The store error for a piece of `record` that failed to decode.
+    func chunkDamage(_ record: SeriesRecord, piece: StoredPiece, _ error: any Error) -> StoreError {
         .damagedChunk(
-            series: record.name, windowStart: window * chunkWindow,
-            reason: (error as? ChunkCodec.Damage)?.reason ?? "\(error)")
-    }
-
-    // MARK: Keys and windows
-
-    @inline(__always)
-    func windowIndex(of instant: Int64) -> Int64 { instant.floorDivided(by: chunkWindow) }
-
-    /// The chunk windows of `series` that exist in `lower...upper`, in order.
-    func existingWindows<T: ReadableTransaction & ~Copyable>(
-        series id: UInt32, from lower: Int64, through upper: Int64, in txn: borrowing T
-    ) throws -> [Int64] {
-        try indices(in: chunks, series: id, from: lower, through: upper, txn: txn)
-    }
-
-    /// The indices of `database`'s keys for series `id` within `lower...upper`.
-    func indices<T: ReadableTransaction & ~Copyable>(
-        in database: Database, series id: UInt32, from lower: Int64, through upper: Int64,
-        txn: borrowing T
-    ) throws -> [Int64] {
-        guard lower <= upper else { return [] }
-        return try txn.withCursor(database) { cursor in
-            var found: [Int64] = []
-            try cursor.forEach(from: StorageKey.make(series: id, index: lower)) { key, _ in
-                guard let parsed = StorageKey.parse(key), parsed.series == id, parsed.index <= upper
-                else { return false }
-                found.append(parsed.index)
-                return true
-            }
-            return found
-        }
-    }
-
-    /// The first chunk window of series `id` in `lower...upper`, or `nil`: one cursor seek.
-    func firstWindow<T: ReadableTransaction & ~Copyable>(
-        series id: UInt32, from lower: Int64, through upper: Int64, in txn: borrowing T
-    ) throws -> Int64? {
-        guard lower <= upper else { return nil }
-        return try txn.withCursor(chunks) { cursor in
-            guard let entry = try cursor.seek(atOrAfter: StorageKey.make(series: id, index: lower)),
-                let parsed = StorageKey.parse(entry.key), parsed.series == id,
-                parsed.index <= upper
-            else { return nil }
-            return parsed.index
-        }
-    }
-
-    /// Decodes the chunk of `window`, appending its samples; `false` when there is none.
-    func decodeChunk<T: ReadableTransaction & ~Copyable>(
-        _ record: SeriesRecord, window: Int64, zlib: ZlibCodec, in txn: borrowing T,
-        appendingTo samples: inout [Sample]
-    ) throws -> Bool {
-        let key = StorageKey.make(series: record.id, index: window)
-        let found: Bool? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: chunks) { bytes in
-                do {
-                    try ChunkCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
-                } catch {
-                    throw chunkDamage(record, window: window, error)
-                }
-                return true
-            }
-        }
-        return found ?? false
-    }
-}
-
-extension SampleStorage {
-    /// The samples of `name` whose start lies in `[from, to)`, sorted by start then end.
-    func samples<T: ReadableTransaction & ~Copyable>(
-        series name: String, from: Int64, to: Int64, in txn: borrowing T
-    ) throws -> [Sample] {
-        let record = try requireSeries(named: name, in: txn)
-        return try samples(of: record, from: from, to: to, in: txn, zlib: ZlibCodec())
-    }
-
-    func samples<T: ReadableTransaction & ~Copyable>(
-        of record: SeriesRecord, from: Int64, to: Int64, in txn: borrowing T, zlib: ZlibCodec
-    ) throws -> [Sample] {
-        guard from < to else { return [] }
-        let windows = try existingWindows(
-            series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
-            in: txn)
-        var result: [Sample] = []
-        for window in windows {
-            let firstNew = result.count
-            _ = try decodeChunk(record, window: window, zlib: zlib, in: txn, appendingTo: &result)
-            let windowStart = window * chunkWindow
-            if windowStart < from || windowStart + chunkWindow > to {
-                let kept = result[firstNew...].filter {
-                    $0.startMilliseconds >= from && $0.startMilliseconds < to
-                }
-                result.replaceSubrange(firstNew..., with: kept)
-            }
-        }
-        return result
-    }
-
-    /// Every series with its sample count and time span, read from chunk headers.
-    func seriesInfos<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SeriesInfo]
-    {
-        try allSeriesRecords(in: txn).map { record in
-            var count = 0
-            var first = Int64.max
-            var last = Int64.min
-            try txn.withCursor(chunks) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                    key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
-                        return false
-                    }
-                    let header = try ChunkCodec.header(value)
-                    count += header.count
-                    first = min(first, header.minimumStart)
-                    last = max(last, header.maximumEnd)
-                    return true
-                }
-            }
-            return SeriesInfo(
-                name: record.name, unit: record.unit, sampleCount: count,
-                firstStart: count > 0 ? Date(milliseconds: first) : nil,
-                lastEnd: count > 0 ? Date(milliseconds: last) : nil)
-        }
-    }
-}
-
-extension SampleStorage {
-    /// The earliest sample start of `record`, from its first chunk's header.
-    func firstStart<T: ReadableTransaction & ~Copyable>(
-        of record: SeriesRecord, in txn: borrowing T
-    ) throws -> Int64? {
-        try txn.withCursor(chunks) { cursor in
-            guard
-                let entry = try cursor.seek(
-                    atOrAfter: StorageKey.make(series: record.id, index: .min)),
-                let parsed = StorageKey.parse(entry.key), parsed.series == record.id
-            else { return nil }
-            do {
-                return try ChunkCodec.header(entry.value).minimumStart
-            } catch {
-                throw chunkDamage(record, window: parsed.index, error)
-            }
-        }
-    }
-}
-
-extension SampleStorage {
-    /// Calls `body` with the samples of each chunk of `name` holding starts in `[from, to)`,
-    /// in time order, reusing one buffer; returns the number of samples passed.
-    func forEachChunk<T: ReadableTransaction & ~Copyable>(
-        series name: String, from: Int64, to: Int64, in txn: borrowing T,
-        _ body: ([Sample]) throws -> Void
-    ) throws -> Int {
-        let record = try requireSeries(named: name, in: txn)
-        guard from < to else { return 0 }
-        let zlib = ZlibCodec()
-        var buffer: [Sample] = []
-        var total = 0
-        for window in try existingWindows(
-            series: record.id, from: windowIndex(of: from), through: windowIndex(of: to - 1),
-            in: txn)
-        {
-            buffer.removeAll(keepingCapacity: true)
-            _ = try decodeChunk(
-                record, window: window, zlib: zlib, in: txn, appendingTo: &buffer)
-            let windowStart = window * chunkWindow
-            if windowStart < from || windowStart + chunkWindow > to {
-                buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
-            }
-            total += buffer.count
-            try body(buffer)
-        }
-        return total
+            series: record.name, windowStart: piece.lowerBound(chunkWindow: chunkWindow),
+            reason: (error as? ChunkDamage)?.reason ?? "\(error)")
     }
 }

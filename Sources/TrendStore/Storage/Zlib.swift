@@ -97,10 +97,12 @@ final class ZlibCodec: @unchecked Sendable {
         return stream
     }
 
-    /// The CRC-32 of `bytes`, as zlib computes it.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// The CRC-32 of `bytes`, as zlib computes it; pass the CRC of what came before
+    /// them as `previous` to checksum several pieces as one.
+    static func crc32(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
         UInt32(
             CZlibSystem.crc32(
-                0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+                uLong(previous), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self),
+                uInt(bytes.count)))
     }
 }

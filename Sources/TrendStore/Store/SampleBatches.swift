@@ -1,19 +1,20 @@
 import Foundation
 import LMDB
 
-/// The samples of one series in a time range, read one stored chunk (one UTC week) at a time,
-/// each in its own short read transaction: for exports and scans of any size in flat memory.
+/// The samples of one series in a time range, read one stored block (a few thousand samples)
+/// at a time, each in its own short read transaction: for exports and scans of any size in
+/// flat memory.
 ///
 /// ```swift
-/// for try await week in store.sampleBatches(of: "activeEnergy", from: start, to: end) {
-///     for sample in week { write(sample) }
+/// for try await block in store.sampleBatches(of: "activeEnergy", from: start, to: end) {
+///     for sample in block { write(sample) }
 /// }
 /// ```
 ///
-/// Each chunk is one consistent read; a write that commits between two chunks may show in
+/// Each block is one consistent read; a write that commits between two blocks may show in
 /// the later one. For one snapshot of a bounded range, use ``StoreSnapshot/samples(of:from:to:)``.
 public struct SampleBatches: AsyncSequence, Sendable {
-    /// A chunk's samples that start in the range, sorted by start then end.
+    /// A block's samples that start in the range, sorted by start then end.
     public typealias Element = [Sample]
 
     let engine: StoreEngine
@@ -21,34 +22,31 @@ public struct SampleBatches: AsyncSequence, Sendable {
     let from: Int64
     let to: Int64
 
-    /// The iterator: reads the next stored chunk when asked.
+    /// The iterator: reads the next stored block when asked.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let engine: StoreEngine
         let series: String
-        var nextWindow: Int64
-        let lastWindow: Int64
-        let from: Int64
+        /// The earliest start not yet returned.
+        var position: Int64
         let to: Int64
 
-        /// The next chunk's samples in the range, or `nil` after the last.
+        /// The next block's samples in the range, or `nil` after the last.
         public mutating func next() async throws -> [Sample]? {
-            while nextWindow <= lastWindow {
-                let (window, samples) = try engine.nextChunk(
-                    of: series, from: nextWindow, through: lastWindow, starting: from..<to)
-                guard let window else { return nil }
-                nextWindow = window + 1
-                if !samples.isEmpty { return samples }
+            guard position < to else { return nil }
+            let samples = try engine.nextBlock(of: series, from: position, before: to)
+            guard let last = samples.last else {
+                position = to
+                return nil
             }
-            return nil
+            // Samples sharing a start are never split between blocks.
+            position = last.startMilliseconds + 1
+            return samples
         }
     }
 
-    /// Starts reading at the range's first chunk.
+    /// Starts reading at the range's first block.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(
-            engine: engine, series: series,
-            nextWindow: from < to ? engine.storage.windowIndex(of: from) : 1,
-            lastWindow: from < to ? engine.storage.windowIndex(of: to - 1) : 0, from: from, to: to)
+        AsyncIterator(engine: engine, series: series, position: from, to: to)
     }
 }
 
@@ -64,22 +62,30 @@ extension TrendStore {
 }
 
 extension StoreEngine {
-    /// The first stored chunk window of `series` in `from...through` and its samples
-    /// starting in `range`, in one read transaction; `nil` window when there is none.
-    func nextChunk(
-        of series: String, from: Int64, through: Int64, starting range: Range<Int64>
-    ) throws -> (window: Int64?, samples: [Sample]) {
+    /// The samples starting in `[from, to)` of the first stored piece of `series` that
+    /// holds any, in one read transaction; empty when there are no more.
+    func nextBlock(of series: String, from: Int64, before to: Int64) throws -> [Sample] {
         try read { txn in
             let record = try storage.requireSeries(named: series, in: txn)
-            guard
-                let window = try storage.firstWindow(
-                    series: record.id, from: from, through: through, in: txn)
-            else { return (nil, []) }
             var samples: [Sample] = []
-            _ = try storage.decodeChunk(
-                record, window: window, zlib: ZlibCodec(), in: txn, appendingTo: &samples)
-            samples.removeAll { !range.contains($0.startMilliseconds) }
-            return (window, samples)
+            var position = from
+            while position < to {
+                guard
+                    let piece = try storage.pieces(
+                        of: record, startingFrom: position, through: to - 1, limit: 2, in: txn
+                    ).first
+                else { return [] }
+                samples.removeAll(keepingCapacity: true)
+                _ = try storage.decode(
+                    piece, of: record, zlib: ZlibCodec(), in: txn, appendingTo: &samples)
+                samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
+                if !samples.isEmpty { return samples }
+                // Only a format-1 chunk can hold nothing from `position` on: go past its window.
+                position = max(
+                    position + 1,
+                    piece.lowerBound(chunkWindow: storage.chunkWindow) + storage.chunkWindow)
+            }
+            return []
         }
     }
 }

@@ -21,7 +21,7 @@ extension StoreEngine {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
                 }
-                var writer = SeriesWriter(storage: storage, record: record, zlib: zlib)
+                var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 try changed(record, try writer.finish(in: txn), in: txn)
             }
@@ -33,18 +33,19 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            var writer = SeriesWriter(storage: storage, record: record, zlib: zlib)
+            var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try changed(record, try writer.finish(in: txn), in: txn)
             return removed
         }
     }
 
-    /// Removes a series with all its chunks and rollups.
+    /// Removes a series with all its blocks, chunks and rollups.
     func deleteSeries(named name: String) throws {
         try write { txn, _ in
             let record = try storage.requireSeries(named: name, in: txn)
-            for database in [storage.chunks, storage.rollups] {
+            let formatTwo = try storage.formatTwoDatabases()
+            for database in [formatTwo.blocks, formatTwo.days, storage.chunks, storage.rollups] {
                 for index in try storage.indices(
                     in: database, series: record.id, from: .min, through: .max, txn: txn)
                 {

@@ -9,8 +9,8 @@ import Synchronization
 /// transaction; writes are serialised by `writer`, which also owns the write path's
 /// reusable zlib stream.
 final class StoreEngine: Sendable {
-    /// The on-disk format this code writes and reads.
-    static let formatVersion: UInt32 = 1
+    /// The storage format this code writes (it also reads format 1, see ``SampleStorage``).
+    static let formatVersion: UInt32 = 2
     let environment: Environment
     let meta: Database
     /// The series, their chunks and rollups.

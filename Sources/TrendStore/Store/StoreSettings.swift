@@ -7,7 +7,6 @@ struct StoreSettings {
     /// The default zone the store records.
     let storedTimeZone: TimeZone
 
-    private static let formatKey = Array("format-version".utf8)
     private static let windowKey = Array("chunk-window-ms".utf8)
     static let zoneKey = Array("time-zone".utf8)
 
@@ -22,9 +21,7 @@ struct StoreSettings {
         formatVersion: UInt32
     ) throws -> StoreSettings {
         let stored = try environment.read { txn -> (UInt32?, Int64?, String?) in
-            let version = try txn.value(forKey: formatKey, in: meta).map {
-                UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-            }
+            let version = try StorageFormat.stored(meta: meta, in: txn)
             let window = try txn.value(forKey: windowKey, in: meta).map {
                 Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
             }
@@ -33,9 +30,10 @@ struct StoreSettings {
             }
             return (version, window, zone)
         }
-        if let version = stored.0, version != formatVersion {
+        if let version = stored.0, !StorageFormat.readable.contains(version) {
             throw StoreError.incompatibleFormat(
-                "format version \(version); this TrendStore reads version \(formatVersion)")
+                "format version \(version); this TrendStore reads versions "
+                    + "\(StorageFormat.readable.lowerBound)…\(StorageFormat.readable.upperBound)")
         }
         let window = stored.1 ?? defaultWindow
         guard window > 0, window % TimeGrid.day == 0 else {
@@ -47,9 +45,9 @@ struct StoreSettings {
         let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
-                try txn.put(
-                    withUnsafeBytes(of: formatVersion.littleEndian, Array.init), forKey: formatKey,
-                    in: meta)
+                if stored.0 == nil {
+                    try StorageFormat.record(formatVersion, meta: meta, in: txn)
+                }
                 try txn.put(
                     withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,
                     in: meta)

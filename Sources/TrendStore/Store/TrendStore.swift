@@ -137,6 +137,11 @@ public actor TrendStore {
 }
 
 extension TrendStore {
-    /// The on-disk format version of the store.
-    public nonisolated var formatVersion: Int { Int(StoreEngine.formatVersion) }
+    /// The storage format the store's data is in: 2 once the format migration has run
+    /// (a store opened writable always is), 1 for an older store opened read-only.
+    public nonisolated var formatVersion: Int {
+        get throws {
+            Int(try engine.read { try StorageFormat.stored(meta: engine.meta, in: $0) } ?? 1)
+        }
+    }
 }

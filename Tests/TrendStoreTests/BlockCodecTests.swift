@@ -1,8 +1,9 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import TrendStore
 
-/// Sorts and de-duplicates samples the way a stored chunk holds them (the last of an
+/// Sorts and de-duplicates samples the way a stored block holds them (the last of an
 /// identity wins), without the store's value and time rules: the codec takes any sample.
 private func normalised(_ samples: [Sample]) -> [Sample] {
     var unique: [Sample] = []
@@ -23,9 +24,9 @@ private func normalised(_ samples: [Sample]) -> [Sample] {
 
 private func roundTrip(_ samples: [Sample]) throws -> [Sample] {
     let zlib = ZlibCodec()
-    let bytes = try ChunkCodec.encode(samples[...], zlib: zlib)
+    let bytes = try BlockCodec.encode(samples[...], zlib: zlib)
     var decoded: [Sample] = []
-    try bytes.withUnsafeBytes { try ChunkCodec.decode($0, zlib: zlib, appendingTo: &decoded) }
+    try bytes.withUnsafeBytes { try BlockCodec.decode($0, zlib: zlib, appendingTo: &decoded) }
     return decoded
 }
 
@@ -38,8 +39,8 @@ private func bitEqual(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
         }
 }
 
-@Suite("Chunk codec")
-struct ChunkCodecTests {
+@Suite("Block codec")
+struct BlockCodecTests {
     @Test("round-trips random minute data", arguments: 0..<20)
     func roundTripsMinuteData(seed: Int) throws {
         var generator = SampleGenerator(seed: seed)
@@ -112,17 +113,51 @@ struct ChunkCodecTests {
         #expect(bitEqual(try roundTrip(stored), stored))
     }
 
-    @Test("decimal values are stored as scaled integers, others as raw bits")
+    @Test("decimal values are stored as scaled integers, full-precision doubles as bits")
     func chooseValueEncoding() throws {
         let zlib = ZlibCodec()
-        let decimal = try ChunkCodec.encode(
-            [Sample(startMilliseconds: 0, endMilliseconds: 1, value: 0.351)][...], zlib: zlib)
-        let binary = try ChunkCodec.encode(
-            [Sample(startMilliseconds: 0, endMilliseconds: 1, value: 1.0 / 3.0)][...], zlib: zlib)
-        #expect(decimal.withUnsafeBytes { try? ChunkCodec.header($0).valueExponent } == 3)
-        #expect(
-            binary.withUnsafeBytes { try? ChunkCodec.header($0).valueExponent }
-                == ChunkCodec.rawValuesMarker)
+        func header(_ values: [Double]) throws -> BlockCodec.Header {
+            let samples = values.enumerated().map {
+                Sample(
+                    startMilliseconds: Int64($0.offset), endMilliseconds: Int64($0.offset),
+                    value: $0.element)
+            }
+            return try BlockCodec.encode(samples[...], zlib: zlib).withUnsafeBytes {
+                try BlockCodec.header($0)
+            }
+        }
+        let decimal = try header([0.351, 1.25, 7])
+        #expect(decimal.values.exponent == 3 && decimal.exceptionCount == 0)
+        #expect(decimal.values.scheme == .decimalDeltas || decimal.values.scheme == .decimalOffsets)
+        // Trailing zeros are divided out by the factor: 1.5e6 and 2e6 need no exponent.
+        let large = try header([1_500_000, 2_000_000, 2_500_000])
+        #expect(large.values.exponent == 0 && large.values.factor == 5)
+        // One full-precision double among decimals is an exception, not a reason for raw bits.
+        let mixed = try header(Array(repeating: 4.2, count: 99) + [1.0 / 3.0])
+        #expect(mixed.values.exponent == 1 && mixed.exceptionCount == 1, "\(mixed)")
+        let binary = try header((1...100).map { 1.0 / Double($0) + .pi })
+        #expect(binary.values.scheme == .xorBits || binary.values.scheme == .rawBits)
+    }
+
+    @Test(
+        "random decimals of 0 to 17 digits at any scale, and mixes of magnitudes, round-trip",
+        arguments: 0..<100)
+    func randomDecimals(seed: Int) throws {
+        var generator = SampleGenerator(seed: seed)
+        let count = Int(generator.integer(in: 1...4_000))
+        let digits = Int(generator.integer(in: 0...17))
+        let mixMagnitudes = generator.integer(in: 0...1) == 1
+        var start: Int64 = -1_000_000
+        let samples = (0..<count).map { _ -> Sample in
+            start += generator.integer(in: 0...70_000)
+            let mantissa = Double(generator.integer(in: -999_999_999_999_999...999_999_999_999_999))
+            let places = mixMagnitudes ? Int(generator.integer(in: 0...17)) : digits
+            let text = String(format: "%.\(places)f", mantissa / pow(10, Double(places + 2)))
+            let value = Double(text) ?? 0
+            return Sample(startMilliseconds: start, endMilliseconds: start + 60_000, value: value)
+        }
+        let stored = normalised(samples)
+        #expect(bitEqual(try roundTrip(stored), stored))
     }
 
     @Test("rejects truncated, flipped and foreign bytes")
@@ -130,20 +165,20 @@ struct ChunkCodecTests {
         var generator = SampleGenerator(seed: 7)
         let samples = normalised(generator.minuteSamples(from: 0, count: 1_000))
         let zlib = ZlibCodec()
-        let good = try ChunkCodec.encode(samples[...], zlib: zlib)
+        let good = try BlockCodec.encode(samples[...], zlib: zlib)
         var cases: [[UInt8]] = [
             [0x01, 0x02], Array(good.prefix(good.count - 5)), Array(repeating: 0x5A, count: 400),
         ]
-        for offset in [0, 5, 20, 30, 45, good.count / 2, good.count - 1] {
+        for offset in [0, 1, 2, 5, 20, 30, 45, 60, 69, good.count / 2, good.count - 1] {
             var flipped = good
             flipped[offset] ^= 0x10
             cases.append(flipped)
         }
         for bytes in cases {
             var decoded: [Sample] = []
-            #expect(throws: ChunkCodec.Damage.self) {
+            #expect(throws: ChunkDamage.self) {
                 try bytes.withUnsafeBytes {
-                    try ChunkCodec.decode($0, zlib: zlib, appendingTo: &decoded)
+                    try BlockCodec.decode($0, zlib: zlib, appendingTo: &decoded)
                 }
             }
             #expect(decoded.isEmpty)

@@ -1,0 +1,41 @@
+/// Columns of unsigned integers stored as byte planes (every value's lowest byte, then
+/// every second byte, …), which zlib's entropy coder models far better than interleaved
+/// bytes and which decode without branches; and the zig-zag mapping that makes small
+/// signed differences small unsigned numbers.
+enum ByteColumns {
+    @inline(__always)
+    static func zigZag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
+
+    @inline(__always)
+    static func unZigZag(_ raw: UInt64) -> Int64 {
+        Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    /// The number of bytes (1…8) the largest of `values` needs.
+    static func width(of values: [UInt64]) -> Int {
+        let combined = values.reduce(0, |)
+        return max(1, (64 - combined.leadingZeroBitCount + 7) / 8)
+    }
+
+    /// Appends `values` as `width` byte planes.
+    static func appendPlanes(_ values: [UInt64], width: Int, to payload: inout [UInt8]) {
+        for byte in 0..<width {
+            let shift = UInt64(byte * 8)
+            payload.append(contentsOf: values.lazy.map { UInt8(truncatingIfNeeded: $0 >> shift) })
+        }
+    }
+
+    /// Value `index` of a column of `count` values in `width` byte planes starting at `offset`.
+    @inline(__always)
+    static func plane(
+        _ base: UnsafeRawBufferPointer, _ offset: Int, _ count: Int, _ width: Int, _ index: Int
+    ) -> UInt64 {
+        var value: UInt64 = 0
+        for byte in 0..<width {
+            value |= UInt64(base[offset + byte * count + index]) << UInt64(byte * 8)
+        }
+        return value
+    }
+}

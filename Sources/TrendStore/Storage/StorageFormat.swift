@@ -1,0 +1,25 @@
+import LMDB
+
+/// The storage format a store's data is in, recorded in `meta`: 1 for stores written
+/// before blocks (``ChunkCodec``), 2 once the format migration has run (``BlockCodec``).
+enum StorageFormat {
+    /// The formats this code reads.
+    static let readable: ClosedRange<UInt32> = 1...2
+    private static let key = Array("format-version".utf8)
+
+    /// The recorded format, or `nil` for a new store.
+    static func stored<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
+        throws -> UInt32?
+    {
+        try txn.value(forKey: key, in: meta).map {
+            UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+        }
+    }
+
+    /// Records the format the store's data is in.
+    static func record(_ version: UInt32, meta: Database, in txn: borrowing WriteTransaction)
+        throws
+    {
+        try txn.put(withUnsafeBytes(of: version.littleEndian, Array.init), forKey: key, in: meta)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Codes the values of one block losslessly, choosing per block the scheme that makes
+/// them smallest.
+///
+/// - Decimal (the approach of ALP, Afroozeh, Kuffo and Boncz, SIGMOD 2024): every value
+///   `v` becomes the integer `n = round(v × 10^e ÷ 10^f)` for the block's exponent `e`
+///   and factor `f`, kept only when `Double(n) × 10^f ÷ 10^e` gives back `v` bit for bit;
+///   the values that do not (a `-0.0`, a full-precision double among decimals) are
+///   exceptions, stored with their positions and raw bits. The integers are stored as
+///   zig-zag deltas of consecutive values, or as offsets from the block's smallest,
+///   whichever is smaller (an exception repeats its neighbour's integer).
+/// - Bits, for blocks where decimal scaling does not pay: the IEEE bits XOR the previous
+///   value's (small for slowly changing measurements), or the raw bits; the byte planes of
+///   the sign and exponent are nearly constant and compress to almost nothing.
+///
+/// Sizes are compared by the order-0 entropy of each candidate column's byte planes,
+/// which is what the block's deflate stage comes close to.
+enum ValueCoding {
+    /// How a block's value column is to be read.
+    enum Scheme: UInt8 {
+        case decimalDeltas = 0
+        case decimalOffsets = 1
+        case xorBits = 2
+        case rawBits = 3
+    }
+
+    /// What a decoder needs besides the column and the exceptions.
+    struct Parameters: Equatable {
+        var scheme: Scheme
+        var exponent: UInt8 = 0
+        var factor: UInt8 = 0
+        /// The smallest integer, for ``Scheme/decimalOffsets``; otherwise 0.
+        var reference: Int64 = 0
+    }
+
+    /// A block's values, coded.
+    struct Encoded {
+        var parameters: Parameters
+        /// One unsigned integer per value, to be stored as byte planes.
+        var column: [UInt64]
+        /// The positions of the values the decimal scheme could not represent, ascending.
+        var exceptionPositions: [UInt32] = []
+        /// Their IEEE bits.
+        var exceptionBits: [UInt64] = []
+    }
+
+    /// The largest decimal exponent tried: 10^18 × a value still fits an Int64 when it is below 9.
+    static let maximumExponent = 18
+    /// `10^k` for k = 0…18, each exactly representable.
+    static let powers: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18,
+    ]
+    /// A block whose exceptions exceed this share of its values is coded as bits instead.
+    private static let exceptionShareLimit = 0.25
+    /// How many values, evenly spaced, the exponent and factor are chosen from.
+    private static let sampleSize = 32
+
+    // MARK: Decimal mapping
+
+    /// The integer that gives `value` back exactly at exponent `e` and factor `f`, or `nil`.
+    ///
+    /// Unlike ALP, the factor may exceed the exponent: `n × 10^f` is exact for the small
+    /// integers that makes, so whole numbers with trailing zeros shrink too.
+    @inline(__always)
+    static func decimalInteger(_ value: Double, exponent e: Int, factor f: Int) -> Int64? {
+        let scaled = (value * powers[e] / powers[f]).rounded()
+        // NaN and infinities fail this comparison too.
+        guard abs(scaled) < 9.0e18 else { return nil }
+        let integer = Int64(scaled)
+        guard decimalValue(integer, exponent: e, factor: f).bitPattern == value.bitPattern else {
+            return nil
+        }
+        return integer
+    }
+
+    /// The value of integer `n` at exponent `e` and factor `f`: the one formula decoding uses.
+    @inline(__always)
+    static func decimalValue(_ integer: Int64, exponent e: Int, factor f: Int) -> Double {
+        Double(integer) * powers[f] / powers[e]
+    }
+
+    // MARK: Encoding
+
+    /// Codes `values` (at least one).
+    static func encode(_ values: [Double]) -> Encoded {
+        let decimal = decimalCandidate(values)
+        // Narrow decimal integers always win; wide ones (16 or more digits) are weighed
+        // against the bits.
+        if let decimal, ByteColumns.width(of: decimal.encoded.column) < 6 { return decimal.encoded }
+        var previous: UInt64 = 0
+        let xor = values.map { value in
+            defer { previous = value.bitPattern }
+            return value.bitPattern ^ previous
+        }
+        let raw = values.map(\.bitPattern)
+        let (xorBits, rawBits) = (estimatedBits(xor), estimatedBits(raw))
+        if let decimal, decimal.estimatedBits <= min(xorBits, rawBits) { return decimal.encoded }
+        return xorBits < rawBits
+            ? Encoded(parameters: Parameters(scheme: .xorBits), column: xor)
+            : Encoded(parameters: Parameters(scheme: .rawBits), column: raw)
+    }
+
+    /// The decimal coding of `values` with its estimated size in bits, or `nil` when too
+    /// many would be exceptions.
+    private static func decimalCandidate(_ values: [Double]) -> (
+        encoded: Encoded, estimatedBits: Double
+    )? {
+        guard let (exponent, factor) = decimalParameters(values) else { return nil }
+        var integers = [Int64](repeating: 0, count: values.count)
+        var positions: [UInt32] = []
+        var bits: [UInt64] = []
+        let limit = Int(Double(values.count) * exceptionShareLimit)
+        var previous: Int64?
+        var firstExceptions = 0
+        for (index, value) in values.enumerated() {
+            if let integer = decimalInteger(value, exponent: exponent, factor: factor) {
+                integers[index] = integer
+                if previous == nil {
+                    // Leading exceptions repeat the first integer, so they cost no delta.
+                    for earlier in 0..<firstExceptions { integers[earlier] = integer }
+                }
+                previous = integer
+            } else {
+                positions.append(UInt32(index))
+                bits.append(value.bitPattern)
+                guard positions.count <= limit else { return nil }
+                if let previous { integers[index] = previous } else { firstExceptions += 1 }
+            }
+        }
+        guard previous != nil else { return nil }
+        var last: Int64 = 0
+        let deltas = integers.map { integer in
+            defer { last = integer }
+            return ByteColumns.zigZag(integer &- last)
+        }
+        let smallest = integers.min() ?? 0
+        let offsets = integers.map { UInt64(bitPattern: $0 &- smallest) }
+        let (deltaBits, offsetBits) = (estimatedBits(deltas), estimatedBits(offsets))
+        let useDeltas = deltaBits <= offsetBits
+        let encoded = Encoded(
+            parameters: Parameters(
+                scheme: useDeltas ? .decimalDeltas : .decimalOffsets, exponent: UInt8(exponent),
+                factor: UInt8(factor), reference: useDeltas ? 0 : smallest),
+            column: useDeltas ? deltas : offsets, exceptionPositions: positions,
+            exceptionBits: bits)
+        return (encoded, min(deltaBits, offsetBits) + Double(positions.count) * 96)
+    }
+
+    /// The exponent and factor that make a sample of `values` smallest (as ALP chooses:
+    /// the bits of the integers' range per value, 96 bits per exception); `nil` when most
+    /// of the sample has no decimal form.
+    private static func decimalParameters(_ values: [Double]) -> (Int, Int)? {
+        let step = max(1, values.count / sampleSize)
+        let sample = stride(from: 0, to: values.count, by: step).map { values[$0] }
+        func cost(_ exponent: Int, _ factor: Int) -> (bits: Int, misses: Int) {
+            var misses = 0
+            var smallest = Int64.max
+            var largest = Int64.min
+            for value in sample {
+                if let integer = decimalInteger(value, exponent: exponent, factor: factor) {
+                    smallest = min(smallest, integer)
+                    largest = max(largest, integer)
+                } else {
+                    misses += 1
+                }
+            }
+            let range = misses == sample.count ? 0 : UInt64(bitPattern: largest &- smallest)
+            let width = 64 - range.leadingZeroBitCount
+            return ((sample.count - misses) * width + misses * 96, misses)
+        }
+        var best = (exponent: 0, factor: 0, cost: cost(0, 0))
+        for exponent in 1...maximumExponent {
+            let candidate = cost(exponent, 0)
+            if candidate.bits < best.cost.bits { best = (exponent, 0, candidate) }
+        }
+        // A factor divides out trailing zeros (1.5e6 at e = 0 becomes 15 at f = 5).
+        for factor in 1...maximumExponent {
+            let candidate = cost(best.exponent, factor)
+            if candidate.bits < best.cost.bits { best = (best.exponent, factor, candidate) }
+        }
+        guard Double(best.cost.misses) <= Double(sample.count) * exceptionShareLimit else {
+            return nil
+        }
+        return (best.exponent, best.factor)
+    }
+
+    /// An estimate of the deflated size of `column` stored as byte planes: the sum of
+    /// each plane's order-0 entropy, in bits.
+    private static func estimatedBits(_ column: [UInt64]) -> Double {
+        let width = ByteColumns.width(of: column)
+        var total = 0.0
+        var histogram = [Int](repeating: 0, count: 256)
+        let count = Double(column.count)
+        for byte in 0..<width {
+            for index in histogram.indices { histogram[index] = 0 }
+            let shift = UInt64(byte * 8)
+            for value in column { histogram[Int(UInt8(truncatingIfNeeded: value >> shift))] += 1 }
+            for frequency in histogram where frequency > 0 {
+                let p = Double(frequency) / count
+                total -= Double(frequency) * log2(p)
+            }
+        }
+        return total
+    }
+
+    // MARK: Decoding
+
+    /// Whether `parameters` read from a block can be decoded.
+    static func isValid(_ parameters: Parameters) -> Bool {
+        Int(parameters.exponent) <= maximumExponent && Int(parameters.factor) <= maximumExponent
+            && (parameters.scheme == .decimalOffsets || parameters.reference == 0)
+            && (parameters.scheme == .decimalDeltas || parameters.scheme == .decimalOffsets
+                || (parameters.exponent == 0 && parameters.factor == 0))
+    }
+
+    /// Turns the stored column back into values, in place of `column`'s integers; the
+    /// exceptions are patched in afterwards by the caller.
+    @inline(__always)
+    static func decode(
+        _ parameters: Parameters, count: Int, column: (Int) -> UInt64,
+        into values: UnsafeMutableBufferPointer<Double>
+    ) {
+        let exponent = Int(parameters.exponent)
+        let factor = Int(parameters.factor)
+        switch parameters.scheme {
+        case .decimalDeltas:
+            var integer: Int64 = 0
+            for index in 0..<count {
+                integer = integer &+ ByteColumns.unZigZag(column(index))
+                values[index] = decimalValue(integer, exponent: exponent, factor: factor)
+            }
+        case .decimalOffsets:
+            for index in 0..<count {
+                let integer = parameters.reference &+ Int64(bitPattern: column(index))
+                values[index] = decimalValue(integer, exponent: exponent, factor: factor)
+            }
+        case .xorBits:
+            var bits: UInt64 = 0
+            for index in 0..<count {
+                bits ^= column(index)
+                values[index] = Double(bitPattern: bits)
+            }
+        case .rawBits:
+            for index in 0..<count { values[index] = Double(bitPattern: column(index)) }
+        }
+    }
+}
