@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TrendStore
+import TrendStoreGenerator
+
+/// The format-1 store of `Fixtures/stores/v1-la-42-days` migrating to format 2: whole, and
+/// killed part way in a child process.
+@Suite("Storage format migration", .serialized)
+struct FormatMigrationTests {
+    private static let fixture = Fixtures.path("stores/v1-la-42-days")
+
+    /// The fixture's samples as the generator that made it writes them (an identity's last
+    /// value wins), computed without the store.
+    static let expected: [String: [Sample]] = {
+        var configuration = DatasetGenerator.Configuration(
+            days: 42, endDate: LocalDate(year: 2026, month: 3, day: 15)!)
+        configuration.seed = 12
+        configuration.timeZone = TimeZone(identifier: "America/Los_Angeles")!
+        var byIdentity: [String: [Pair: Double]] = [:]
+        DatasetGenerator(configuration).generate { part in
+            for sample in part.samples {
+                byIdentity[part.series, default: [:]][
+                    Pair(start: sample.startMilliseconds, end: sample.endMilliseconds)] =
+                    sample.value
+            }
+        }
+        return byIdentity.mapValues { identities in
+            identities.sorted { ($0.key.start, $0.key.end) < ($1.key.start, $1.key.end) }.map {
+                Sample(
+                    startMilliseconds: $0.key.start, endMilliseconds: $0.key.end, value: $0.value)
+            }
+        }
+    }()
+
+    struct Pair: Hashable {
+        let start: Int64
+        let end: Int64
+    }
+
+    /// A copy of the fixture store in a fresh directory.
+    private static func copy() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: fixture + "/data.mdb",
+            toPath: directory.url.appendingPathComponent("data.mdb").path)
+        return directory
+    }
+
+    /// Checks that `store` holds exactly the fixture's samples, bit for bit, and verifies.
+    private static func expectFixtureSamples(_ store: TrendStore, _ context: String) throws {
+        let report = try store.verify()
+        #expect(report.isHealthy, "\(context): \(report.problems)")
+        #expect(Set(try store.series().map(\.name)) == Set(expected.keys), "\(context)")
+        for (series, samples) in expected {
+            let stored = try store.samples(of: series, from: .distantPast, to: .distantFuture)
+            #expect(
+                stored.count == samples.count
+                    && zip(stored, samples).allSatisfy {
+                        $0.startMilliseconds == $1.startMilliseconds
+                            && $0.endMilliseconds == $1.endMilliseconds
+                            && $0.value.bitPattern == $1.value.bitPattern
+                    }, "\(context): \(series)")
+        }
+    }
+
+    @Test(
+        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 2 and answers the same"
+    )
+    func migratesWhole() throws {
+        let directory = try Self.copy()
+        defer { directory.remove() }
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let zone = TimeZone(identifier: "America/Los_Angeles")!
+        let date = LocalDate(year: 2026, month: 3, day: 9)!
+        let before: (DayCurve, HeatmapDay?)
+        do {
+            let old = try TrendStore(directory: directory.url, options: readOnly)
+            #expect(try old.formatVersion == 1)
+            try Self.expectFixtureSamples(old, "format 1, read-only")
+            before = (
+                try old.dayCurve(of: "activeEnergy", on: date, timeZone: zone),
+                try old.heatmap(
+                    of: ["Run", "Ride", "Walk"], from: date, through: date, timeZone: zone
+                )
+                .days.first
+            )
+        }
+        let store = try TrendStore(directory: directory.url)
+        #expect(try store.formatVersion == 2)
+        #expect(try store.appliedMigrations().last == "0003-storage-format-2")
+        try Self.expectFixtureSamples(store, "migrated")
+        let after = try store.dayCurve(of: "activeEnergy", on: date, timeZone: zone)
+        for hour in 0..<24 {
+            #expect(approximatelyEqual(after.cumulative[hour], before.0.cumulative[hour]))
+        }
+        #expect(
+            try store.heatmap(
+                of: ["Run", "Ride", "Walk"], from: date, through: date, timeZone: zone
+            )
+            .days.first == before.1)
+    }
+
+    @Test(
+        "a migration killed at a random moment leaves a store that answers right, read-only, and finishes when opened",
+        arguments: 0..<6)
+    func killDuringMigration(trial: Int) async throws {
+        let directory = try Self.copy()
+        defer { directory.remove() }
+        var random = SeededGenerator(seed: UInt64(100 + trial))
+        // `prune` opens the store writable, which runs the migration, then removes nothing.
+        let (child, _) = try CommandLineTool.start([
+            "prune", "--before", "1900-01-01", "--store", directory.url.path,
+        ])
+        try await Task.sleep(
+            for: .milliseconds(
+                Int(Double.random(in: 0...1.1, using: &random) * Self.migrationSeconds * 1000)))
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        do {
+            let between = try TrendStore(directory: directory.url, options: readOnly)
+            try Self.expectFixtureSamples(between, "killed in trial \(trial), read-only")
+            let pieces = try between.engine.read { txn in
+                let storage = between.engine.storage
+                let record = try storage.requireSeries(named: "activeEnergy", in: txn)
+                return try storage.pieces(of: record, startingFrom: .min, through: .max, in: txn)
+            }
+            let chunks = pieces.filter { if case .chunk = $0 { true } else { false } }.count
+            print(
+                "migration trial \(trial): killed in format \(try between.formatVersion) with "
+                    + "\(chunks) format-1 chunks and \(pieces.count - chunks) blocks of activeEnergy"
+            )
+        }
+        let store = try TrendStore(directory: directory.url)
+        #expect(try store.formatVersion == 2)
+        try Self.expectFixtureSamples(store, "killed in trial \(trial), then opened")
+    }
+
+    /// How long the CLI takes to open and migrate the fixture, measured once, so kills spread over it.
+    static let migrationSeconds: Double = {
+        let directory = try! copy()
+        defer { directory.remove() }
+        let started = Date()
+        _ = try! CommandLineTool.run([
+            "prune", "--before", "1900-01-01", "--store", directory.url.path,
+        ])
+        return Date().timeIntervalSince(started)
+    }()
+}
