@@ -25,6 +25,24 @@ public protocol ReadableTransaction: ~Copyable {
     ///
     /// The corresponding LMDB function is `mdb_cursor_open`.
     func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
+
+    /// The pages and entries of `database` as this transaction sees them.
+    ///
+    /// The corresponding LMDB function is `mdb_stat`.
+    func statistics(of database: Database) throws -> DatabaseStatistics
+}
+
+/// How much of the data file a database takes (``ReadableTransaction/statistics(of:)``).
+public struct DatabaseStatistics: Sendable, Equatable {
+    /// The size of a page in bytes.
+    public var pageSize: Int
+    /// Pages of the B-tree's inner nodes, its leaves, and values too large for a leaf.
+    public var branchPages, leafPages, overflowPages: Int
+    /// The number of keys.
+    public var entries: Int
+
+    /// The bytes of all its pages.
+    public var bytes: Int { (branchPages + leafPages + overflowPages) * pageSize }
 }
 
 extension ReadableTransaction where Self: ~Copyable {
@@ -62,6 +80,15 @@ enum TransactionOperations {
         return try body(&wrapped)
     }
 
+    static func statistics(_ txn: OpaquePointer, database: Database) throws -> DatabaseStatistics {
+        var stat = MDB_stat()
+        try check(mdb_stat(txn, database.handle, &stat), "read statistics of database \(database)")
+        return DatabaseStatistics(
+            pageSize: Int(stat.ms_psize), branchPages: stat.ms_branch_pages,
+            leafPages: stat.ms_leaf_pages, overflowPages: stat.ms_overflow_pages,
+            entries: stat.ms_entries)
+    }
+
     static func openDatabase(_ txn: OpaquePointer, named name: String, create: Bool) throws
         -> Database
     {
@@ -93,6 +120,11 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     {
         try TransactionOperations.withCursor(pointer, database: database, body)
     }
+
+    /// The pages and entries of `database` as this transaction sees them.
+    public func statistics(of database: Database) throws -> DatabaseStatistics {
+        try TransactionOperations.statistics(pointer, database: database)
+    }
 }
 
 extension ReadTransaction {
@@ -122,6 +154,11 @@ public struct LentReadTransaction: ~Copyable, ReadableTransaction {
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
         try TransactionOperations.withCursor(pointer, database: database, body)
+    }
+
+    /// The pages and entries of `database` as this transaction sees them.
+    public func statistics(of database: Database) throws -> DatabaseStatistics {
+        try TransactionOperations.statistics(pointer, database: database)
     }
 }
 
@@ -157,6 +194,11 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
         try TransactionOperations.withCursor(pointer, database: database, body)
+    }
+
+    /// The pages and entries of `database` as this transaction sees them.
+    public func statistics(of database: Database) throws -> DatabaseStatistics {
+        try TransactionOperations.statistics(pointer, database: database)
     }
 
     func openDatabase(named name: String, create: Bool) throws -> Database {

@@ -157,10 +157,8 @@ struct CacheTests {
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
                 let days = try store.engine.storage.formatTwoDatabases().days
-                for day in try store.engine.storage.indices(
-                    in: days, series: record.id, from: .min, through: .max, txn: txn)
-                {
-                    let key = StorageKey.make(series: record.id, index: day)
+                for day in try store.engine.storage.rowDays(series: record.id, in: txn) {
+                    let key = StorageKey.dayRowKey(series: record.id, day: day)
                     var bytes = try #require(try txn.value(forKey: key, in: days))
                     bytes[0] ^= 0x55  // the row's version: it becomes unreadable
                     try txn.put(bytes, forKey: key, in: days)

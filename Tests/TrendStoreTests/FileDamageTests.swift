@@ -46,14 +46,13 @@ struct FileDamageTests {
                 let databases = try engine.storage.formatTwoDatabases()
                 let blocks = try engine.storage.indices(
                     in: databases.blocks, series: record.id, from: .min, through: .max, txn: txn)
-                let days = try engine.storage.indices(
-                    in: databases.days, series: record.id, from: .min, through: .max, txn: txn)
+                let days = try engine.storage.rowDays(series: record.id, in: txn)
                 return (
                     try txn.value(
                         forKey: StorageKey.make(series: record.id, index: blocks[1]),
                         in: databases.blocks)!,
                     try txn.value(
-                        forKey: StorageKey.make(series: record.id, index: days[days.count - 3]),
+                        forKey: StorageKey.dayRowKey(series: record.id, day: days[days.count - 3]),
                         in: databases.days)!,
                     try txn.value(
                         forKey: Array(

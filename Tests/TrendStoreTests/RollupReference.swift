@@ -59,7 +59,7 @@ func storedRollup(_ store: TrendStore, series: String, day: Int64) throws -> [Sl
     let engine = store.engine
     return try engine.read { txn in
         let record = try engine.storage.requireSeries(named: series, in: txn)
-        let key = StorageKey.make(series: record.id, index: day)
+        let key = StorageKey.dayRowKey(series: record.id, day: day)
         guard
             let bytes = try txn.value(forKey: key, in: try engine.storage.formatTwoDatabases().days)
         else {

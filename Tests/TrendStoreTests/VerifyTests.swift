@@ -66,9 +66,8 @@ struct VerifyTests {
             try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
                 let days = try engine.storage.formatTwoDatabases().days
-                let day = try engine.storage.indices(
-                    in: days, series: record.id, from: .min, through: .max, txn: txn)[1]
-                let key = StorageKey.make(series: record.id, index: day)
+                let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
+                let key = StorageKey.dayRowKey(series: record.id, day: day)
                 var bytes = try #require(try txn.value(forKey: key, in: days))
                 // inside the day's row: its checksum no longer matches
                 bytes[bytes.count / 2] ^= 0x01

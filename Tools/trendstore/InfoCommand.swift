@@ -29,7 +29,8 @@ struct InfoCommand: AsyncParsableCommand {
                 directory: store.directory.path, timeZone: store.defaultTimeZone.identifier,
                 formatVersion: try store.formatVersion,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
-                bytesOnDisk: store.fileSize, sampleCount: samples, series: series)
+                bytesOnDisk: store.fileSize, footprint: try store.footprint(), sampleCount: samples,
+                series: series)
             if json {
                 print(try JSONOutput.encode(info))
                 return
@@ -45,6 +46,10 @@ struct InfoCommand: AsyncParsableCommand {
                         ? String(
                             format: " (%.2f bytes per sample)",
                             Double(info.bytesOnDisk) / Double(samples)) : ""))
+            print(
+                "pages     samples \(Format.bytes(info.footprint.sampleBytes)), rollups "
+                    + "\(Format.bytes(info.footprint.rollupBytes)), cached aggregates "
+                    + "\(Format.bytes(info.footprint.cacheBytes)); the rest is free or LMDB's own")
             let rows = series.map { item in
                 [
                     item.name, item.unit, String(item.sampleCount),
@@ -68,6 +73,7 @@ struct StoreInfo: Encodable {
     var schemaVersion: Int
     var migrations: [String]
     var bytesOnDisk: Int
+    var footprint: StorageFootprint
     var sampleCount: Int
     var series: [SeriesInfo]
 }

@@ -57,21 +57,22 @@ struct RollupRows {
         }
         guard let rows = storage.days else { return }
         if days.count * 3 >= span {
+            // One walk over the range's rows, skipping other series' (rows are keyed by day first).
             try txn.withCursor(rows) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: first)) {
+                try cursor.forEach(from: StorageKey.dayRowKey(series: record.id, day: first)) {
                     key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id,
-                        parsed.index <= last
-                    else { return false }
-                    if isWanted(parsed.index) {
-                        try self.append(value, format: 2, day: parsed.index, record: record)
+                    guard let parsed = StorageKey.parseDayRow(key), parsed.day <= last else {
+                        return false
+                    }
+                    if parsed.series == record.id && isWanted(parsed.day) {
+                        try self.append(value, format: 2, day: parsed.day, record: record)
                     }
                     return true
                 }
             }
         } else {
             for day in days {
-                try StorageKey.make(series: record.id, index: day).withUnsafeBytes { key in
+                try StorageKey.dayRowKey(series: record.id, day: day).withUnsafeBytes { key in
                     _ = try txn.withValue(forKey: key, in: rows) {
                         try self.append($0, format: 2, day: day, record: record)
                     }

@@ -11,7 +11,7 @@
 /// | 4 | 1 | duration column width in bytes (1…8) |
 /// | 5 | 1 | gap column width |
 /// | 6 | 1 | value column width |
-/// | 7 | 1 | reserved, zero |
+/// | 7 | 1 | unit divisor (index into ``ValueCoding/conversionDivisors``) |
 /// | 8 | 4 | sample count |
 /// | 12 | 4 | exception count |
 /// | 16 | 8 | smallest start (ms): the block's key |
@@ -119,7 +119,7 @@ enum BlockCodec {
         block.append(UInt8(widths.duration))
         block.append(UInt8(widths.gap))
         block.append(UInt8(widths.value))
-        block.append(0)
+        block.append(coded.parameters.divisor)
         block.appendLittleEndian(UInt32(count))
         block.appendLittleEndian(UInt32(coded.exceptionPositions.count))
         block.appendLittleEndian(minimumStart)
@@ -159,14 +159,15 @@ enum BlockCodec {
             throw ChunkDamage(reason: "unknown value scheme \(bytes[1])")
         }
         let values = ValueCoding.Parameters(
-            scheme: scheme, exponent: bytes[2], factor: bytes[3], reference: load(56, Int64.self))
+            scheme: scheme, exponent: bytes[2], factor: bytes[3], divisor: bytes[7],
+            reference: load(56, Int64.self))
         guard ValueCoding.isValid(values) else {
             throw ChunkDamage(reason: "invalid value parameters")
         }
         let widths = Header.Widths(
             duration: Int(bytes[4]), gap: Int(bytes[5]), value: Int(bytes[6]))
         guard (1...8).contains(widths.duration), (1...8).contains(widths.gap),
-            (1...8).contains(widths.value), bytes[7] == 0
+            (1...8).contains(widths.value)
         else { throw ChunkDamage(reason: "invalid column widths") }
         let header = Header(
             count: Int(load(8, UInt32.self)), exceptionCount: Int(load(12, UInt32.self)),

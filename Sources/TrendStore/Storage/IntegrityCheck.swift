@@ -21,16 +21,20 @@ struct IntegrityCheck {
             try check(record, txn: txn, zlib: zlib, report: &report)
         }
         let known = Set(records.map(\.id))
-        for database in [storage.blocks, storage.days, storage.chunks, storage.rollups].compactMap(
-            \.self)
-        {
+        let keyed: [(Database?, (UnsafeRawBufferPointer) -> UInt32?)] = [
+            (storage.blocks, { StorageKey.parse($0)?.series }),
+            (storage.chunks, { StorageKey.parse($0)?.series }),
+            (storage.rollups, { StorageKey.parse($0)?.series }),
+            (storage.days, { StorageKey.parseDayRow($0)?.series }),
+        ]
+        for case (let database?, let series) in keyed {
             try txn.withCursor(database) { cursor in
                 try cursor.forEach { key, _ in
-                    let parsed = StorageKey.parse(key)
-                    if parsed == nil || !known.contains(parsed!.series) {
+                    let owner = series(key)
+                    if owner.map({ !known.contains($0) }) ?? true {
                         report.problems.append(
                             .init(
-                                kind: .unknownSeries, series: "#\(parsed?.series ?? 0)",
+                                kind: .unknownSeries, series: "#\(owner ?? 0)",
                                 at: Date(milliseconds: 0),
                                 detail: "key in \(database) belongs to no registered series"))
                     }
@@ -61,15 +65,9 @@ struct IntegrityCheck {
         }
         var rows: [Int64: [UInt8]] = [:]
         if let days = storage.days {
-            try txn.withCursor(days) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                    key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
-                        return false
-                    }
-                    rows[parsed.index] = Array(value)
-                    return true
-                }
+            for day in try storage.rowDays(series: record.id, in: txn) {
+                rows[day] = try txn.value(
+                    forKey: StorageKey.dayRowKey(series: record.id, day: day), in: days)
             }
         }
 

@@ -4,8 +4,8 @@ import LMDB
 /// The samples of a store: the series registry, the blocks of samples and their daily
 /// rollups, in one LMDB environment.
 ///
-/// Format 2 keeps samples in `blocks` (key `series ‖ smallest start`, at most
-/// ``maximumBlockSamples`` samples each, ``BlockCodec``) and one rollup row per series
+/// Format 2 keeps samples in `blocks` (key `series ‖ smallest start`, about
+/// ``targetBlockBytes`` each, ``BlockCodec``) and one rollup row per series
 /// and UTC day in `days` (``RollupRowCodec``). A store written by format 1 keeps its
 /// samples in `chunks` (one per UTC week, ``ChunkCodec``) and its rollups in `rollups`
 /// (seven days per value) until the format migration has moved them; readers read both,
@@ -17,8 +17,11 @@ import LMDB
 final class SampleStorage: Sendable {
     /// Format-1 chunks hold one series' samples starting within one fixed UTC week.
     static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
-    /// The most samples a block holds, unless more share one start.
-    static let maximumBlockSamples = 4096
+    /// The size a block is cut to: four LMDB pages less the overflow page header, so
+    /// blocks fill their pages (a value takes whole pages).
+    static let targetBlockBytes = 4 * 4_096 - 16
+    /// The most samples a block holds, however well they pack, unless more share one start.
+    static let maximumBlockSamples = 32_768
 
     let meta: Database
     let series: Database
@@ -56,6 +59,24 @@ final class SampleStorage: Sendable {
         } catch let error as LMDBError where environment.options.readOnly && error.code == .notFound
         {
             return nil
+        }
+    }
+
+    /// The UTC days that have a rollup row of series `id`, in order: a walk over every
+    /// series' rows (they are keyed by day first).
+    func rowDays<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
+        throws -> [Int64]
+    {
+        guard let days else { return [] }
+        return try txn.withCursor(days) { cursor in
+            var found: [Int64] = []
+            try cursor.forEach { key, _ in
+                if let parsed = StorageKey.parseDayRow(key), parsed.series == id {
+                    found.append(parsed.day)
+                }
+                return true
+            }
+            return found
         }
     }
 

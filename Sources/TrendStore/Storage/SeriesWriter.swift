@@ -7,7 +7,8 @@ import LMDB
 /// A write touches only its blocks: a sample goes to the block with the greatest key at
 /// or before its start (or the first block), in-order appends go to the last block, and a
 /// full block that a write only appends after is left as it is. A merge that overfills a
-/// block splits it into even parts, never between samples sharing a start.
+/// block splits it into even parts of about ``SampleStorage/targetBlockBytes``, never
+/// between samples sharing a start.
 ///
 /// Blocks decoded or merged during the transaction stay in memory, so each is decoded at
 /// most once per write.
@@ -17,12 +18,14 @@ struct SeriesWriter: ~Copyable {
     let zlib: ZlibCodec
     private let blockDatabase: Database
     private let dayDatabase: Database
-    /// Decoded samples of the blocks this writer has read or written, by key.
-    private var blocks: [Int64: [Sample]] = [:]
+    /// The blocks this writer has read or written, by key: samples and encoded size.
+    private var blocks: [Int64: (samples: [Sample], byteCount: Int)] = [:]
     /// The days whose rows must be rebuilt from their samples.
     private var daysToRebuild = Set<Int64>()
     /// Samples inserted whole into one quarter-hour, by day: rows that can be updated in place.
     private var containedInserts: [Int64: [Sample]] = [:]
+    /// The last key of `days` (once read), so rows that sort after it are appended.
+    private var lastRowKey: [UInt8]?
 
     init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec) throws {
         self.storage = storage
@@ -58,8 +61,9 @@ struct SeriesWriter: ~Copyable {
             } else {
                 runEnd = samples.endIndex
             }
-            let existing = try target.map { try blockSamples($0, in: txn) } ?? []
-            let merge = SampleMerge(existing: existing, incoming: samples[runStart..<runEnd])
+            let existing = try target.map { try block($0, in: txn) } ?? (samples: [], byteCount: 0)
+            let merge = SampleMerge(
+                existing: existing.samples, incoming: samples[runStart..<runEnd])
             summary += merge.summary
             if !merge.inserted.isEmpty || !merge.replaced.isEmpty {
                 for sample in merge.inserted { noteInsert(sample) }
@@ -92,7 +96,7 @@ struct SeriesWriter: ~Copyable {
             guard kept.count != samples.count else { continue }
             switch piece {
             case .block(let key):
-                try store(kept, replacing: key, existing: samples, in: txn)
+                try store(kept, replacing: key, existing: try block(key, in: txn), in: txn)
             case .chunk:
                 try moveToBlocks(piece, keeping: kept, in: txn)
             }
@@ -129,14 +133,14 @@ struct SeriesWriter: ~Copyable {
     ///   for the layers above to invalidate what they derived from them; `nil` when nothing changed.
     @discardableResult
     mutating func finish(in txn: borrowing WriteTransaction) throws -> Range<Int64>? {
-        var changedDays = daysToRebuild
-        for (day, inserts) in containedInserts where !daysToRebuild.contains(day) {
-            changedDays.insert(day)
-            if try !updateInPlace(day: day, inserting: inserts, in: txn) {
-                daysToRebuild.insert(day)
+        let changedDays = daysToRebuild.union(containedInserts.keys)
+        // In day order, so rows written as time goes on are appended.
+        for day in changedDays.sorted() {
+            if !daysToRebuild.contains(day), let inserts = containedInserts[day],
+                try updateInPlace(day: day, inserting: inserts, in: txn)
+            {
+                continue
             }
-        }
-        for day in daysToRebuild.sorted() {
             let dayStart = day * TimeGrid.day
             let overlapping = try samples(
                 startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day,
@@ -160,7 +164,7 @@ struct SeriesWriter: ~Copyable {
     private mutating func updateInPlace(
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
-        let key = StorageKey.make(series: record.id, index: day)
+        let key = StorageKey.dayRowKey(series: record.id, day: day)
         let stored: DayRollup?? = try key.withUnsafeBytes { key in
             try txn.withValue(forKey: key, in: dayDatabase) {
                 try? RollupRowCodec.decode($0, day: day)
@@ -193,13 +197,26 @@ struct SeriesWriter: ~Copyable {
         return true
     }
 
-    private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
-        let key = StorageKey.make(series: record.id, index: rollup.day)
+    /// Stores the row of `rollup` (removes it when no sample touches the day); a row
+    /// that sorts after every row is appended, so pages fill whole as time goes on.
+    private mutating func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
+        let key = StorageKey.dayRowKey(series: record.id, day: rollup.day)
         if rollup.isEmpty {
             try txn.delete(forKey: key, in: dayDatabase)
-        } else {
-            try txn.put(RollupRowCodec.encode(rollup), forKey: key, in: dayDatabase)
+            return
         }
+        if lastRowKey == nil {
+            lastRowKey =
+                try txn.withCursor(dayDatabase) { try $0.last().map { Array($0.key) } } ?? []
+        }
+        let appending =
+            lastRowKey.map { key.lexicographicallyPrecedes($0) == false && key != $0 } ?? false
+        try RollupRowCodec.encode(rollup).withUnsafeBytes { row in
+            try key.withUnsafeBytes { key in
+                try txn.put(row, forKey: key, in: dayDatabase, append: appending)
+            }
+        }
+        if appending { lastRowKey = key }
     }
 
     /// Notes an inserted sample: its day's row can take it in place when it lies in one quarter-hour.
@@ -250,67 +267,87 @@ struct SeriesWriter: ~Copyable {
         }
     }
 
-    /// Stores `merged` in place of the block `target` held (`existing`), split as needed.
+    /// Stores `merged` in place of the block `target` held (`existing`), in parts that
+    /// each fill about ``SampleStorage/targetBlockBytes`` (LMDB stores a large value in whole
+    /// pages, so a block much smaller than its pages wastes them).
     private mutating func store(
-        _ merged: [Sample], replacing target: Int64?, existing: [Sample],
-        in txn: borrowing WriteTransaction
+        _ merged: [Sample], replacing target: Int64?,
+        existing: (samples: [Sample], byteCount: Int), in txn: borrowing WriteTransaction
     ) throws {
-        let limit = SampleStorage.maximumBlockSamples
         var parts: ArraySlice<Sample> = merged[...]
-        if target != nil, existing.count >= limit, let last = existing.last,
-            merged.count > existing.count,
-            merged[existing.count].startMilliseconds > last.startMilliseconds
+        let old = existing.samples
+        if target != nil,
+            existing.byteCount >= SampleStorage.targetBlockBytes * 7 / 8
+                || old.count >= SampleStorage.maximumBlockSamples,
+            let last = old.last, merged.count > old.count,
+            merged[old.count].startMilliseconds > last.startMilliseconds
         {
             // Appends after a full block (so its samples lead `merged` unchanged): leave it,
             // start the next one.
-            parts = merged[existing.count...]
+            parts = merged[old.count...]
         } else if let target {
             try txn.delete(
                 forKey: StorageKey.make(series: record.id, index: target), in: blockDatabase)
             blocks[target] = nil
         }
-        for part in Self.split(parts, limit: limit) {
-            let key = part[part.startIndex].startMilliseconds
-            try txn.put(
-                try BlockCodec.encode(part, zlib: zlib),
-                forKey: StorageKey.make(series: record.id, index: key), in: blockDatabase)
-            blocks[key] = Array(part)
-        }
-    }
-
-    /// `samples` cut into even parts of at most `limit`, never between samples sharing a start.
-    static func split(_ samples: ArraySlice<Sample>, limit: Int) -> [ArraySlice<Sample>] {
-        guard !samples.isEmpty else { return [] }
-        let partCount = (samples.count + limit - 1) / limit
-        let size = (samples.count + partCount - 1) / partCount
-        var parts: [ArraySlice<Sample>] = []
-        var start = samples.startIndex
-        while start < samples.endIndex {
-            var end = min(start + size, samples.endIndex)
-            while end < samples.endIndex
-                && samples[end].startMilliseconds == samples[end - 1].startMilliseconds
+        // Bytes per sample: from the block this replaces, else learnt from the first part.
+        var perSample: Double? =
+            old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
+        while !parts.isEmpty {
+            let size = Self.partSize(remaining: parts.count, bytesPerSample: perSample)
+            var end = parts.startIndex + size
+            while end < parts.endIndex
+                && parts[end].startMilliseconds == parts[end - 1].startMilliseconds
             {
                 end += 1
             }
-            parts.append(samples[start..<end])
-            start = end
+            let part = parts[..<end]
+            let key = part[part.startIndex].startMilliseconds
+            let bytes = try BlockCodec.encode(part, zlib: zlib)
+            try txn.put(
+                bytes, forKey: StorageKey.make(series: record.id, index: key), in: blockDatabase)
+            blocks[key] = (Array(part), bytes.count)
+            perSample = Double(bytes.count) / Double(part.count)
+            parts = parts[end...]
         }
-        return parts
     }
 
-    private mutating func blockSamples(_ key: Int64, in txn: borrowing WriteTransaction) throws
-        -> [Sample]
-    {
-        try pieceSamples(.block(firstStart: key), in: txn)
+    /// How many of `remaining` samples the next part takes: even parts of about the
+    /// target size, a first guess of 4,096 samples when nothing says how well they pack.
+    static func partSize(remaining: Int, bytesPerSample: Double?) -> Int {
+        let capacity =
+            bytesPerSample.map {
+                Int(Double(SampleStorage.targetBlockBytes) / max($0, 1e-3))
+            } ?? 4_096
+        let limit = min(max(capacity, 64), SampleStorage.maximumBlockSamples)
+        guard bytesPerSample != nil else { return min(remaining, limit) }
+        let parts = (remaining + limit - 1) / limit
+        return (remaining + parts - 1) / parts
+    }
+
+    /// The samples and encoded size of the block with key `key`.
+    private mutating func block(_ key: Int64, in txn: borrowing WriteTransaction) throws -> (
+        samples: [Sample], byteCount: Int
+    ) {
+        if let cached = blocks[key] { return cached }
+        let piece = StoredPiece.block(firstStart: key)
+        var samples: [Sample] = []
+        let byteCount =
+            try storage.withPiece(piece, of: record, in: txn) { bytes in
+                try storage.decode(
+                    piece, bytes: bytes, of: record, zlib: zlib, appendingTo: &samples)
+                return bytes.count
+            } ?? 0
+        blocks[key] = (samples, byteCount)
+        return (samples, byteCount)
     }
 
     private mutating func pieceSamples(_ piece: StoredPiece, in txn: borrowing WriteTransaction)
         throws -> [Sample]
     {
-        if case .block(let key) = piece, let cached = blocks[key] { return cached }
+        if case .block(let key) = piece { return try block(key, in: txn).samples }
         var samples: [Sample] = []
         _ = try storage.decode(piece, of: record, zlib: zlib, in: txn, appendingTo: &samples)
-        if case .block(let key) = piece { blocks[key] = samples }
         return samples
     }
 

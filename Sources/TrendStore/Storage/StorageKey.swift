@@ -1,4 +1,5 @@
-/// Keys of the `chunks` and `rollups` databases: `seriesID (4 bytes) ‖ index (8 bytes)`, big-endian.
+/// Keys of the `blocks`, `chunks` and `rollups` databases: `seriesID (4 bytes) ‖ index (8 bytes)`,
+/// big-endian; and of the `days` database: `day (8 bytes) ‖ seriesID (4 bytes)`.
 ///
 /// The index (a chunk window or a UTC day number) has its sign bit flipped, so LMDB's
 /// byte order is numeric order and a range of time is one cursor walk.
@@ -19,6 +20,25 @@ enum StorageKey {
         guard key.count == size else { return nil }
         let series = UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
         let flipped = UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+        return (series, Int64(bitPattern: flipped ^ (1 << 63)))
+    }
+
+    /// The key of the rollup row of `series` on UTC day `day` in `days`: the day first
+    /// (sign bit flipped, big-endian), then the series, so rows written as time goes on
+    /// sort last and are appended, filling pages whole.
+    static func dayRowKey(series: UInt32, day: Int64) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: size)
+        let flipped = UInt64(bitPattern: day) ^ (1 << 63)
+        withUnsafeBytes(of: flipped.bigEndian) { key.replaceSubrange(0..<8, with: $0) }
+        withUnsafeBytes(of: series.bigEndian) { key.replaceSubrange(8..<12, with: $0) }
+        return key
+    }
+
+    /// The series and day of a rollup row's key, or `nil` when the key is not 12 bytes.
+    static func parseDayRow(_ key: UnsafeRawBufferPointer) -> (series: UInt32, day: Int64)? {
+        guard key.count == size else { return nil }
+        let flipped = UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let series = UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
         return (series, Int64(bitPattern: flipped ^ (1 << 63)))
     }
 }

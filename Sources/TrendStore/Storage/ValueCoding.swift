@@ -7,7 +7,10 @@ import Foundation
 ///   `v` becomes the integer `n = round(v × 10^e ÷ 10^f)` for the block's exponent `e`
 ///   and factor `f`, kept only when `Double(n) × 10^f ÷ 10^e` gives back `v` bit for bit;
 ///   the values that do not (a `-0.0`, a full-precision double among decimals) are
-///   exceptions, stored with their positions and raw bits. The integers are stored as
+///   exceptions, stored with their positions and raw bits. Values converted from a decimal
+///   in another unit (kilojoules to kilocalories: `x ÷ 4.184`) are full 17-digit doubles;
+///   when dividing by one of a few unit factors (``conversionDivisors``) gives them back
+///   from decimals, that divisor is part of the scheme. The integers are stored as
 ///   zig-zag deltas of consecutive values, or as offsets from the block's smallest,
 ///   whichever is smaller (an exception repeats its neighbour's integer).
 /// - Bits, for blocks where decimal scaling does not pay: the IEEE bits XOR the previous
@@ -30,6 +33,8 @@ enum ValueCoding {
         var scheme: Scheme
         var exponent: UInt8 = 0
         var factor: UInt8 = 0
+        /// The index of the unit divisor in ``conversionDivisors`` (0: none).
+        var divisor: UInt8 = 0
         /// The smallest integer, for ``Scheme/decimalOffsets``; otherwise 0.
         var reference: Int64 = 0
     }
@@ -52,6 +57,12 @@ enum ValueCoding {
         1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
         1e17, 1e18,
     ]
+    /// Unit factors values are often divided by after they were typed or measured as
+    /// decimals: kJ per kcal, km per mile, kg per pound, m per foot, cm per inch, km/h
+    /// per m/s, and 1,000, 60 and 3,600. Index 0 is no conversion.
+    static let conversionDivisors: [Double] = [
+        1, 4.184, 1.609344, 0.45359237, 0.3048, 2.54, 3.6, 1_000, 60, 3_600,
+    ]
     /// A block whose exceptions exceed this share of its values is coded as bits instead.
     private static let exceptionShareLimit = 0.25
     /// How many values, evenly spaced, the exponent and factor are chosen from.
@@ -59,26 +70,33 @@ enum ValueCoding {
 
     // MARK: Decimal mapping
 
-    /// The integer that gives `value` back exactly at exponent `e` and factor `f`, or `nil`.
+    /// The integer that gives `value` back exactly in `form`, or `nil`.
     ///
     /// Unlike ALP, the factor may exceed the exponent: `n × 10^f` is exact for the small
     /// integers that makes, so whole numbers with trailing zeros shrink too.
     @inline(__always)
-    static func decimalInteger(_ value: Double, exponent e: Int, factor f: Int) -> Int64? {
-        let scaled = (value * powers[e] / powers[f]).rounded()
+    static func decimalInteger(_ value: Double, _ form: DecimalForm) -> Int64? {
+        let divisor = conversionDivisors[form.divisor]
+        let scaled = (value * divisor * powers[form.exponent] / powers[form.factor]).rounded()
         // NaN and infinities fail this comparison too.
         guard abs(scaled) < 9.0e18 else { return nil }
         let integer = Int64(scaled)
-        guard decimalValue(integer, exponent: e, factor: f).bitPattern == value.bitPattern else {
-            return nil
-        }
+        guard decimalValue(integer, form).bitPattern == value.bitPattern else { return nil }
         return integer
     }
 
-    /// The value of integer `n` at exponent `e` and factor `f`: the one formula decoding uses.
+    /// The value of integer `n` in `form`: the one formula decoding uses.
     @inline(__always)
-    static func decimalValue(_ integer: Int64, exponent e: Int, factor f: Int) -> Double {
-        Double(integer) * powers[f] / powers[e]
+    static func decimalValue(_ integer: Int64, _ form: DecimalForm) -> Double {
+        let decimal = Double(integer) * powers[form.factor] / powers[form.exponent]
+        return form.divisor == 0 ? decimal : decimal / conversionDivisors[form.divisor]
+    }
+
+    /// A decimal exponent, factor and unit divisor.
+    struct DecimalForm {
+        var exponent = 0
+        var factor = 0
+        var divisor = 0
     }
 
     // MARK: Encoding
@@ -107,7 +125,7 @@ enum ValueCoding {
     private static func decimalCandidate(_ values: [Double]) -> (
         encoded: Encoded, estimatedBits: Double
     )? {
-        guard let (exponent, factor) = decimalParameters(values) else { return nil }
+        guard let form = decimalParameters(values) else { return nil }
         var integers = [Int64](repeating: 0, count: values.count)
         var positions: [UInt32] = []
         var bits: [UInt64] = []
@@ -115,7 +133,7 @@ enum ValueCoding {
         var previous: Int64?
         var firstExceptions = 0
         for (index, value) in values.enumerated() {
-            if let integer = decimalInteger(value, exponent: exponent, factor: factor) {
+            if let integer = decimalInteger(value, form) {
                 integers[index] = integer
                 if previous == nil {
                     // Leading exceptions repeat the first integer, so they cost no delta.
@@ -141,8 +159,9 @@ enum ValueCoding {
         let useDeltas = deltaBits <= offsetBits
         let encoded = Encoded(
             parameters: Parameters(
-                scheme: useDeltas ? .decimalDeltas : .decimalOffsets, exponent: UInt8(exponent),
-                factor: UInt8(factor), reference: useDeltas ? 0 : smallest),
+                scheme: useDeltas ? .decimalDeltas : .decimalOffsets,
+                exponent: UInt8(form.exponent), factor: UInt8(form.factor),
+                divisor: UInt8(form.divisor), reference: useDeltas ? 0 : smallest),
             column: useDeltas ? deltas : offsets, exceptionPositions: positions,
             exceptionBits: bits)
         return (encoded, min(deltaBits, offsetBits) + Double(positions.count) * 96)
@@ -151,15 +170,15 @@ enum ValueCoding {
     /// The exponent and factor that make a sample of `values` smallest (as ALP chooses:
     /// the bits of the integers' range per value, 96 bits per exception); `nil` when most
     /// of the sample has no decimal form.
-    private static func decimalParameters(_ values: [Double]) -> (Int, Int)? {
+    private static func decimalParameters(_ values: [Double]) -> DecimalForm? {
         let step = max(1, values.count / sampleSize)
         let sample = stride(from: 0, to: values.count, by: step).map { values[$0] }
-        func cost(_ exponent: Int, _ factor: Int) -> (bits: Int, misses: Int) {
+        func cost(_ form: DecimalForm) -> (bits: Int, misses: Int) {
             var misses = 0
             var smallest = Int64.max
             var largest = Int64.min
             for value in sample {
-                if let integer = decimalInteger(value, exponent: exponent, factor: factor) {
+                if let integer = decimalInteger(value, form) {
                     smallest = min(smallest, integer)
                     largest = max(largest, integer)
                 } else {
@@ -170,20 +189,36 @@ enum ValueCoding {
             let width = 64 - range.leadingZeroBitCount
             return ((sample.count - misses) * width + misses * 96, misses)
         }
-        var best = (exponent: 0, factor: 0, cost: cost(0, 0))
-        for exponent in 1...maximumExponent {
-            let candidate = cost(exponent, 0)
-            if candidate.bits < best.cost.bits { best = (exponent, 0, candidate) }
+        func bestExponent(divisor: Int) -> (form: DecimalForm, cost: (bits: Int, misses: Int)) {
+            var best = (
+                form: DecimalForm(divisor: divisor), cost: cost(DecimalForm(divisor: divisor))
+            )
+            for exponent in 1...maximumExponent {
+                let form = DecimalForm(exponent: exponent, divisor: divisor)
+                let candidate = cost(form)
+                if candidate.bits < best.cost.bits { best = (form, candidate) }
+            }
+            return best
+        }
+        var best = bestExponent(divisor: 0)
+        // Converted units only when plain decimals leave many exceptions or wide integers.
+        if best.cost.misses > 0 || best.cost.bits > sample.count * 40 {
+            for divisor in 1..<conversionDivisors.count {
+                let candidate = bestExponent(divisor: divisor)
+                if candidate.cost.bits < best.cost.bits { best = candidate }
+            }
         }
         // A factor divides out trailing zeros (1.5e6 at e = 0 becomes 15 at f = 5).
         for factor in 1...maximumExponent {
-            let candidate = cost(best.exponent, factor)
-            if candidate.bits < best.cost.bits { best = (best.exponent, factor, candidate) }
+            var form = best.form
+            form.factor = factor
+            let candidate = cost(form)
+            if candidate.bits < best.cost.bits { best = (form, candidate) }
         }
         guard Double(best.cost.misses) <= Double(sample.count) * exceptionShareLimit else {
             return nil
         }
-        return (best.exponent, best.factor)
+        return best.form
     }
 
     /// An estimate of the deflated size of `column` stored as byte planes: the sum of
@@ -210,9 +245,10 @@ enum ValueCoding {
     /// Whether `parameters` read from a block can be decoded.
     static func isValid(_ parameters: Parameters) -> Bool {
         Int(parameters.exponent) <= maximumExponent && Int(parameters.factor) <= maximumExponent
+            && Int(parameters.divisor) < conversionDivisors.count
             && (parameters.scheme == .decimalOffsets || parameters.reference == 0)
             && (parameters.scheme == .decimalDeltas || parameters.scheme == .decimalOffsets
-                || (parameters.exponent == 0 && parameters.factor == 0))
+                || (parameters.exponent == 0 && parameters.factor == 0 && parameters.divisor == 0))
     }
 
     /// Turns the stored column back into values, in place of `column`'s integers; the
@@ -222,19 +258,20 @@ enum ValueCoding {
         _ parameters: Parameters, count: Int, column: (Int) -> UInt64,
         into values: UnsafeMutableBufferPointer<Double>
     ) {
-        let exponent = Int(parameters.exponent)
-        let factor = Int(parameters.factor)
+        let form = DecimalForm(
+            exponent: Int(parameters.exponent), factor: Int(parameters.factor),
+            divisor: Int(parameters.divisor))
         switch parameters.scheme {
         case .decimalDeltas:
             var integer: Int64 = 0
             for index in 0..<count {
                 integer = integer &+ ByteColumns.unZigZag(column(index))
-                values[index] = decimalValue(integer, exponent: exponent, factor: factor)
+                values[index] = decimalValue(integer, form)
             }
         case .decimalOffsets:
             for index in 0..<count {
                 let integer = parameters.reference &+ Int64(bitPattern: column(index))
-                values[index] = decimalValue(integer, exponent: exponent, factor: factor)
+                values[index] = decimalValue(integer, form)
             }
         case .xorBits:
             var bits: UInt64 = 0

@@ -45,7 +45,11 @@ extension StoreEngine {
         try write { txn, _ in
             let record = try storage.requireSeries(named: name, in: txn)
             let formatTwo = try storage.formatTwoDatabases()
-            for database in [formatTwo.blocks, formatTwo.days, storage.chunks, storage.rollups] {
+            for day in try storage.rowDays(series: record.id, in: txn) {
+                try txn.delete(
+                    forKey: StorageKey.dayRowKey(series: record.id, day: day), in: formatTwo.days)
+            }
+            for database in [formatTwo.blocks, storage.chunks, storage.rollups] {
                 for index in try storage.indices(
                     in: database, series: record.id, from: .min, through: .max, txn: txn)
                 {

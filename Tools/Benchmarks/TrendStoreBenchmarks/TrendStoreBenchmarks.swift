@@ -24,6 +24,17 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             "Dataset: S = 70 days, M = 2 years, L = 10 years of minute data plus daily activities.")
     var size: Size = .s
 
+    /// What to measure.
+    enum Suite: String, ExpressibleByArgument, CaseIterable {
+        case queries, writes, sizes
+    }
+
+    @Option(
+        help:
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile."
+    )
+    var suite: Suite = .queries
+
     @Option(
         help:
             "Timed runs of each TrendStore query (SQLite and DuckDB run a hundredth as many, at least 5)."
@@ -52,6 +63,17 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if workDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         var report = Report()
+        switch suite {
+        case .queries: break
+        case .writes:
+            try await WritePathBenchmark.run(
+                directory: directory, runs: iterations / 4, report: &report)
+            print(report.rendered())
+            return
+        case .sizes:
+            print(try await SizeProfiles.run(directory: directory))
+            return
+        }
 
         var configuration = DatasetGenerator.Configuration(days: size.days, endDate: Self.endDate)
         configuration.seed = 7

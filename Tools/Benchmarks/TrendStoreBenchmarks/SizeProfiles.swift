@@ -1,0 +1,158 @@
+import Foundation
+import TrendStore
+
+/// Bytes per sample for value profiles unlike the generator's, each beside its order-0
+/// entropy per column (start gap, duration, value): the floor any coder of independent
+/// symbols meets, to which the store adds its rollups.
+enum SizeProfiles {
+    struct Profile {
+        let name: String
+        let samples: [Sample]
+    }
+
+    static func run(directory: URL) async throws -> String {
+        var lines = [
+            "profile".padding(toLength: 34, withPad: " ", startingAt: 0)
+                + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor"
+        ]
+        for profile in profiles() {
+            var options = StoreOptions()
+            options.durableCommits = false
+            options.timeZone = TimeZone(identifier: "UTC")
+            let url = directory.appendingPathComponent("size-\(lines.count)")
+            try? FileManager.default.removeItem(at: url)
+            let store = try TrendStore(directory: url, options: options)
+            for part in stride(from: 0, to: profile.samples.count, by: 100_000) {
+                let end = min(part + 100_000, profile.samples.count)
+                try await store.write(Array(profile.samples[part..<end]), to: "s", unit: "u")
+            }
+            let footprint = try store.footprint()
+            let count = Double(profile.samples.count)
+            let (gap, duration, value) = entropies(profile.samples)
+            let floor = (gap + duration + value) / 8 + Double(footprint.rollupBytes) / count
+            let perSample = Double(footprint.fileBytes) / count
+            lines.append(
+                profile.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%7d   %8.2f  %12.2f  %7.2f  %6.1f %6.1f %6.1f       %13.2f  %9.2f",
+                        profile.samples.count, perSample,
+                        Double(footprint.sampleBytes) / count,
+                        Double(footprint.rollupBytes) / count, gap, duration, value, floor,
+                        perSample / floor))
+        }
+        lines.append(
+            "B/s = bytes per sample; file = the whole data file (free and LMDB pages included); H = order-0 entropy in bits per sample."
+        )
+        return lines.joined(separator: "\n")
+    }
+
+    /// Order-0 entropy in bits per sample of the start gaps, durations and value bits.
+    static func entropies(_ samples: [Sample]) -> (Double, Double, Double) {
+        func entropy<T: Hashable>(_ symbols: [T]) -> Double {
+            var counts: [T: Int] = [:]
+            for symbol in symbols { counts[symbol, default: 0] += 1 }
+            let total = Double(symbols.count)
+            return counts.values.reduce(0) { sum, count in
+                let p = Double(count) / total
+                return sum - p * log2(p)
+            }
+        }
+        var previousEnd = samples.first?.startMilliseconds ?? 0
+        let gaps = samples.map { sample in
+            defer { previousEnd = sample.endMilliseconds }
+            return sample.startMilliseconds - previousEnd
+        }
+        return (
+            entropy(gaps), entropy(samples.map(\.durationMilliseconds)),
+            entropy(samples.map(\.value.bitPattern))
+        )
+    }
+
+    /// The profiles, each about half a million samples unless its cadence is sparse.
+    static func profiles() -> [Profile] {
+        var random = Random(seed: 11)
+        let start: Int64 = 1_700_006_400_000
+        let minute: Int64 = 60_000
+        func cadence(
+            _ count: Int, every step: Int64, duration: Int64, _ value: (Int) -> Double
+        ) -> [Sample] {
+            (0..<count).map { index in
+                let begin = start + Int64(index) * step
+                return Sample(
+                    startMilliseconds: begin, endMilliseconds: begin + duration, value: value(index)
+                )
+            }
+        }
+        var steps = 40
+        var mass = 712
+        var heart = 70
+        var walk = 0.0
+        // A watch's minute samples: ends and starts drift by milliseconds, durations jitter.
+        var unalignedEnd = start
+        let unaligned = (0..<525_600).map { _ -> (Int64, Int64) in
+            let begin = unalignedEnd + (random.below(8) == 0 ? random.below(40) : 0)
+            let end = begin + 52_000 + random.below(16_384)
+            unalignedEnd = end
+            return (begin, end)
+        }
+        return [
+            Profile(
+                name: "integers (steps, minute)",
+                samples: cadence(525_600, every: minute, duration: minute) { _ in
+                    steps = max(0, min(180, steps + Int(random.below(21)) - 10))
+                    return Double(steps)
+                }),
+            Profile(
+                name: "1 decimal (body mass, daily)",
+                samples: cadence(3_650, every: 86_400_000, duration: 0) { _ in
+                    mass += Int(random.below(7)) - 3
+                    return Double(mass) / 10
+                }),
+            Profile(
+                name: "3 decimals (energy, minute)",
+                samples: cadence(525_600, every: minute, duration: minute) { _ in
+                    Double(random.below(400)) / 1_000
+                }),
+            Profile(
+                name: "4 decimals (energy, watch-like)",
+                samples: unaligned.map { begin, end in
+                    Sample(
+                        startMilliseconds: begin, endMilliseconds: end,
+                        value: Double(random.below(16_384)) / 10_000)
+                }),
+            Profile(
+                name: "kJ → kcal (17 digits, minute)",
+                samples: cadence(525_600, every: minute, duration: minute) { _ in
+                    Double(random.below(2_000)) / 10 / 4.184
+                }),
+            Profile(
+                name: "heart rate (5 s, instants)",
+                samples: cadence(525_600, every: 5_000, duration: 0) { _ in
+                    heart = max(40, min(200, heart + Int(random.below(5)) - 2))
+                    return Double(heart)
+                }),
+            Profile(
+                name: "random walk doubles (minute)",
+                samples: cadence(525_600, every: minute, duration: minute) { _ in
+                    walk += Double(random.below(1 << 30)) / Double(1 << 30) - 0.5
+                    return walk
+                }),
+            Profile(
+                name: "random full-precision doubles",
+                samples: cadence(525_600, every: minute, duration: minute) { _ in
+                    Double(random.next() >> 11) / Double(1 << 53) * 1_000
+                }),
+        ]
+    }
+
+    /// A small deterministic generator (PCG-style).
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+        mutating func below(_ bound: Int64) -> Int64 { Int64(next() % UInt64(bound)) }
+    }
+}

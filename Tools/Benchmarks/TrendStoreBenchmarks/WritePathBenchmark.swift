@@ -1,0 +1,178 @@
+import Foundation
+import TrendStore
+
+/// Writes as apps make them as samples arrive: one sample per transaction, appended after
+/// the newest. Into a week that already holds 600,000 samples and into an empty one,
+/// with the bytes each commit writes; a 1 Hz stream for an hour against the same samples
+/// in one batch; beside SQLite inserting one row per transaction into its `WITHOUT ROWID` table.
+enum WritePathBenchmark {
+    /// The start of a UTC week (weeks counted from the epoch start on Thursdays).
+    static let weekStart: Int64 = 2_900 * 7 * 86_400_000
+
+    static func run(directory: URL, runs: Int, report: inout Report) async throws {
+        for durable in [true, false] {
+            let suffix = durable ? "durable" : "no fsync"
+            var options = StoreOptions()
+            options.durableCommits = durable
+            options.timeZone = TimeZone(identifier: "UTC")
+            let url = directory.appendingPathComponent("writes-\(durable)")
+            try? FileManager.default.removeItem(at: url)
+            let store = try TrendStore(directory: url, options: options)
+            var generator = Values(seed: 3)
+            let full = (0..<600_000).map { index in
+                Sample(
+                    startMilliseconds: weekStart + Int64(index) * 1_000,
+                    endMilliseconds: weekStart + Int64(index) * 1_000 + 1_000,
+                    value: generator.fourDecimals())
+            }
+            for part in stride(from: 0, to: full.count, by: 100_000) {
+                try await store.write(
+                    Array(full[part..<(part + 100_000)]), to: "full", unit: "kcal")
+            }
+            let sqlite = try SQLiteAppends(
+                path: directory.appendingPathComponent("writes-\(durable).sqlite").path,
+                durable: durable, preload: full)
+
+            var next = weekStart + 600_000 * 1_000
+            let bytesBefore = writtenBytes()
+            let fullWeek = try await time(runs) {
+                defer { next += 1_000 }
+                try await store.write(
+                    [Sample(startMilliseconds: next, endMilliseconds: next + 1_000, value: 0.25)],
+                    to: "full", unit: "kcal")
+            }
+            let bytesPerCommit = Double(writtenBytes() - bytesBefore) / Double(runs + 1)
+            var sqliteNext = next
+            report.add(
+                "1-sample write, 600k-sample week, \(suffix)", trendStore: fullWeek,
+                sqliteSQL: try BenchClock.time(max(20, runs / 5)) {
+                    defer { sqliteNext += 1_000 }
+                    try sqlite.append(start: sqliteNext, value: 0.25)
+                }.median, unit: .microseconds)
+            report.add(
+                "  KiB written per commit, \(suffix)",
+                trendStore: bytesPerCommit / 1024, unit: .plain)
+            var emptyNext = weekStart + 7 * 86_400_000
+            report.add(
+                "1-sample write, empty week, \(suffix)",
+                trendStore: try await time(runs) {
+                    defer { emptyNext += 1_000 }
+                    try await store.write(
+                        [
+                            Sample(
+                                startMilliseconds: emptyNext, endMilliseconds: emptyNext + 1_000,
+                                value: 0.25)
+                        ], to: "sparse", unit: "kcal")
+                }, unit: .microseconds)
+        }
+        try await streamAgainstBatch(directory: directory, report: &report)
+    }
+
+    /// A 1 Hz stream of one-sample commits for an hour, and the same samples in one batch:
+    /// the two stores' sizes.
+    private static func streamAgainstBatch(directory: URL, report: inout Report) async throws {
+        var generator = Values(seed: 4)
+        let hour = (0..<3_600).map { index in
+            Sample(
+                startMilliseconds: weekStart + Int64(index) * 1_000,
+                endMilliseconds: weekStart + Int64(index) * 1_000 + 1_000,
+                value: generator.fourDecimals())
+        }
+        var options = StoreOptions()
+        options.durableCommits = false
+        let streamed = directory.appendingPathComponent("stream")
+        let batched = directory.appendingPathComponent("batch")
+        for url in [streamed, batched] { try? FileManager.default.removeItem(at: url) }
+        let stream = try TrendStore(directory: streamed, options: options)
+        for sample in hour { try await stream.write([sample], to: "hr", unit: "count/min") }
+        let batch = try TrendStore(directory: batched, options: options)
+        try await batch.write(hour, to: "hr", unit: "count/min")
+        let (streamPages, batchPages) = (try stream.footprint(), try batch.footprint())
+        report.add(
+            "1 Hz 1 h: file KiB, streamed | one batch",
+            trendStore: Double(stream.fileSize) / 1024, sqliteSQL: Double(batch.fileSize) / 1024,
+            unit: .plain)
+        report.add(
+            "1 Hz 1 h: data KiB, streamed | one batch",
+            trendStore: Double(streamPages.sampleBytes + streamPages.rollupBytes) / 1024,
+            sqliteSQL: Double(batchPages.sampleBytes + batchPages.rollupBytes) / 1024,
+            unit: .plain)
+    }
+
+    /// Median and p99 of `runs` awaited calls, after one untimed call.
+    private static func time(_ runs: Int, _ body: () async throws -> Void) async throws
+        -> BenchClock.Timing
+    {
+        try await body()
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = BenchClock.now()
+            try await body()
+            samples.append(Double(BenchClock.now() - start) / 1e3)
+        }
+        samples.sort()
+        return BenchClock.Timing(
+            median: samples[samples.count / 2],
+            p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
+    }
+
+    /// The bytes this process has passed to `write` calls so far (`wchar` in `/proc/self/io`).
+    private static func writtenBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else {
+            return 0
+        }
+        return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+            .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
+    /// Energy-like values with four decimals.
+    struct Values {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func fourDecimals() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double((state >> 33) % 16_384) / 10_000
+        }
+    }
+}
+
+/// SQLite doing what a Swift app does with it for the same writes: one `INSERT` per
+/// transaction into a `WITHOUT ROWID` table, in WAL mode.
+final class SQLiteAppends {
+    private let database: SQLiteDatabase
+    private let insert: SQLiteDatabase.Statement
+
+    init(path: String, durable: Bool, preload: [Sample]) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+        database = try SQLiteDatabase(path: path)
+        try database.execute(
+            """
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=\(durable ? "FULL" : "OFF");
+            CREATE TABLE samples(series TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL,
+                                 value REAL NOT NULL, PRIMARY KEY (series, start_ms, end_ms)) WITHOUT ROWID;
+            """)
+        insert = try database.prepare("INSERT OR REPLACE INTO samples VALUES ('full', ?1, ?2, ?3)")
+        try database.execute("BEGIN")
+        for sample in preload {
+            insert.reset()
+            insert.bind(1, sample.startMilliseconds)
+            insert.bind(2, sample.endMilliseconds)
+            insert.bind(3, sample.value)
+            _ = try insert.step()
+        }
+        try database.execute("COMMIT")
+    }
+
+    /// One sample, one transaction.
+    func append(start: Int64, value: Double) throws {
+        try database.execute("BEGIN")
+        insert.reset()
+        insert.bind(1, start)
+        insert.bind(2, start + 1_000)
+        insert.bind(3, value)
+        _ = try insert.step()
+        try database.execute("COMMIT")
+    }
+}
