@@ -80,10 +80,15 @@ extension StoreEngine {
                     piece, of: record, zlib: ZlibCodec(), in: txn, appendingTo: &samples)
                 samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
                 if !samples.isEmpty { return samples }
-                // Only a format-1 chunk can hold nothing from `position` on: go past its window.
-                position = max(
-                    position + 1,
-                    piece.lowerBound(chunkWindow: storage.chunkWindow) + storage.chunkWindow)
+                switch piece {
+                case .block:
+                    // Its starts from `position` on are all at or after `to`, and every
+                    // later block starts later still.
+                    return []
+                case .chunk(let window):
+                    // A format-1 chunk can hold nothing from `position` on: go past its window.
+                    position = (window + 1) * storage.chunkWindow
+                }
             }
             return []
         }
