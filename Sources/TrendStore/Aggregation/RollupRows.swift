@@ -15,8 +15,8 @@ struct RollupRows {
     /// Whether `startCounts` and `startSums` were loaded.
     let includesStarts: Bool
 
-    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups when few
-    /// are needed, by one cursor walk when most of the range is. Format-1 rows not yet
+    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups when they
+    /// are sparse, by one cursor walk when they are an eighth of the range or more. Format-1 rows not yet
     /// migrated are read first; a format-2 row of the same day replaces them.
     init<T: ReadableTransaction & ~Copyable>(
         storage: SampleStorage, record: SeriesRecord, days: [Int64], includesStarts: Bool,
@@ -32,31 +32,35 @@ struct RollupRows {
         func isWanted(_ day: Int64) -> Bool {
             day >= first && day <= last && wanted[Int(day - first)]
         }
-        try txn.withCursor(storage.rollups) { cursor in
-            try cursor.forEach(
-                from: StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: first))
-            ) { key, value in
-                guard let parsed = StorageKey.parse(key), parsed.series == record.id,
-                    parsed.index <= RollupBlock.index(ofDay: last)
-                else { return false }
-                do {
-                    try RollupBlock.forEachRow(value) { offset, row in
-                        let day = parsed.index * RollupBlock.days + Int64(offset)
-                        if isWanted(day) {
-                            try self.append(row, format: 1, day: day, record: record)
+        // Format-1 rows remain only in a store the format migration has not finished.
+        if try txn.statistics(of: storage.rollups).entries > 0 {
+            try txn.withCursor(storage.rollups) { cursor in
+                try cursor.forEach(
+                    from: StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: first))
+                ) { key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id,
+                        parsed.index <= RollupBlock.index(ofDay: last)
+                    else { return false }
+                    do {
+                        try RollupBlock.forEachRow(value) { offset, row in
+                            let day = parsed.index * RollupBlock.days + Int64(offset)
+                            if isWanted(day) {
+                                try self.append(row, format: 1, day: day, record: record)
+                            }
                         }
+                    } catch let damage as RollupCodec.Damage {
+                        throw StoreError.damagedRollup(
+                            series: record.name,
+                            dayStart: parsed.index * RollupBlock.days * TimeGrid.day,
+                            reason: damage.reason)
                     }
-                } catch let damage as RollupCodec.Damage {
-                    throw StoreError.damagedRollup(
-                        series: record.name,
-                        dayStart: parsed.index * RollupBlock.days * TimeGrid.day,
-                        reason: damage.reason)
+                    return true
                 }
-                return true
             }
         }
         guard let rows = storage.days else { return }
-        if days.count * 3 >= span {
+        // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse.
+        if days.count * 8 >= span {
             // One walk over the range's rows, skipping other series' (rows are keyed by day first).
             try txn.withCursor(rows) { cursor in
                 try cursor.forEach(from: StorageKey.dayRowKey(series: record.id, day: first)) {
