@@ -14,23 +14,28 @@ enum FormatTwoMigration {
     {
         let storage = context.storage
         let zlib = ZlibCodec(level: 1)
+        let rows = RowWrites(database: try storage.formatTwoDatabases().days)
         if let (series, window) = try firstKey(in: storage.chunks, txn: txn) {
             guard let record = try record(series, storage: storage, txn: txn) else {
                 try txn.delete(
                     forKey: StorageKey.make(series: series, index: window), in: storage.chunks)
                 return .moreToDo
             }
-            var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
+            var writer = try SeriesWriter(
+                storage: storage, record: record, zlib: zlib, rows: rows)
             try writer.migrate(.chunk(window: window), in: txn)
             try writer.finish(in: txn)
+            try rows.flush(in: txn)
             return .moreToDo
         }
         if let (series, block) = try firstKey(in: storage.rollups, txn: txn) {
             // Every chunk is moved; days whose rows the moves did not rebuild are rebuilt here.
             if let record = try record(series, storage: storage, txn: txn) {
-                var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
+                var writer = try SeriesWriter(
+                    storage: storage, record: record, zlib: zlib, rows: rows)
                 try writer.rebuildRows(
                     ofDays: (block * RollupBlock.days)..<((block + 1) * RollupBlock.days), in: txn)
+                try rows.flush(in: txn)
             }
             try txn.delete(
                 forKey: StorageKey.make(series: series, index: block), in: storage.rollups)

@@ -67,15 +67,15 @@ enum RollupRowCodec {
     static func forEachSlot(
         _ row: UnsafeRawBufferPointer, _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(RollupCodec.Damage) {
-        try parse(row) { exponent, slot, count, start, spill in
-            if let exponent {
-                let startSum = DayRollup.value(of: start.integer, exponent: exponent)
-                // The arithmetic of ``DayRollup/prorated(_:)``; with no spill it is the start sum.
+        try parse(row) { exponent, power, slot, count, start, spill in
+            if exponent != nil {
+                // The arithmetic of ``DayRollup/value(of:exponent:)`` and
+                // ``DayRollup/prorated(_:)``, with the power looked up once per row; with no
+                // spill the prorated sum is the start sum.
+                let startSum = Double(start.integer) / power
                 let prorated =
-                    spill.map {
-                        DayRollup.value(of: start.integer &- $0.escaping, exponent: exponent)
-                            + $0.shares
-                    } ?? startSum
+                    spill.map { Double(start.integer &- $0.escaping) / power + $0.shares }
+                    ?? startSum
                 body(slot, prorated, count, startSum)
             } else {
                 let prorated = spill.map { $0.contained + $0.shares } ?? start.sum + 0.0
@@ -89,7 +89,7 @@ enum RollupRowCodec {
         -> DayRollup
     {
         var rollup = DayRollup(day: day)
-        try parse(row) { exponent, slot, count, start, spill in
+        try parse(row) { exponent, _, slot, count, start, spill in
             rollup.exponent = exponent
             rollup.touched[slot] = true
             rollup.startCounts[slot] = count
@@ -115,11 +115,12 @@ enum RollupRowCodec {
         var shares = 0.0
     }
 
-    /// Checks a row and calls `body(exponent, slot, count, start, spill)` for each touched slot.
+    /// Checks a row and calls `body(exponent, 10^exponent, slot, count, start, spill)` for
+    /// each touched slot.
     @inline(__always)
     private static func parse(
         _ row: UnsafeRawBufferPointer,
-        _ body: (Int?, Int, UInt32, StartField, SpillFields?) -> Void
+        _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?) -> Void
     ) throws(RollupCodec.Damage) {
         guard row.count >= 3 + bitmapSize + 4 else {
             throw RollupCodec.Damage(reason: "\(row.count) bytes is too short for a rollup row")
@@ -147,6 +148,7 @@ enum RollupRowCodec {
             throw RollupCodec.Damage(reason: "spill in an untouched slot")
         }
         let exponent = exponentByte == doubleMarker ? nil : Int(exponentByte)
+        let power = exponent.map { DecimalScale.powers[$0] } ?? 1
         var reader = ByteReader(bytes, offset: 3 + bitmapSize * (1 + Int(flags)))
         do {
             for slot in 0..<DayRollup.slotCount where isSet(touched, slot) {
@@ -173,7 +175,7 @@ enum RollupRowCodec {
                     read.shares = try reader.readDouble()
                     fields = read
                 }
-                body(exponent, slot, UInt32(count), start, fields)
+                body(exponent, power, slot, UInt32(count), start, fields)
             }
             guard reader.remaining == 0 else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")

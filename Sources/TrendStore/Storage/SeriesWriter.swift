@@ -17,21 +17,23 @@ struct SeriesWriter: ~Copyable {
     var record: SeriesRecord
     let zlib: ZlibCodec
     private let blockDatabase: Database
-    private let dayDatabase: Database
     /// The blocks this writer has read or written, by key: samples and encoded size.
     private var blocks: [Int64: (samples: [Sample], byteCount: Int)] = [:]
     /// The days whose rows must be rebuilt from their samples.
     private var daysToRebuild = Set<Int64>()
     /// Samples inserted whole into one quarter-hour, by day: rows that can be updated in place.
     private var containedInserts: [Int64: [Sample]] = [:]
-    /// The last key of `days` (once read), so rows that sort after it are appended.
-    private var lastRowKey: [UInt8]?
+    /// Where the changed rollup rows go until the transaction's end.
+    let rows: RowWrites
 
-    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec) throws {
+    /// A writer whose rows go to `rows`, which the caller flushes before the transaction
+    /// commits (one `RowWrites` may serve every writer of the transaction).
+    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec, rows: RowWrites) throws {
         self.storage = storage
         self.record = record
         self.zlib = zlib
-        (blockDatabase, dayDatabase) = try storage.formatTwoDatabases()
+        self.rows = rows
+        blockDatabase = try storage.formatTwoDatabases().blocks
     }
 
     /// Upserts `batch`: new identities are inserted, existing ones get the batch's value.
@@ -111,7 +113,8 @@ struct SeriesWriter: ~Copyable {
         try moveToBlocks(piece, keeping: samples, in: txn)
     }
 
-    /// Rebuilds the rows of `days` from the samples (a day without samples loses its row).
+    /// Rebuilds the rows of `days` from the samples into ``rows`` (a day without samples
+    /// loses its row).
     mutating func rebuildRows(ofDays days: Range<Int64>, in txn: borrowing WriteTransaction) throws
     {
         daysToRebuild.formUnion(days)
@@ -165,10 +168,8 @@ struct SeriesWriter: ~Copyable {
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
         let key = StorageKey.dayRowKey(series: record.id, day: day)
-        let stored: DayRollup?? = try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: dayDatabase) {
-                try? RollupRowCodec.decode($0, day: day)
-            }
+        let stored: DayRollup?? = try rows.withRow(forKey: key, in: txn) {
+            try? RollupRowCodec.decode($0, day: day)
         }
         var rollup: DayRollup
         switch stored {
@@ -197,26 +198,11 @@ struct SeriesWriter: ~Copyable {
         return true
     }
 
-    /// Stores the row of `rollup` (removes it when no sample touches the day); a row
-    /// that sorts after every row is appended, so pages fill whole as time goes on.
-    private mutating func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
-        let key = StorageKey.dayRowKey(series: record.id, day: rollup.day)
-        if rollup.isEmpty {
-            try txn.delete(forKey: key, in: dayDatabase)
-            return
-        }
-        if lastRowKey == nil {
-            lastRowKey =
-                try txn.withCursor(dayDatabase) { try $0.last().map { Array($0.key) } } ?? []
-        }
-        let appending =
-            lastRowKey.map { key.lexicographicallyPrecedes($0) == false && key != $0 } ?? false
-        try RollupRowCodec.encode(rollup).withUnsafeBytes { row in
-            try key.withUnsafeBytes { key in
-                try txn.put(row, forKey: key, in: dayDatabase, append: appending)
-            }
-        }
-        if appending { lastRowKey = key }
+    /// Records the row of `rollup`, or its removal when no sample touches the day.
+    private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
+        rows.set(
+            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup),
+            forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day))
     }
 
     /// Notes an inserted sample: its day's row can take it in place when it lies in one quarter-hour.

@@ -13,6 +13,7 @@ extension StoreEngine {
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
+            let rows = RowWrites(database: try storage.formatTwoDatabases().days)
             for (part, batch) in batches {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
@@ -21,10 +22,12 @@ extension StoreEngine {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
                 }
-                var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
+                var writer = try SeriesWriter(
+                    storage: storage, record: record, zlib: zlib, rows: rows)
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 try changed(record, try writer.finish(in: txn), in: txn)
             }
+            try rows.flush(in: txn)
             return summary
         }
     }
@@ -33,9 +36,11 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib)
+            let rows = RowWrites(database: try storage.formatTwoDatabases().days)
+            var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try changed(record, try writer.finish(in: txn), in: txn)
+            try rows.flush(in: txn)
             return removed
         }
     }
