@@ -206,8 +206,7 @@ enum BlockCodec {
         }
         let count = header.count
         let base = UnsafeRawBufferPointer(payload)
-        let gapOffset = count * header.widths.duration
-        let valueOffset = gapOffset + count * header.widths.gap
+        let valueOffset = count * (header.widths.duration + header.widths.gap)
         let exceptionOffset = valueOffset + count * header.widths.value
         let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
         defer { values.deallocate() }
@@ -243,20 +242,13 @@ enum BlockCodec {
         var maximumStart = Int64.min
         samples.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
-            var previousEnd = header.minimumStart
-            for index in 0..<count {
-                let duration =
-                    header.durationReference
-                    &+ ByteColumns.unZigZag(
-                        ByteColumns.plane(base, 0, count, header.widths.duration, index))
-                let start =
-                    previousEnd
-                    &+ ByteColumns.unZigZag(
-                        ByteColumns.plane(base, gapOffset, count, header.widths.gap, index))
-                let end = start &+ duration
+            ByteColumns.forEachSpan(
+                base, count: count, durationWidth: header.widths.duration,
+                gapWidth: header.widths.gap, durationReference: header.durationReference,
+                firstStart: header.minimumStart
+            ) { index, start, end in
                 let value = values[index]
                 out[index] = Sample(startMilliseconds: start, endMilliseconds: end, value: value)
-                previousEnd = end
                 valueSum += value
                 maximumEnd = max(maximumEnd, end)
                 maximumStart = max(maximumStart, start)

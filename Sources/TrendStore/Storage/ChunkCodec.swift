@@ -122,23 +122,16 @@ enum ChunkCodec {
         var maximumEnd = Int64.min
         samples.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
-            let gapOffset = count * header.widths.duration
-            let valueOffset = gapOffset + count * header.widths.gap
+            let valueOffset = count * (header.widths.duration + header.widths.gap)
             let base = UnsafeRawBufferPointer(payload)
-            var previousEnd = header.minimumStart
             var previousScaled: Int64 = 0
             let raw = header.valueExponent == rawValuesMarker
             let power = raw ? 1 : DecimalScale.powers[Int(header.valueExponent)]
-            for index in 0..<count {
-                let duration =
-                    header.durationReference
-                    &+ ByteColumns.unZigZag(
-                        ByteColumns.plane(base, 0, count, header.widths.duration, index))
-                let start =
-                    previousEnd
-                    &+ ByteColumns.unZigZag(
-                        ByteColumns.plane(base, gapOffset, count, header.widths.gap, index))
-                let end = start &+ duration
+            ByteColumns.forEachSpan(
+                base, count: count, durationWidth: header.widths.duration,
+                gapWidth: header.widths.gap, durationReference: header.durationReference,
+                firstStart: header.minimumStart
+            ) { index, start, end in
                 let bits = ByteColumns.plane(base, valueOffset, count, header.widths.value, index)
                 let value: Double
                 if raw {
@@ -148,7 +141,6 @@ enum ChunkCodec {
                     value = Double(previousScaled) / power
                 }
                 out[index] = Sample(startMilliseconds: start, endMilliseconds: end, value: value)
-                previousEnd = end
                 valueSum += value
                 maximumEnd = max(maximumEnd, end)
             }
