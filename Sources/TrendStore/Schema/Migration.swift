@@ -38,8 +38,7 @@ struct Migration: Sendable {
             @escaping @Sendable (MigrationContext, borrowing WriteTransaction, Date) throws ->
             Void
     ) {
-        self.identifier = identifier
-        self.apply = { context, txn, now in
+        self.init(identifier: identifier) { context, txn, now in
             try apply(context, txn, now)
             return .finished
         }

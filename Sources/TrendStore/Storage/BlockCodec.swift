@@ -1,6 +1,6 @@
 /// Encodes a sorted run of samples into one compressed, checksummed block (format 2), and back.
 ///
-/// Header (64 bytes, little-endian):
+/// Header (72 bytes, little-endian):
 ///
 /// | offset | size | field |
 /// |---|---|---|
@@ -34,7 +34,7 @@ enum BlockCodec {
     static let headerSize = 72
 
     /// What a block's header says, readable without inflating the payload.
-    struct Header: Equatable {
+    struct Header {
         var count: Int
         var exceptionCount: Int
         var minimumStart: Int64
@@ -47,7 +47,7 @@ enum BlockCodec {
         var checksum: UInt32
 
         /// Bytes per sample of the three columns.
-        struct Widths: Equatable {
+        struct Widths {
             var duration: Int
             var gap: Int
             var value: Int
@@ -55,15 +55,6 @@ enum BlockCodec {
 
         var payloadLength: Int {
             count * (widths.duration + widths.gap + widths.value) + exceptionCount * 12
-        }
-
-        static func == (lhs: Header, rhs: Header) -> Bool {
-            lhs.count == rhs.count && lhs.exceptionCount == rhs.exceptionCount
-                && lhs.minimumStart == rhs.minimumStart && lhs.maximumStart == rhs.maximumStart
-                && lhs.maximumEnd == rhs.maximumEnd
-                && lhs.valueSum.bitPattern == rhs.valueSum.bitPattern
-                && lhs.durationReference == rhs.durationReference && lhs.values == rhs.values
-                && lhs.widths == rhs.widths && lhs.checksum == rhs.checksum
         }
     }
 
@@ -263,7 +254,7 @@ enum BlockCodec {
     }
 
     /// A median of up to 15 evenly spaced durations: robust to a few long samples, cheap to find.
-    static func durationReference(_ samples: ArraySlice<Sample>) -> Int64 {
+    private static func durationReference(_ samples: ArraySlice<Sample>) -> Int64 {
         let step = max(1, samples.count / 15)
         let picked = stride(from: samples.startIndex, to: samples.endIndex, by: step)
             .map { samples[$0].endMilliseconds &- samples[$0].startMilliseconds }.sorted()

@@ -35,7 +35,7 @@ enum ChunkCodec {
     static let rawValuesMarker: UInt8 = 255
 
     /// What a chunk's header says, readable without inflating the payload.
-    struct Header: Equatable {
+    struct Header {
         var count: Int
         var minimumStart: Int64
         var maximumEnd: Int64
@@ -46,15 +46,6 @@ enum ChunkCodec {
         var valueExponent: UInt8
 
         var payloadLength: Int { count * (widths.duration + widths.gap + widths.value) }
-
-        static func == (lhs: Header, rhs: Header) -> Bool {
-            lhs.count == rhs.count && lhs.minimumStart == rhs.minimumStart
-                && lhs.maximumEnd == rhs.maximumEnd
-                && lhs.valueSum.bitPattern == rhs.valueSum.bitPattern
-                && lhs.durationReference == rhs.durationReference
-                && lhs.widths == rhs.widths && lhs.checksum == rhs.checksum
-                && lhs.valueExponent == rhs.valueExponent
-        }
     }
 
     /// Reads the header of an encoded chunk without touching the payload.

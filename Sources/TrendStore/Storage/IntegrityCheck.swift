@@ -64,12 +64,7 @@ struct IntegrityCheck {
             problem(.damagedRollup, $0, $1)
         }
         var rows: [Int64: [UInt8]] = [:]
-        if let days = storage.days {
-            for day in try storage.rowDays(series: record.id, in: txn) {
-                rows[day] = try txn.value(
-                    forKey: StorageKey.dayRowKey(series: record.id, day: day), in: days)
-            }
-        }
+        try storage.forEachRow(series: record.id, in: txn) { rows[$0] = Array($1) }
 
         /// Whether a sample of a damaged piece could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {

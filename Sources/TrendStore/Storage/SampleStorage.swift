@@ -62,22 +62,30 @@ final class SampleStorage: Sendable {
         }
     }
 
-    /// The UTC days that have a rollup row of series `id`, in order: a walk over every
-    /// series' rows (they are keyed by day first).
-    func rowDays<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
-        throws -> [Int64]
-    {
-        guard let days else { return [] }
-        return try txn.withCursor(days) { cursor in
-            var found: [Int64] = []
-            try cursor.forEach { key, _ in
+    /// Calls `body(day, row)` for each rollup row of series `id`, in day order: a walk over
+    /// every series' rows (they are keyed by day first).
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let days else { return }
+        try txn.withCursor(days) { cursor in
+            try cursor.forEach { key, value in
                 if let parsed = StorageKey.parseDayRow(key), parsed.series == id {
-                    found.append(parsed.day)
+                    try body(parsed.day, value)
                 }
                 return true
             }
-            return found
         }
+    }
+
+    /// The UTC days that have a rollup row of series `id`, in order.
+    func rowDays<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
+        throws -> [Int64]
+    {
+        var found: [Int64] = []
+        try forEachRow(series: id, in: txn) { day, _ in found.append(day) }
+        return found
     }
 
     /// The format-2 databases, for a write (a writable store always has them).

@@ -72,7 +72,7 @@ extension StoreEngine {
             while position < to {
                 guard
                     let piece = try storage.pieces(
-                        of: record, startingFrom: position, through: to - 1, limit: 2, in: txn
+                        of: record, startingFrom: position, through: to - 1, limit: 1, in: txn
                     ).first
                 else { return [] }
                 samples.removeAll(keepingCapacity: true)

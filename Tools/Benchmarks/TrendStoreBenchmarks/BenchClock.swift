@@ -6,6 +6,14 @@ enum BenchClock {
         var median: Double
         var p99: Double
         var runs: Int
+
+        /// The median and p99 of `samples` (µs).
+        init(_ samples: [Double]) {
+            let sorted = samples.sorted()
+            median = sorted[sorted.count / 2]
+            p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+            runs = sorted.count
+        }
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -22,10 +30,20 @@ enum BenchClock {
             try body(index)
             samples.append(Double(now() - start) / 1e3)
         }
-        samples.sort()
-        return Timing(
-            median: samples[samples.count / 2],
-            p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
+        return Timing(samples)
+    }
+
+    /// Runs `body` once untimed, then `runs` times, awaiting each, and returns the median and p99 in µs.
+    static func time(_ runs: Int, _ body: () async throws -> Void) async throws -> Timing {
+        try await body()
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let start = now()
+            try await body()
+            samples.append(Double(now() - start) / 1e3)
+        }
+        return Timing(samples)
     }
 
     static func time(_ runs: Int, _ body: () throws -> Void) throws -> Timing {

@@ -16,12 +16,8 @@ enum SizeProfiles {
                 + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor"
         ]
         for profile in profiles() {
-            var options = StoreOptions()
-            options.durableCommits = false
-            options.timeZone = TimeZone(identifier: "UTC")
-            let url = directory.appendingPathComponent("size-\(lines.count)")
-            try? FileManager.default.removeItem(at: url)
-            let store = try TrendStore(directory: url, options: options)
+            let store = try WritePathBenchmark.freshStore(
+                "size-\(lines.count)", in: directory, durable: false)
             for part in stride(from: 0, to: profile.samples.count, by: 100_000) {
                 let end = min(part + 100_000, profile.samples.count)
                 try await store.write(Array(profile.samples[part..<end]), to: "s", unit: "u")

@@ -12,12 +12,7 @@ enum WritePathBenchmark {
     static func run(directory: URL, runs: Int, report: inout Report) async throws {
         for durable in [true, false] {
             let suffix = durable ? "durable" : "no fsync"
-            var options = StoreOptions()
-            options.durableCommits = durable
-            options.timeZone = TimeZone(identifier: "UTC")
-            let url = directory.appendingPathComponent("writes-\(durable)")
-            try? FileManager.default.removeItem(at: url)
-            let store = try TrendStore(directory: url, options: options)
+            let store = try freshStore("writes-\(durable)", in: directory, durable: durable)
             var generator = Values(seed: 3)
             let full = (0..<600_000).map { index in
                 Sample(
@@ -35,7 +30,7 @@ enum WritePathBenchmark {
 
             var next = weekStart + 600_000 * 1_000
             let bytesBefore = writtenBytes()
-            let fullWeek = try await time(runs) {
+            let fullWeek = try await BenchClock.time(runs) {
                 defer { next += 1_000 }
                 try await store.write(
                     [Sample(startMilliseconds: next, endMilliseconds: next + 1_000, value: 0.25)],
@@ -55,7 +50,7 @@ enum WritePathBenchmark {
             var emptyNext = weekStart + 7 * 86_400_000
             report.add(
                 "1-sample write, empty week, \(suffix)",
-                trendStore: try await time(runs) {
+                trendStore: try await BenchClock.time(runs) {
                     defer { emptyNext += 1_000 }
                     try await store.write(
                         [
@@ -78,14 +73,9 @@ enum WritePathBenchmark {
                 endMilliseconds: weekStart + Int64(index) * 1_000 + 1_000,
                 value: generator.fourDecimals())
         }
-        var options = StoreOptions()
-        options.durableCommits = false
-        let streamed = directory.appendingPathComponent("stream")
-        let batched = directory.appendingPathComponent("batch")
-        for url in [streamed, batched] { try? FileManager.default.removeItem(at: url) }
-        let stream = try TrendStore(directory: streamed, options: options)
+        let stream = try freshStore("stream", in: directory, durable: false)
         for sample in hour { try await stream.write([sample], to: "hr", unit: "count/min") }
-        let batch = try TrendStore(directory: batched, options: options)
+        let batch = try freshStore("batch", in: directory, durable: false)
         try await batch.write(hour, to: "hr", unit: "count/min")
         let (streamPages, batchPages) = (try stream.footprint(), try batch.footprint())
         report.add(
@@ -99,21 +89,14 @@ enum WritePathBenchmark {
             unit: .plain)
     }
 
-    /// Median and p99 of `runs` awaited calls, after one untimed call.
-    private static func time(_ runs: Int, _ body: () async throws -> Void) async throws
-        -> BenchClock.Timing
-    {
-        try await body()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = BenchClock.now()
-            try await body()
-            samples.append(Double(BenchClock.now() - start) / 1e3)
-        }
-        samples.sort()
-        return BenchClock.Timing(
-            median: samples[samples.count / 2],
-            p99: samples[min(samples.count - 1, samples.count * 99 / 100)], runs: runs)
+    /// A new store in `directory/name`, replacing what was there, with UTC as its zone.
+    static func freshStore(_ name: String, in directory: URL, durable: Bool) throws -> TrendStore {
+        var options = StoreOptions()
+        options.durableCommits = durable
+        options.timeZone = TimeZone(identifier: "UTC")
+        let url = directory.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: url)
+        return try TrendStore(directory: url, options: options)
     }
 
     /// The bytes this process has passed to `write` calls so far (`wchar` in `/proc/self/io`).
