@@ -65,7 +65,7 @@ struct FormatMigrationTests {
     }
 
     @Test(
-        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 2 and answers the same"
+        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 3 and answers the same, every series cumulative"
     )
     func migratesWhole() throws {
         let directory = try Self.copy()
@@ -88,9 +88,23 @@ struct FormatMigrationTests {
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 2)
-        #expect(try store.appliedMigrations().last == "0003-storage-format-2")
+        #expect(try store.formatVersion == 3)
+        #expect(try store.appliedMigrations().last == "0004-series-kinds")
         try Self.expectFixtureSamples(store, "migrated")
+        // Every series of the old store is cumulative, and its record now says so.
+        let recordsSayKind = try store.engine.read { txn in
+            try txn.withCursor(store.engine.storage.series) { cursor in
+                var all = true
+                try cursor.forEach { _, bytes in
+                    all = all && SeriesRecord.recordsKind(bytes)
+                    return true
+                }
+                return all
+            }
+        }
+        #expect(recordsSayKind)
+        #expect(try store.series().map(\.name).contains("activeEnergy"))
+        #expect(try store.series().allSatisfy { $0.kind == .cumulative })
         let after = try store.dayCurve(of: "activeEnergy", on: date, timeZone: zone)
         for hour in 0..<24 {
             #expect(approximatelyEqual(after.cumulative[hour], before.0.cumulative[hour]))
@@ -136,7 +150,7 @@ struct FormatMigrationTests {
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 2)
+        #expect(try store.formatVersion == 3)
         try Self.expectFixtureSamples(store, "killed in trial \(trial), then opened")
     }
 

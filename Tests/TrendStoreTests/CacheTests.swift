@@ -225,7 +225,7 @@ struct MigrationTests {
             #expect(
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                    "0003-storage-format-2",
+                    "0003-storage-format-2", "0004-series-kinds",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -280,7 +280,7 @@ struct MigrationTests {
         #expect(
             try reopened.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                "0003-storage-format-2",
+                "0003-storage-format-2", "0004-series-kinds",
             ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }

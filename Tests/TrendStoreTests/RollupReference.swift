@@ -79,3 +79,14 @@ func storedRollup(_ store: TrendStore, series: String, day: Int64) throws -> [Sl
 func close(_ actual: Double, _ expected: Double, scale: Double) -> Bool {
     abs(actual - expected) <= 1e-9 * max(scale, abs(expected), 1e-300)
 }
+
+/// The stored bytes of `series`' rollup row of UTC day `day`, or `nil` when it has none.
+func storedRowBytes(_ store: TrendStore, series: String, day: Int64) throws -> [UInt8]? {
+    let engine = store.engine
+    return try engine.read { txn in
+        let record = try engine.storage.requireSeries(named: series, in: txn)
+        return try txn.value(
+            forKey: StorageKey.dayRowKey(series: record.id, day: day),
+            in: try engine.storage.formatTwoDatabases().days)
+    }
+}

@@ -29,9 +29,19 @@ struct RollupTests {
         }
         try await withTemporaryStore { streamed, _ in
             try await withTemporaryStore { batched, _ in
-                for sample in samples { try await streamed.write([sample], to: "e", unit: "kcal") }
+                for sample in samples {
+                    try await streamed.write([sample], to: "e", unit: "kcal")
+                    try await streamed.write([sample], to: "hr", unit: "count/min", kind: .discrete)
+                }
                 try await batched.write(samples, to: "e", unit: "kcal")
+                try await batched.write(samples, to: "hr", unit: "count/min", kind: .discrete)
                 #expect(try streamed.verify().isHealthy)
+                for day in (dayStart / 86_400_000 - 1)...(dayStart / 86_400_000 + 2) {
+                    // A discrete row (minimum, maximum, latest sample) is the same bytes either way.
+                    let lhs = try storedRowBytes(streamed, series: "hr", day: day)
+                    #expect(lhs == (try storedRowBytes(batched, series: "hr", day: day)))
+                    #expect(lhs.map { $0.withUnsafeBytes(RollupRowCodec.isDiscrete) } ?? true)
+                }
                 for day in (dayStart / 86_400_000 - 1)...(dayStart / 86_400_000 + 2) {
                     let lhs = try storedRollup(streamed, series: "e", day: day)
                     let rhs = try storedRollup(batched, series: "e", day: day)

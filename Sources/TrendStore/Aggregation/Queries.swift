@@ -13,7 +13,7 @@ struct Queries {
         let instant = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
         let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
-        let record = try storage.requireSeries(named: series, in: txn)
+        let record = try requireCumulative(series, for: "today's curve", in: txn)
         let aggregator = SeriesAggregator(storage: storage, record: record)
         let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
         let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
@@ -29,7 +29,7 @@ struct Queries {
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         _ = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
-        let record = try storage.requireSeries(named: series, in: txn)
+        let record = try requireCumulative(series, for: "a weekday average", in: txn)
         let empty = weekdays.map {
             WeekdayAverage(
                 series: record.name, weekday: $0.rawValue, days: [], averageHourlyPattern: nil,
@@ -79,7 +79,7 @@ struct Queries {
     ) throws -> DayCurve {
         try SampleRules.checkDates(date)
         let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
-        let record = try storage.requireSeries(named: series, in: txn)
+        let record = try requireCumulative(series, for: "a day's curve", in: txn)
         let figures = try SeriesAggregator(storage: storage, record: record).figures(
             of: [day], txn: txn)[0]
         return DayCurve(
@@ -119,5 +119,70 @@ struct Queries {
             }
             first = last.adding(days: 1)
         }
+    }
+}
+
+extension Queries {
+    /// Interval statistics of `series` (SPEC §3.4), inside any transaction.
+    func statistics<T: ReadableTransaction & ~Copyable>(
+        of series: String, from: Date, to: Date, interval: StatisticsInterval, anchor: Date?,
+        zone: TimeZone, options: StatisticsOptions, fromRawSamples: Bool = false,
+        in txn: borrowing T
+    ) throws -> IntervalStatistics {
+        let start = try SampleRules.instant(from, argument: .range)
+        let end = try SampleRules.instant(to, argument: .range)
+        let anchorInstant = try anchor.map { try SampleRules.instant($0, argument: .anchor) }
+        let record = try storage.requireSeries(named: series, in: txn)
+        guard !options.isEmpty else {
+            throw StoreError.invalidArgument(
+                .statistics,
+                reason: "ask for at least one of sum, average, minimum, maximum, "
+                    + "count, most recent")
+        }
+        if record.kind == .cumulative && !options.isDisjoint(with: .discreteOnly) {
+            throw StoreError.unsupportedForKind(
+                series: record.name, kind: .cumulative,
+                reason: "average, minimum, maximum and most recent apply to discrete series; "
+                    + "ask for sum or count")
+        }
+        let spans = try StatisticsBuckets.layout(
+            from: start, to: end, interval: interval, anchor: anchorInstant, zone: zone)
+        let figures = try StatisticsAggregator(
+            storage: storage, record: record, usesRollups: !fromRawSamples
+        )
+        .figures(of: spans, txn: txn)
+        let buckets = zip(spans, figures).map { span, figures in
+            var bucket = StatisticsBucket(
+                start: Date(milliseconds: span.start), end: Date(milliseconds: span.end))
+            guard figures.hasData || figures.count > 0 else { return bucket }
+            if options.contains(.sum) { bucket.sum = figures.sum }
+            if options.contains(.count) { bucket.count = figures.count }
+            if record.kind == .discrete {
+                if options.contains(.average) {
+                    bucket.average = figures.sum / Double(figures.count)
+                }
+                if options.contains(.minimum) { bucket.minimum = figures.minimum }
+                if options.contains(.maximum) { bucket.maximum = figures.maximum }
+                if options.contains(.mostRecent) { bucket.mostRecent = figures.latest }
+            }
+            return bucket
+        }
+        return IntervalStatistics(
+            series: record.name, kind: record.kind, timeZone: zone, interval: interval,
+            options: options, buckets: buckets)
+    }
+
+    /// The record of `series`, which must be cumulative for `query` (an hourly curve).
+    func requireCumulative<T: ReadableTransaction & ~Copyable>(
+        _ series: String, for query: String, in txn: borrowing T
+    ) throws -> SeriesRecord {
+        let record = try storage.requireSeries(named: series, in: txn)
+        guard record.kind == .cumulative else {
+            throw StoreError.unsupportedForKind(
+                series: record.name, kind: record.kind,
+                reason: "\(query) sums values over time; use statistics (query stats) for "
+                    + "averages, minimums and maximums")
+        }
+        return record
     }
 }

@@ -58,7 +58,22 @@ struct RollupRows {
                 }
             }
         }
-        guard let rows = storage.days else { return }
+        try Self.forEachFormatTwoRow(
+            storage: storage, record: record, days: days, isWanted: isWanted, txn: txn
+        ) { day, row in
+            try self.append(row, format: 2, day: day, record: record)
+        }
+    }
+
+    /// Calls `body(day, row)` with the format-2 row of each of `days` (sorted, unique; `isWanted`
+    /// says whether a day is one of them) that `record` has: by point lookups when the days
+    /// are sparse, by one cursor walk when they are an eighth of their span or more.
+    static func forEachFormatTwoRow<T: ReadableTransaction & ~Copyable>(
+        storage: SampleStorage, record: SeriesRecord, days: [Int64], isWanted: (Int64) -> Bool,
+        txn: borrowing T, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let rows = storage.days, let first = days.first, let last = days.last else { return }
+        let span = Int(last - first + 1)
         // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse.
         if days.count * 8 >= span {
             // One walk over the range's rows, skipping other series' (rows are keyed by day first).
@@ -69,7 +84,7 @@ struct RollupRows {
                         return false
                     }
                     if parsed.series == record.id && isWanted(parsed.day) {
-                        try self.append(value, format: 2, day: parsed.day, record: record)
+                        try body(parsed.day, value)
                     }
                     return true
                 }
@@ -77,9 +92,7 @@ struct RollupRows {
         } else {
             for day in days {
                 try StorageKey.dayRowKey(series: record.id, day: day).withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: rows) {
-                        try self.append($0, format: 2, day: day, record: record)
-                    }
+                    _ = try txn.withValue(forKey: key, in: rows) { try body(day, $0) }
                 }
             }
         }

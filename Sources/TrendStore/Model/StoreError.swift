@@ -11,6 +11,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case invalidSample(series: String, index: Int, reason: String)
     /// A series exists with another unit than the one given.
     case unitMismatch(series: String, stored: String, given: String)
+    /// A series exists with another kind than the one a write gives; its kind never changes.
+    case kindMismatch(series: String, stored: SeriesKind, given: SeriesKind)
+    /// A query that does not apply to the series' kind, such as an average of a
+    /// cumulative series or an hourly curve of a discrete one; `reason` says what does.
+    case unsupportedForKind(series: String, kind: SeriesKind, reason: String)
     /// No series has this name; `closest` lists up to three stored names it may have meant.
     case unknownSeries(String, closest: [String])
     /// A stored chunk failed its checksum or could not be decoded.
@@ -46,6 +51,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case cachedFigures
         /// The limits or namespace of a ``TypedCache``.
         case cacheConfiguration
+        /// The interval of a statistics query.
+        case interval
+        /// The anchor of a statistics query.
+        case anchor
+        /// The figures a statistics query asks for.
+        case statistics
     }
 
     /// A stable name of the case, for host apps to switch on or log; it never changes
@@ -55,6 +66,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .invalidSeriesName: return "invalid-series-name"
         case .invalidSample: return "invalid-sample"
         case .unitMismatch: return "unit-mismatch"
+        case .kindMismatch: return "kind-mismatch"
+        case .unsupportedForKind: return "unsupported-for-kind"
         case .unknownSeries: return "unknown-series"
         case .damagedChunk: return "damaged-chunk"
         case .damagedRollup: return "damaged-rollup"
@@ -78,6 +91,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "series \(series): sample \(index): \(reason)"
         case let .unitMismatch(series, stored, given):
             return "series \(series) is stored in \(stored), not \(given)"
+        case let .kindMismatch(series, stored, given):
+            return "series \(series) is \(stored.rawValue), not \(given.rawValue)"
+        case let .unsupportedForKind(series, kind, reason):
+            return "series \(series) is \(kind.rawValue): \(reason)"
         case let .unknownSeries(name, closest):
             let hint =
                 closest.isEmpty

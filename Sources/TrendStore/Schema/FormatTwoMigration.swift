@@ -41,7 +41,9 @@ enum FormatTwoMigration {
                 forKey: StorageKey.make(series: series, index: block), in: storage.rollups)
             return .moreToDo
         }
-        try StorageFormat.record(2, meta: context.meta, in: txn)
+        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 2 {
+            try StorageFormat.record(2, meta: context.meta, in: txn)
+        }
         return .finished
     }
 

@@ -68,6 +68,7 @@ enum Migrator {
             identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
         Migration(identifier: "0002-cache-keys-carry-zone", apply: ZonedCacheKeysMigration.apply),
         Migration(identifier: "0003-storage-format-2", batches: FormatTwoMigration.apply),
+        Migration(identifier: "0004-series-kinds", apply: SeriesKindsMigration.apply),
     ]
 
     private static let appliedKey = Array("migrations".utf8)

@@ -14,6 +14,10 @@
 /// of `10^exponent`: exact, independent of order, and small to store; a minute-cadence day
 /// has no shares at all. Otherwise they are `Double` sums in sample order.
 ///
+/// A discrete series' rollup (`extremes != nil`) counts each sample only in the slot
+/// holding its start: `touched` marks slots with a start, nothing is prorated (no shares),
+/// and ``SlotExtremes`` adds each slot's minimum, maximum and latest sample.
+///
 /// Every real time zone's offsets are whole quarter-hours, so any local hour or day is an
 /// exact sum of slots. A rollup is a pure function of the samples overlapping its day, so
 /// recomputing it gives the same bits.
@@ -36,8 +40,10 @@ struct DayRollup: Equatable {
     var containedSums: [Double]
     /// The prorated parts of samples not contained in the slot they start in.
     var shares: [Double]
+    /// A discrete series' minimum, maximum and latest sample per slot; `nil` for a cumulative one.
+    var extremes: SlotExtremes?
 
-    init(day: Int64) {
+    init(day: Int64, kind: SeriesKind = .cumulative) {
         self.day = day
         touched = Array(repeating: false, count: Self.slotCount)
         startCounts = Array(repeating: 0, count: Self.slotCount)
@@ -47,6 +53,7 @@ struct DayRollup: Equatable {
         startSums = Array(repeating: 0, count: Self.slotCount)
         containedSums = Array(repeating: 0, count: Self.slotCount)
         shares = Array(repeating: 0, count: Self.slotCount)
+        extremes = kind == .discrete ? SlotExtremes() : nil
     }
 
     var dayStart: Int64 { day * TimeGrid.day }
@@ -76,8 +83,10 @@ struct DayRollup: Equatable {
     /// Builds the rollup of `day` from samples sorted by `(start, end)`.
     ///
     /// `samples` may hold samples that do not touch the day; they are skipped.
-    static func build(day: Int64, from samples: some Collection<Sample>) -> DayRollup {
-        var rollup = DayRollup(day: day)
+    static func build(day: Int64, kind: SeriesKind, from samples: some Collection<Sample>)
+        -> DayRollup
+    {
+        var rollup = DayRollup(day: day, kind: kind)
         let dayStart = day * TimeGrid.day
         let dayEnd = dayStart + TimeGrid.day
         let starting = samples.filter {
@@ -87,7 +96,10 @@ struct DayRollup: Equatable {
         var exact = scaling != nil
         for (index, sample) in starting.enumerated() {
             let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
-            let contained = isContained(sample, inSlot: slot, dayStart: dayStart)
+            // A discrete sample belongs whole to the slot of its start.
+            let contained =
+                kind == .discrete || isContained(sample, inSlot: slot, dayStart: dayStart)
+            rollup.extremes?.add(sample, slot: slot, isFirst: rollup.startCounts[slot] == 0)
             rollup.startCounts[slot] += 1
             rollup.startSums[slot] += sample.value
             if contained {
@@ -109,7 +121,7 @@ struct DayRollup: Equatable {
                 }
             }
         }
-        for sample in samples {
+        for sample in samples where kind == .cumulative {
             let start = sample.startMilliseconds
             if start >= dayStart && start < dayEnd {
                 let slot = Int((start - dayStart) / TimeGrid.quarterHour)

@@ -7,7 +7,11 @@
 /// *spill* (12 bytes); then per touched slot, in order: the start count (varint); when it
 /// is not zero, the start sum (zig-zag varint of the scaled integer, or 8 raw bytes); when
 /// the slot has spill, the escaping integer (zig-zag varint) or the contained sum (8 raw
-/// bytes), and the shares (8 raw bytes); last, the CRC-32 of everything before it (4 bytes).
+/// bytes), and the shares (8 raw bytes); a discrete series' row (flag bit 1) then has, for
+/// each slot with starts, the minimum and maximum value, the latest sample's start as an
+/// offset from the slot's start (varint), its duration (varint) and its value, the values
+/// as zig-zag varints of scaled integers in the exact form or 8 raw bytes otherwise (and
+/// always raw with flag bit 2); last, the CRC-32 of everything before it (4 bytes).
 ///
 /// A slot has spill when a sample in it is not contained in its start slot; a
 /// minute-cadence day has none, so its row is about three bytes per slot.
@@ -27,7 +31,13 @@ enum RollupRowCodec {
             if hasSpill(rollup, slot) { spill[slot / 8] |= 1 << UInt8(slot % 8) }
         }
         let anySpill = spill.contains { $0 != 0 }
-        writer.append(anySpill ? 1 : 0)
+        let extremesAsIntegers = rollup.exponent.map { exponent in
+            rollup.extremes.map { Self.allScale($0, rollup: rollup, exponent: exponent) } ?? true
+        }
+        var flags: UInt8 = anySpill ? 1 : 0
+        if rollup.extremes != nil { flags |= 2 }
+        if rollup.extremes != nil && extremesAsIntegers != true { flags |= 4 }
+        writer.append(flags)
         writer.append(contentsOf: touched)
         if anySpill { writer.append(contentsOf: spill) }
         for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
@@ -47,10 +57,39 @@ enum RollupRowCodec {
                 }
                 writer.appendDouble(rollup.shares[slot])
             }
+            if let extremes = rollup.extremes, rollup.startCounts[slot] > 0 {
+                let latest = extremes.latest[slot]
+                let slotStart = rollup.dayStart + Int64(slot) * TimeGrid.quarterHour
+                func appendValue(_ value: Double) {
+                    if let exponent = rollup.exponent, extremesAsIntegers == true,
+                        let integer = DecimalScale.scaled(value, exponent: exponent)
+                    {
+                        writer.appendZigZag(integer)
+                    } else {
+                        writer.appendDouble(value)
+                    }
+                }
+                appendValue(extremes.minimum[slot])
+                appendValue(extremes.maximum[slot])
+                writer.appendVarint(UInt64(latest.startMilliseconds - slotStart))
+                writer.appendVarint(UInt64(latest.endMilliseconds - latest.startMilliseconds))
+                appendValue(latest.value)
+            }
         }
         let checksum = writer.bytes.withUnsafeBytes { ZlibCodec.crc32($0) }
         writer.appendLittleEndian(checksum)
         return writer.bytes
+    }
+
+    /// Whether every minimum, maximum and latest value scales exactly at `exponent`.
+    private static func allScale(_ extremes: SlotExtremes, rollup: DayRollup, exponent: Int)
+        -> Bool
+    {
+        (0..<DayRollup.slotCount).allSatisfy { slot in
+            rollup.startCounts[slot] == 0
+                || [extremes.minimum[slot], extremes.maximum[slot], extremes.latest[slot].value]
+                    .allSatisfy { DecimalScale.scaled($0, exponent: exponent) != nil }
+        }
     }
 
     /// Whether `slot` needs more than its start sum to give its prorated sum.
@@ -67,7 +106,7 @@ enum RollupRowCodec {
     static func forEachSlot(
         _ row: UnsafeRawBufferPointer, _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(RollupCodec.Damage) {
-        try parse(row) { exponent, power, slot, count, start, spill in
+        try parse(row, day: 0) { exponent, power, slot, count, start, spill, _ in
             if exponent != nil {
                 // The arithmetic of ``DayRollup/value(of:exponent:)`` and
                 // ``DayRollup/prorated(_:)``, with the power looked up once per row; with no
@@ -88,8 +127,13 @@ enum RollupRowCodec {
     static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
         -> DayRollup
     {
-        var rollup = DayRollup(day: day)
-        try parse(row) { exponent, _, slot, count, start, spill in
+        var rollup = DayRollup(day: day, kind: isDiscrete(row) ? .discrete : .cumulative)
+        try parse(row, day: day) { exponent, _, slot, count, start, spill, extreme in
+            if let extreme {
+                rollup.extremes?.minimum[slot] = extreme.minimum
+                rollup.extremes?.maximum[slot] = extreme.maximum
+                rollup.extremes?.latest[slot] = extreme.latest
+            }
             rollup.exponent = exponent
             rollup.touched[slot] = true
             rollup.startCounts[slot] = count
@@ -108,6 +152,31 @@ enum RollupRowCodec {
         var sum = 0.0
     }
 
+    /// Calls `body(slot, count, sum, extremes)` for each slot of a discrete series' row of
+    /// `day` where samples start, in order.
+    @inline(__always)
+    static func forEachDiscreteSlot(
+        _ row: UnsafeRawBufferPointer, day: Int64,
+        _ body: (Int, UInt32, Double, ExtremeFields) -> Void
+    ) throws(RollupCodec.Damage) {
+        try parse(row, day: day) { exponent, power, slot, count, start, _, extreme in
+            guard let extreme else { return }
+            body(slot, count, exponent != nil ? Double(start.integer) / power : start.sum, extreme)
+        }
+    }
+
+    /// Whether a row (checked or not) is a discrete series' row.
+    static func isDiscrete(_ row: UnsafeRawBufferPointer) -> Bool {
+        row.count > 2 && row[2] & 2 != 0
+    }
+
+    /// The stored minimum, maximum and latest sample of a discrete series' slot.
+    struct ExtremeFields {
+        var minimum = 0.0
+        var maximum = 0.0
+        var latest = Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0)
+    }
+
     /// The stored fields of a slot with spill.
     struct SpillFields {
         var escaping: Int64 = 0
@@ -115,12 +184,12 @@ enum RollupRowCodec {
         var shares = 0.0
     }
 
-    /// Checks a row and calls `body(exponent, 10^exponent, slot, count, start, spill)` for
-    /// each touched slot.
+    /// Checks a row of `day` and calls `body(exponent, 10^exponent, slot, count, start,
+    /// spill, extremes)` for each touched slot.
     @inline(__always)
     private static func parse(
-        _ row: UnsafeRawBufferPointer,
-        _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?) -> Void
+        _ row: UnsafeRawBufferPointer, day: Int64,
+        _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?, ExtremeFields?) -> Void
     ) throws(RollupCodec.Damage) {
         guard row.count >= 3 + bitmapSize + 4 else {
             throw RollupCodec.Damage(reason: "\(row.count) bytes is too short for a rollup row")
@@ -139,17 +208,24 @@ enum RollupRowCodec {
             throw RollupCodec.Damage(reason: "invalid exponent \(exponentByte)")
         }
         let flags = bytes[2]
-        guard flags <= 1, bytes.count >= 3 + bitmapSize * (1 + Int(flags)) else {
+        let hasSpill = flags & 1 != 0
+        let hasExtremes = flags & 2 != 0
+        let extremesAsDoubles = flags & 4 != 0
+        let bitmaps = hasSpill ? 2 : 1
+        guard flags <= 7, hasExtremes || !extremesAsDoubles,
+            bytes.count >= 3 + bitmapSize * bitmaps
+        else {
             throw RollupCodec.Damage(reason: "invalid rollup flags")
         }
         let touched = bitmap(bytes, at: 3)
-        let spill = flags == 1 ? bitmap(bytes, at: 3 + bitmapSize) : (0, 0)
+        let spill = hasSpill ? bitmap(bytes, at: 3 + bitmapSize) : (0, 0)
         guard spill.0 & ~touched.0 == 0, spill.1 & ~touched.1 == 0 else {
             throw RollupCodec.Damage(reason: "spill in an untouched slot")
         }
         let exponent = exponentByte == doubleMarker ? nil : Int(exponentByte)
         let power = exponent.map { DecimalScale.powers[$0] } ?? 1
-        var reader = ByteReader(bytes, offset: 3 + bitmapSize * (1 + Int(flags)))
+        var reader = ByteReader(bytes, offset: 3 + bitmapSize * bitmaps)
+        let dayStart = day &* TimeGrid.day
         do {
             for slot in 0..<DayRollup.slotCount where isSet(touched, slot) {
                 let count = try reader.readVarint()
@@ -175,7 +251,33 @@ enum RollupRowCodec {
                     read.shares = try reader.readDouble()
                     fields = read
                 }
-                body(exponent, power, slot, UInt32(count), start, fields)
+                var extreme: ExtremeFields?
+                if hasExtremes && count > 0 {
+                    func value() throws -> Double {
+                        exponent != nil && !extremesAsDoubles
+                            ? Double(try reader.readZigZag()) / power : try reader.readDouble()
+                    }
+                    var read = ExtremeFields()
+                    read.minimum = try value()
+                    read.maximum = try value()
+                    let offset = try reader.readVarint()
+                    let duration = try reader.readVarint()
+                    guard offset < UInt64(TimeGrid.quarterHour), duration <= UInt64(Int64.max)
+                    else {
+                        throw RollupCodec.Damage(reason: "latest sample out of its slot")
+                    }
+                    let latestStart =
+                        dayStart &+ Int64(slot) &* TimeGrid.quarterHour &+ Int64(offset)
+                    let (latestEnd, overflow) = latestStart.addingReportingOverflow(Int64(duration))
+                    guard !overflow else {
+                        throw RollupCodec.Damage(reason: "latest sample out of range")
+                    }
+                    read.latest = Sample(
+                        startMilliseconds: latestStart, endMilliseconds: latestEnd,
+                        value: try value())
+                    extreme = read
+                }
+                body(exponent, power, slot, UInt32(count), start, fields, extreme)
             }
             guard reader.remaining == 0 else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")

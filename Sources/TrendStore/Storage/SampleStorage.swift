@@ -139,16 +139,16 @@ final class SampleStorage: Sendable {
         try txn.put(record.encoded(), forKey: Array(record.name.utf8), in: series)
     }
 
-    func createSeries(named name: String, unit: String, in txn: borrowing WriteTransaction) throws
-        -> SeriesRecord
-    {
+    func createSeries(
+        named name: String, unit: String, kind: SeriesKind, in txn: borrowing WriteTransaction
+    ) throws -> SeriesRecord {
         let nextKey = Array("next-series-id".utf8)
         let next =
             try txn.value(forKey: nextKey, in: meta).map { bytes in
                 bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
             } ?? 1
         let record = SeriesRecord(
-            id: next, name: name, unit: unit, maximumDuration: 0,
+            id: next, name: name, unit: unit, kind: kind, maximumDuration: 0,
             createdAt: Date().millisecondsSince1970)
         try saveSeriesRecord(record, in: txn)
         try txn.put(

@@ -148,7 +148,7 @@ struct SeriesWriter: ~Copyable {
             let overlapping = try samples(
                 startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day,
                 in: txn)
-            try putRow(DayRollup.build(day: day, from: overlapping), in: txn)
+            try putRow(DayRollup.build(day: day, kind: record.kind, from: overlapping), in: txn)
         }
         defer {
             daysToRebuild.removeAll()
@@ -175,7 +175,7 @@ struct SeriesWriter: ~Copyable {
         switch stored {
         case .none:
             // No row: nothing else touches the day, so these samples are all of it.
-            rollup = DayRollup.build(day: day, from: inserts)
+            rollup = DayRollup.build(day: day, kind: record.kind, from: inserts)
         case .some(.none):
             return false
         case .some(.some(let row)):
@@ -189,6 +189,7 @@ struct SeriesWriter: ~Copyable {
                 let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
                 let (sum, overflow) = rollup.startIntegers[slot].addingReportingOverflow(integer)
                 guard !overflow else { return false }
+                rollup.extremes?.add(sample, slot: slot, isFirst: rollup.startCounts[slot] == 0)
                 rollup.startIntegers[slot] = sum
                 rollup.startCounts[slot] += 1
                 rollup.touched[slot] = true
@@ -205,11 +206,14 @@ struct SeriesWriter: ~Copyable {
             forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day))
     }
 
-    /// Notes an inserted sample: its day's row can take it in place when it lies in one quarter-hour.
+    /// Notes an inserted sample: its day's row can take it in place when it lies in one
+    /// quarter-hour, or when the series is discrete (a sample counts only where it starts).
     private mutating func noteInsert(_ sample: Sample) {
         let start = sample.startMilliseconds
         let slotEnd = (start.floorDivided(by: TimeGrid.quarterHour) + 1) * TimeGrid.quarterHour
-        if sample.endMilliseconds == start || sample.endMilliseconds <= slotEnd {
+        if record.kind == .discrete || sample.endMilliseconds == start
+            || sample.endMilliseconds <= slotEnd
+        {
             containedInserts[start.floorDivided(by: TimeGrid.day), default: []].append(sample)
         } else {
             touch(sample)

@@ -251,7 +251,7 @@ extension SampleStorage {
                 }
             }
             return SeriesInfo(
-                name: record.name, unit: record.unit, sampleCount: count,
+                name: record.name, unit: record.unit, kind: record.kind, sampleCount: count,
                 firstStart: count > 0 ? Date(milliseconds: first) : nil,
                 lastEnd: count > 0 ? Date(milliseconds: last) : nil)
         }

@@ -17,10 +17,16 @@ extension StoreEngine {
             for (part, batch) in batches {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
-                    ?? storage.createSeries(named: part.series, unit: part.unit, in: txn)
+                    ?? storage.createSeries(
+                        named: part.series, unit: part.unit, kind: part.kind ?? .cumulative,
+                        in: txn)
                 if record.unit != part.unit && !part.unitIsDefault {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)
+                }
+                if let kind = part.kind, kind != record.kind {
+                    throw StoreError.kindMismatch(
+                        series: part.series, stored: record.kind, given: kind)
                 }
                 var writer = try SeriesWriter(
                     storage: storage, record: record, zlib: zlib, rows: rows)

@@ -30,6 +30,17 @@ public struct StoreSnapshot: ~Copyable {
             of: series, now: now, zone: timeZone ?? engine.timeZone, in: transaction)
     }
 
+    /// Interval statistics of `series` (see
+    /// ``TrendStore/statistics(of:from:to:interval:anchor:timeZone:options:)``).
+    public func statistics(
+        of series: String, from: Date, to: Date, interval: StatisticsInterval,
+        anchor: Date? = nil, timeZone: TimeZone? = nil, options: StatisticsOptions
+    ) throws -> IntervalStatistics {
+        try engine.queries.statistics(
+            of: series, from: from, to: to, interval: interval, anchor: anchor,
+            zone: timeZone ?? engine.timeZone, options: options, in: transaction)
+    }
+
     /// The whole cumulative hourly curve of a local date.
     public func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil

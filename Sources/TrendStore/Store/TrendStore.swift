@@ -54,13 +54,21 @@ public actor TrendStore {
     /// call the last occurrence of an identity wins, so writing the same samples twice
     /// changes nothing.
     ///
+    /// - Parameters:
+    ///   - kind: The kind of the series when this write creates it (`nil`: cumulative);
+    ///     for an existing series, `nil` or its own kind.
     /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` for a non-finite value
     ///   or an end before the start, ``StoreError/invalidSeriesName(_:reason:)``,
-    ///   ``StoreError/unitMismatch(series:stored:given:)``; nothing is written then.
+    ///   ``StoreError/unitMismatch(series:stored:given:)``,
+    ///   ``StoreError/kindMismatch(series:stored:given:)``; nothing is written then.
     @discardableResult
-    public func write(_ samples: [Sample], to series: String, unit: String) throws -> WriteSummary {
-        try engine.write([SeriesSamples(series: series, unit: unit, samples: samples)])[series]
-            ?? WriteSummary()
+    public func write(
+        _ samples: [Sample], to series: String, unit: String, kind: SeriesKind? = nil
+    ) throws -> WriteSummary {
+        let name = try SeriesName.validated(series)
+        return try engine.write([
+            SeriesSamples(series: name, unit: unit, kind: kind, samples: samples)
+        ])[name] ?? WriteSummary()
     }
 
     /// Writes samples to several series in one transaction: all of them land, or none.
@@ -74,6 +82,11 @@ public actor TrendStore {
     /// The unit of `series`, or `nil` when no such series exists.
     public nonisolated func unit(of series: String) throws -> String? {
         try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.unit }
+    }
+
+    /// The kind of `series`, or `nil` when no such series exists.
+    public nonisolated func kind(of series: String) throws -> SeriesKind? {
+        try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.kind }
     }
 
     /// Removes the samples of `series` that start in `[from, to)`.
