@@ -3,9 +3,9 @@ import TrendStore
 
 /// The formats ``Exporter`` writes: the importer's CSV and NDJSON.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    /// `series,start,end,value,unit`, times in epoch milliseconds.
+    /// `series,start,end,value,unit,kind`, times in epoch milliseconds.
     case csv
-    /// One `{"series", "start", "end", "value", "unit"}` object per line.
+    /// One `{"series", "start", "end", "value", "unit", "kind"}` object per line.
     case ndjson
 }
 
@@ -38,16 +38,17 @@ public struct Exporter: Sendable {
     ) async throws -> Int {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
-        if format == .csv { buffer += Array("series,start,end,value,unit\n".utf8) }
+        if format == .csv { buffer += Array("series,start,end,value,unit,kind\n".utf8) }
         var count = 0
         for name in series {
             var batches = store.sampleBatches(of: name, from: from, to: to).makeAsyncIterator()
             // The first read names an unknown series, with the closest names, as every query.
             var batch = try await batches.next()
             let unit = try store.unit(of: name) ?? ""
+            let kind = try store.kind(of: name) ?? .cumulative
             let fields = (
                 series: Self.quoted(SeriesName.normalized(name), for: format),
-                unit: Self.quoted(unit, for: format)
+                unit: Self.quoted(unit, for: format), kind: kind.rawValue
             )
             while let samples = batch {
                 for sample in samples {
@@ -66,7 +67,8 @@ public struct Exporter: Sendable {
     }
 
     private static func append(
-        _ sample: Sample, fields: (series: String, unit: String), format: ExportFormat,
+        _ sample: Sample, fields: (series: String, unit: String, kind: String),
+        format: ExportFormat,
         to buffer: inout [UInt8]
     ) {
         // Swift's description of a Double is the shortest decimal that reads back to it.
@@ -74,11 +76,11 @@ public struct Exporter: Sendable {
         switch format {
         case .csv:
             buffer += Array(
-                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit)\n"
+                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit),\(fields.kind)\n"
                     .utf8)
         case .ndjson:
             buffer += Array(
-                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit)}\n"
+                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit),\"kind\":\"\(fields.kind)\"}\n"
                     .utf8)
         }
     }

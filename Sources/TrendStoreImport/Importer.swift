@@ -17,6 +17,8 @@ public struct ImportOptions: Sendable {
     public var atomic = false
     /// The unit of a new series when the file does not name one.
     public var defaultUnit = ""
+    /// The kind of a new series when the file does not name one (`nil`: cumulative).
+    public var defaultKind: SeriesKind?
     /// The series the legacy energy cache files belong to.
     public var legacySeries = "activeEnergy"
     /// The longest record (a CSV or NDJSON line, an XML tag) read, in bytes; a longer one
@@ -174,12 +176,13 @@ public struct Importer: Sendable {
         var batch = PendingBatch()
         var units: [String: String] = [:]
         var lastUnit = (series: "", unit: "")
+        var kinds: [String: SeriesKind] = [:]
         var lastReport = Date()
         var validator = RecordValidator(file: path)
         while let record = try parser.next() {
             summary.recordsRead += 1
             switch record {
-            case let .sample(name, unit, sample, line):
+            case let .sample(name, unit, kind, sample, line):
                 let series: String
                 do {
                     series = try validator.validate(series: name, sample: sample, line: line)
@@ -197,7 +200,17 @@ public struct Importer: Sendable {
                     units[series] = unit
                     lastUnit = (series, unit)
                 }
-                batch.add(sample, series: series, unit: unit)
+                if let kind {
+                    if let known = kinds[series], known != kind {
+                        throw ImportError(
+                            file: path, line: line, field: "kind",
+                            reason:
+                                "\(kind.rawValue) differs from \(known.rawValue), used earlier for series \(series)"
+                        )
+                    }
+                    kinds[series] = kind
+                }
+                batch.add(sample, series: series, unit: unit, kind: kind)
             case let .ignored(reason):
                 summary.ignored[reason, default: 0] += 1
             case let .invalid(error):
@@ -296,7 +309,8 @@ public struct Importer: Sendable {
         let parts = batch.series.sorted(by: { $0.name < $1.name }).map { pending in
             SeriesSamples(
                 series: pending.name, unit: pending.unit ?? options.defaultUnit,
-                samples: pending.samples, unitIsDefault: pending.unit == nil)
+                kind: pending.kind ?? options.defaultKind, samples: pending.samples,
+                unitIsDefault: pending.unit == nil)
         }
         do {
             for (series, result) in try await store.write(parts) {
@@ -313,12 +327,13 @@ public struct Importer: Sendable {
 
 /// Samples read but not yet written, grouped by series.
 struct PendingBatch {
-    private(set) var series: [(name: String, unit: String?, samples: [Sample])] = []
+    private(set) var series: [(name: String, unit: String?, kind: SeriesKind?, samples: [Sample])] =
+        []
     private var indexOfSeries: [String: Int] = [:]
     private var lastIndex = -1
     private(set) var count = 0
 
-    mutating func add(_ sample: Sample, series name: String, unit: String?) {
+    mutating func add(_ sample: Sample, series name: String, unit: String?, kind: SeriesKind?) {
         // Files mostly hold long runs of one series: check the last one before hashing.
         if lastIndex < 0 || series[lastIndex].name != name {
             if let index = indexOfSeries[name] {
@@ -326,11 +341,12 @@ struct PendingBatch {
             } else {
                 lastIndex = series.count
                 indexOfSeries[name] = lastIndex
-                series.append((name, unit, []))
+                series.append((name, unit, kind, []))
             }
         }
         series[lastIndex].samples.append(sample)
         if series[lastIndex].unit == nil { series[lastIndex].unit = unit }
+        if series[lastIndex].kind == nil { series[lastIndex].kind = kind }
         count += 1
     }
 }

@@ -46,6 +46,44 @@ enum Arguments {
         throw ValidationError("\(text) is not a weekday: 1 (Sunday) … 7 (Saturday), or a name")
     }
 
+    /// A series kind: `cumulative` or `discrete`.
+    static func kind(_ text: String) throws -> SeriesKind {
+        guard let kind = SeriesKind(rawValue: text) else {
+            throw ValidationError("\(text) is not a kind: use cumulative or discrete")
+        }
+        return kind
+    }
+
+    /// A statistics interval: a count and `min`, `h`, `d`, `w` or `mo`.
+    static func interval(_ text: String) throws -> StatisticsInterval {
+        guard let interval = StatisticsInterval(text) else {
+            throw ValidationError(
+                "\(text) is not an interval: a count and min, h, d, w or mo, such as 15min, 1h, 1d, 1w, 1mo"
+            )
+        }
+        return interval
+    }
+
+    /// The figures of a statistics query: a comma-separated list of `sum`, `avg`, `min`,
+    /// `max`, `count`, `most-recent`.
+    static func statistics(_ text: String) throws -> StatisticsOptions {
+        let names: [String: StatisticsOptions] = [
+            "sum": .sum, "avg": .average, "average": .average, "min": .minimum,
+            "minimum": .minimum, "max": .maximum, "maximum": .maximum, "count": .count,
+            "most-recent": .mostRecent,
+        ]
+        var options: StatisticsOptions = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let option = names[trimmed] else {
+                throw ValidationError(
+                    "\"\(trimmed)\" is not a statistic: use sum, avg, min, max, count, most-recent")
+            }
+            options.insert(option)
+        }
+        return options
+    }
+
     /// A local date (midnight in some zone) or an instant.
     enum DateOrInstant {
         case date(LocalDate)

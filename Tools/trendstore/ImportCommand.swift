@@ -24,6 +24,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The unit of new series whose file names none.")
     var unit = ""
 
+    @Option(
+        help:
+            "The kind of new series whose file names none: cumulative (values add up) or discrete (measurements).",
+        transform: Arguments.kind)
+    var kind: SeriesKind?
+
     @Option(help: "The series legacy energy cache files belong to.")
     var series = "activeEnergy"
 
@@ -82,6 +88,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.format = format
             options.skipInvalid = skipInvalid
             options.defaultUnit = unit
+            options.defaultKind = kind
             options.legacySeries = series
             options.batchSize = batchSize
             options.atomic = atomic

@@ -6,8 +6,12 @@ import TrendStoreImport
 /// `trendstore query`: the aggregates a host app shows.
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "query", abstract: "Print today's curve, a weekday average or a heatmap.",
-        subcommands: [TodayCommand.self, WeekdayAverageCommand.self, HeatmapCommand.self])
+        commandName: "query",
+        abstract: "Print today's curve, a weekday average, a heatmap or interval statistics.",
+        subcommands: [
+            TodayCommand.self, WeekdayAverageCommand.self, HeatmapCommand.self,
+            StatisticsCommand.self,
+        ])
 }
 
 /// The `--now` option: the reference instant of a query or a cache verdict.

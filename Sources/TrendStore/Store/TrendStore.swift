@@ -55,6 +55,9 @@ public actor TrendStore {
     /// changes nothing.
     ///
     /// - Parameters:
+    ///   - samples: The samples, in any order.
+    ///   - series: The series name: 1 to 255 UTF-8 bytes.
+    ///   - unit: The unit of the values; a new series is created with it.
     ///   - kind: The kind of the series when this write creates it (`nil`: cumulative);
     ///     for an existing series, `nil` or its own kind.
     /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` for a non-finite value

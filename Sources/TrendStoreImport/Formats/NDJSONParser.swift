@@ -49,8 +49,15 @@ final class NDJSONParser: RecordParser {
         let value =
             line.withUnsafeBytes { Self.rawNumber(forKey: "value", in: $0) } ?? number.doubleValue
         let unit = object["unit"] as? String
+        var kind: SeriesKind?
+        if let text = object["kind"], !(text is NSNull) {
+            guard let name = text as? String, let parsed = SeriesKindName.parse(name) else {
+                return invalid("kind", SeriesKindName.expectation)
+            }
+            kind = parsed
+        }
         return .sample(
-            series: series, unit: unit?.isEmpty == true ? nil : unit,
+            series: series, unit: unit?.isEmpty == true ? nil : unit, kind: kind,
             sample: Sample(
                 startMilliseconds: start, endMilliseconds: end, value: value),
             line: lineNumber)

@@ -2,11 +2,12 @@ import Foundation
 import TrendStore
 
 /// Reads the importer's CSV: a header naming `series`, `start`, `end` and `value`
-/// (suffixes such as `start_epoch_ms` are fine) and optionally `unit`, then one sample per row.
+/// (suffixes such as `start_epoch_ms` are fine) and optionally `unit` and `kind`
+/// (`cumulative` or `discrete`), then one sample per row.
 final class SampleCSVParser: RecordParser {
     private let reader: CSVReader
     private let file: String
-    private var columns: (series: Int, start: Int, end: Int, value: Int, unit: Int?)!
+    private var columns: (series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?)!
     private var names = NameInterner()
     private var units = NameInterner()
 
@@ -35,7 +36,7 @@ final class SampleCSVParser: RecordParser {
         }
         columns = (
             try column("series"), try column("start"), try column("end"), try column("value"),
-            header.firstIndex(of: "unit")
+            header.firstIndex(of: "unit"), header.firstIndex(of: "kind")
         )
     }
 
@@ -43,7 +44,9 @@ final class SampleCSVParser: RecordParser {
         guard try reader.nextNonBlank() else { return nil }
         let line = reader.line
         let needed =
-            max(columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0) + 1
+            max(
+                columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0,
+                columns.kind ?? 0) + 1
         guard reader.fieldCount >= needed else {
             return .invalid(
                 ImportError(
@@ -82,8 +85,18 @@ final class SampleCSVParser: RecordParser {
             }
             unit = text
         }
+        var kind: SeriesKind?
+        if let column = columns.kind {
+            let text = reader.string(column)
+            if !text.isEmpty {
+                guard let parsed = SeriesKindName.parse(text) else {
+                    return invalid("kind", "\(quoted(column)): \(SeriesKindName.expectation)")
+                }
+                kind = parsed
+            }
+        }
         return .sample(
-            series: series, unit: unit?.isEmpty == true ? nil : unit,
+            series: series, unit: unit?.isEmpty == true ? nil : unit, kind: kind,
             sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line
         )
     }

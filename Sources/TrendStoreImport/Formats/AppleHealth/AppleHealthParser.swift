@@ -56,7 +56,7 @@ final class AppleHealthParser: RecordParser {
     ///   - open: Opens the export from its start; called once per pass.
     init(displayPath: String, open: () throws(ImportError) -> ByteStream) throws(ImportError) {
         file = displayPath
-        coverage = Array(repeating: [:], count: AppleHealthQuantity.allCases.count)
+        coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
         let firstPass = XMLTagScanner(stream: try open(), interesting: Self.interesting)
         var sawRoot = false
         var sawRootEnd = false
@@ -78,7 +78,7 @@ final class AppleHealthParser: RecordParser {
                     let end = tag.withAttribute(
                         Self.attribute.endDate, TimestampParser.milliseconds), end >= start
                 else { continue }
-                coverage[quantity.rawValue][Self.rank(of: tag), default: CoverageIntervals()].add(
+                coverage[quantity.index][Self.rank(of: tag), default: CoverageIntervals()].add(
                     start: start, end: end)
             }
         } catch {
@@ -175,7 +175,7 @@ final class AppleHealthParser: RecordParser {
                 "\"\(tag.string(Self.attribute.value) ?? "")\" is not a finite number")
         }
         let unit = tag.string(Self.attribute.unit) ?? ""
-        guard let factor = quantity.factor(from: unit) else {
+        guard let conversion = quantity.conversion(from: unit) else {
             return invalid(line, "unit", "\"\(unit)\" is not a unit of \(quantity.series)")
         }
         if let exportDate, start > exportDate + 86_400_000 {
@@ -183,7 +183,7 @@ final class AppleHealthParser: RecordParser {
         }
         let rank = Self.rank(of: tag)
         let local = localDay(of: tag, start: start)
-        for (higher, intervals) in coverage[quantity.rawValue] where higher > rank {
+        for (higher, intervals) in coverage[quantity.index] where higher > rank {
             let overlapped =
                 end > start
                 ? intervals.overlaps(start: start, end: end)
@@ -194,8 +194,12 @@ final class AppleHealthParser: RecordParser {
             }
         }
         return .sample(
-            series: quantity.series, unit: quantity.unit,
-            sample: Sample(startMilliseconds: start, endMilliseconds: end, value: raw * factor),
+            series: quantity.series, unit: quantity.unit, kind: quantity.kind,
+            sample: Sample(
+                startMilliseconds: start, endMilliseconds: end,
+                // (An offset of 0 is not added: it would turn -0.0 into 0.0.)
+                value: conversion.offset == 0
+                    ? raw * conversion.scale : raw * conversion.scale + conversion.offset),
             line: line)
     }
 
@@ -256,7 +260,7 @@ final class AppleHealthParser: RecordParser {
 
     private func emit(_ workout: PendingWorkout) -> ParsedRecord {
         .sample(
-            series: workout.series, unit: "m",
+            series: workout.series, unit: "m", kind: .cumulative,
             sample: Sample(
                 startMilliseconds: workout.start, endMilliseconds: workout.end,
                 value: workout.distance ?? workout.statisticsDistance),

@@ -7,7 +7,7 @@ enum StravaActivity {
         type: String, start: Int64, elapsedSeconds: Double, metres: Double, line: Int
     ) -> ParsedRecord {
         .sample(
-            series: type, unit: "m",
+            series: type, unit: "m", kind: .cumulative,
             sample: Sample(
                 startMilliseconds: start,
                 endMilliseconds: start + Int64((elapsedSeconds * 1000).rounded()), value: metres),
