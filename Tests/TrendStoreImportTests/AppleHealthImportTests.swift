@@ -132,3 +132,84 @@ struct AppleHealthImportTests {
         }
     }
 }
+
+@Suite("Importing Apple Health vitals: discrete types, units and daily statistics")
+struct AppleHealthVitalsTests {
+    private static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    /// `Record` elements of `type` in the fixture, counted from its text, not by the importer.
+    private static func recordCount(_ type: String) throws -> Int {
+        let text = try String(
+            contentsOfFile: Fixtures.path("apple-health/vitals.xml"), encoding: .utf8)
+        return text.components(separatedBy: "<Record type=\"HKQuantityTypeIdentifier\(type)\"")
+            .count - 1
+    }
+
+    private static func instant(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text)!
+    }
+
+    @Test("per-type counts, kinds and units, and hand-computed daily statistics")
+    func vitals() async throws {
+        var options = StoreOptions()
+        options.timeZone = Self.berlin
+        try await withTemporaryStore(options: options) { store, _ in
+            let summary = try await Importer(store: store).importFile(
+                at: Fixtures.path("apple-health/vitals.xml"))
+            // Each type's records, less the ones the de-duplication rule drops (one each of
+            // heart rate and steps, by the fixture's comments).
+            let expected:
+                [(type: String, series: String, dropped: Int, kind: SeriesKind, unit: String)] = [
+                    ("HeartRate", "heartRate", 1, .discrete, "count/min"),
+                    ("RestingHeartRate", "restingHeartRate", 0, .discrete, "count/min"),
+                    ("HeartRateVariabilitySDNN", "heartRateVariability", 0, .discrete, "ms"),
+                    ("BodyMass", "bodyMass", 0, .discrete, "kg"),
+                    ("OxygenSaturation", "oxygenSaturation", 0, .discrete, "%"),
+                    ("BodyTemperature", "bodyTemperature", 0, .discrete, "degC"),
+                    ("StepCount", "steps", 1, .cumulative, "count"),
+                    ("AppleExerciseTime", "exerciseTime", 0, .cumulative, "min"),
+                ]
+            for type in expected {
+                let stored = try store.samples(
+                    of: type.series, from: .distantPast, to: .distantFuture)
+                #expect(
+                    stored.count == (try Self.recordCount(type.type)) - type.dropped, "\(type.type)"
+                )
+                #expect(try store.kind(of: type.series) == type.kind, "\(type.type)")
+                #expect(try store.unit(of: type.series) == type.unit, "\(type.type)")
+            }
+            #expect(summary.ignored["record type SomethingNew is not imported"] == 1)
+            #expect(
+                summary.ignored[
+                    "record type HKCategoryTypeIdentifierMindfulSession is not imported"] == 1)
+            let mass = try store.samples(of: "bodyMass", from: .distantPast, to: .distantFuture)
+                .map(\.value)
+            #expect(mass.count == 2 && abs(mass[0] - 154.3 * 0.45359237) < 1e-9 && mass[1] == 70.2)
+            let temperature = try #require(
+                try store.samples(of: "bodyTemperature", from: .distantPast, to: .distantFuture)
+                    .first)
+            #expect(abs(temperature.value - 37) < 1e-9)
+
+            let from = Self.instant("2026-02-28T23:00:00Z")  // 2026-03-01 00:00 in Berlin
+            let to = Self.instant("2026-03-03T23:00:00Z")
+            let heart = try store.statistics(
+                of: "heartRate", from: from, to: to, interval: .days(1),
+                options: [.average, .minimum, .maximum, .count, .mostRecent])
+            #expect(
+                heart.buckets.map(\.start) == [
+                    from, Self.instant("2026-03-01T23:00:00Z"),
+                    Self.instant("2026-03-02T23:00:00Z"),
+                ])
+            #expect(heart.buckets.map(\.average) == [74, 87, nil])
+            #expect(heart.buckets.map(\.minimum) == [60, 64, nil])
+            #expect(heart.buckets.map(\.maximum) == [90, 110, nil])
+            #expect(heart.buckets.map(\.count) == [3, 2, nil])
+            #expect(heart.buckets.map { $0.mostRecent?.value } == [90, 64, nil])
+            let steps = try store.statistics(
+                of: "steps", from: from, to: to, interval: .days(1), options: [.sum, .count])
+            #expect(steps.buckets.map(\.sum) == [800, 1000, nil])
+            #expect(steps.buckets.map(\.count) == [1, 1, nil])
+        }
+    }
+}

@@ -7,7 +7,7 @@ import TrendStoreImport
 @Suite("Export")
 struct ExportTests {
     @Test(
-        "import(export(store)) gives the same samples bit for bit, units included",
+        "import(export(store)) gives the same samples bit for bit, units and kinds included",
         arguments: [ExportFormat.csv, .ndjson])
     func roundTrip(format: ExportFormat) async throws {
         let directory = try TemporaryDirectory()
@@ -26,7 +26,8 @@ struct ExportTests {
             } + [Sample(startMilliseconds: 0, endMilliseconds: 0, value: -0.0)]
         let original = try TrendStore(directory: directory.url.appendingPathComponent("a"))
         try await original.write(samples, to: "Caf\u{E9}, \"quoted\"", unit: "kJ")
-        try await original.write(Array(samples.prefix(10)), to: "steps", unit: "count")
+        try await original.write(
+            Array(samples.prefix(10)), to: "steps", unit: "count", kind: .discrete)
         let file = directory.url.appendingPathComponent("export.\(format.rawValue)").path
         #expect(FileManager.default.createFile(atPath: file, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: file))
@@ -49,6 +50,7 @@ struct ExportTests {
                         && $0.value.bitPattern == $1.value.bitPattern
                 }, "\(name)")
             #expect(try copy.unit(of: name) == original.unit(of: name))
+            #expect(try copy.kind(of: name) == original.kind(of: name))
         }
     }
 
