@@ -2,7 +2,7 @@
 """Checks that the README's Swift example is the code of Examples/HostApp/main.swift that CI
 compiles and runs: the lines between `// README:begin` and `// README:end` (dedented), after
 `import TrendStore`, and followed by the `await store.close()` the example runs later. Every
-Swift block of the DocC articles must be lines of that file too, in order, so none can rot.
+other Swift block of the README and of the DocC articles must be lines of that file too, in order, so none can rot.
 
     python3 Tools/check-readme-example.py
 """
@@ -24,10 +24,11 @@ if not block or block.group(1) != expected:
              "Examples/HostApp/main.swift (copy the lines between the README markers)")
 example = [line.strip() for line in source.split("\n")]
 docc = os.path.join(ROOT, "Sources/TrendStore/TrendStore.docc")
-for name in sorted(os.listdir(docc)):
-    if not name.endswith(".md"):
-        continue
-    text = open(os.path.join(docc, name), encoding="utf-8").read()
+# The README's other Swift blocks are excerpts too.
+documents = [("README.md", readme[block.end():])] + [
+    (f"TrendStore.docc/{name}", open(os.path.join(docc, name), encoding="utf-8").read())
+    for name in sorted(os.listdir(docc)) if name.endswith(".md")]
+for name, text in documents:
     for snippet in re.findall(r"```swift\n(.*?)```", text, re.S):
         lines = [line.strip() for line in snippet.split("\n") if line.strip()]
         position = 0
@@ -35,6 +36,6 @@ for name in sorted(os.listdir(docc)):
             try:
                 position = example.index(line, position) + 1
             except ValueError:
-                sys.exit(f"TrendStore.docc/{name}: `{line}` is not a line of "
-                         "Examples/HostApp/main.swift (article snippets are excerpts of it)")
+                sys.exit(f"{name}: `{line}` is not a line of "
+                         "Examples/HostApp/main.swift (other snippets are excerpts of it)")
 print("README and DocC examples: excerpts of Examples/HostApp/main.swift")

@@ -91,12 +91,29 @@ func runAsApp() async throws {
     widget.waitUntilExit()
     try check(widget.terminationStatus == 0, "the widget process failed")
     let observed = try await changes.value
+
+    // Heart rate is a discrete series: intervals report its average, minimum and maximum.
+    let beats = (0..<120).map { minutesAgo in
+        let start = now.addingTimeInterval(-60 * Double(minutesAgo))
+        return Sample(start: start, end: start, value: Double(60 + minutesAgo % 40))
+    }
+    try await store.write(beats, to: "heartRate", unit: "count/min", kind: .discrete)
+    let hours = try store.statistics(
+        of: "heartRate", from: now.addingTimeInterval(-7_200), to: now.addingTimeInterval(1),
+        interval: .hours(1), options: [.average, .minimum, .maximum])
+    for bucket in hours.buckets where bucket.average != nil {
+        print(bucket.start, bucket.average!, bucket.minimum!, bucket.maximum!)
+    }
     await store.close()
 
     try check(observed == ["activeEnergy"], "the widget's write was not observed: \(observed)")
     try check(today.total > 0 && today.latestSampleTimestamp != nil, "today's curve is empty")
     try check(cached.value.curve.total == today.total, "the cached curve differs from the query")
     try check(removed > 0, "nothing was pruned")
+    try check(
+        hours.buckets.compactMap(\.maximum).max() == 99
+            && hours.buckets.compactMap(\.minimum).min() == 60,
+        "heart rate statistics: \(hours.buckets)")
     print(
         "host app: today \(today.total) kcal, Monday pattern \(expectedByNow.map { "\($0)" } ?? "none yet"), "
             + "widget's write observed, backup made, \(removed) old samples pruned, store closed")
