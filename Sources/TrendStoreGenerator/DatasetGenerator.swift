@@ -28,6 +28,9 @@ public struct DatasetGenerator: Sendable {
         public var energySeries = "activeEnergy"
         /// The activity series' names (unit `m`, value = distance).
         public var activityTypes = ["Run", "Ride", "Walk", "Swim", "Hike"]
+        /// The discrete heart-rate series' name (unit `count/min`), or `nil` for none: a
+        /// reading every 5 seconds during the day's activity, every 5 minutes otherwise.
+        public var heartRateSeries: String?
 
         /// A configuration of `days` days ending on `endDate`.
         public init(days: Int, endDate: LocalDate) {
@@ -92,6 +95,14 @@ public struct DatasetGenerator: Sendable {
             parts.append(
                 SeriesSamples(series: activity.type, unit: "m", samples: [activity.sample]))
         }
+        if let heartRateSeries = configuration.heartRateSeries {
+            parts.append(
+                SeriesSamples(
+                    series: heartRateSeries, unit: "count/min", kind: .discrete,
+                    samples: heartRate(
+                        from: dayStart.millisecondsSince1970, to: nextStart.millisecondsSince1970,
+                        activity: activity?.sample, random: &random)))
+        }
         return parts
     }
 
@@ -108,6 +119,30 @@ public struct DatasetGenerator: Sendable {
         return (
             type, Sample(startMilliseconds: start, endMilliseconds: start + duration, value: metres)
         )
+    }
+
+    /// Heart-rate readings (instants, whole beats per minute): every 5 minutes at rest,
+    /// every 5 seconds during `activity`.
+    private func heartRate(
+        from dayStart: Int64, to dayEnd: Int64, activity: Sample?, random: inout SeededGenerator
+    ) -> [Sample] {
+        var samples: [Sample] = []
+        var cursor = dayStart + Int64.random(in: 0..<300_000, using: &random)
+        while cursor < dayEnd {
+            let active =
+                activity.map { cursor >= $0.startMilliseconds && cursor < $0.endMilliseconds }
+                ?? false
+            let hour = Int((cursor - dayStart) / 3_600_000)
+            let resting = hour < 6 ? 52.0 : 64.0
+            let beats =
+                active
+                ? Double.random(in: 125...170, using: &random)
+                : resting + Double.random(in: 0...18, using: &random)
+            samples.append(
+                Sample(startMilliseconds: cursor, endMilliseconds: cursor, value: beats.rounded()))
+            cursor += active ? 5_000 : 300_000
+        }
+        return samples
     }
 
     private func energy(

@@ -1,27 +1,37 @@
 import Foundation
 import TrendStore
 
-/// Writes samples in the importer's CSV format: `series,start_epoch_ms,end_epoch_ms,value,unit`.
+/// Writes samples in the importer's CSV format: `series,start_epoch_ms,end_epoch_ms,value,unit`,
+/// and `kind` (empty where a part names none) when asked for.
 public final class SampleCSVWriter {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     /// The number of samples written.
     public private(set) var count = 0
+    /// Whether rows end with the part's kind.
+    private let includesKind: Bool
 
-    /// Creates (or truncates) the file at `path` and writes the header.
-    public init(path: String) throws {
+    /// Creates (or truncates) the file at `path` and writes the header, with a `kind`
+    /// column when `includesKind`.
+    public init(path: String, includesKind: Bool = false) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else { throw OutputFileError(path: path, reason: "cannot be created for writing") }
         self.handle = handle
+        self.includesKind = includesKind
         buffer.reserveCapacity(1 << 20)
-        buffer.append(contentsOf: "series,start_epoch_ms,end_epoch_ms,value,unit\n".utf8)
+        buffer.append(
+            contentsOf:
+                "series,start_epoch_ms,end_epoch_ms,value,unit\(includesKind ? ",kind" : "")\n"
+                .utf8)
     }
 
     /// Appends one part's samples.
     public func write(_ part: SeriesSamples) throws {
         let series = Self.quoted(part.series)
-        let unit = Self.quoted(part.unit)
+        let unit =
+            Self.quoted(part.unit)
+            + (includesKind ? Array(",\(part.kind?.rawValue ?? "")".utf8) : [])
         for sample in part.samples {
             buffer.append(contentsOf: series)
             buffer.append(0x2C)

@@ -30,10 +30,19 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(name: .customLong("store"), help: "Write straight into the store in this directory.")
     var storePath: String?
 
+    @Flag(
+        help:
+            "Also generate heartRate, a discrete series: a reading every 5 s during activities, every 5 min otherwise (CSV or store)."
+    )
+    var heartRate = false
+
     func validate() throws {
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
         guard (out == nil) != (storePath == nil) else {
             throw ValidationError("give exactly one of --out FILE.csv and --store DIR")
+        }
+        if heartRate, out?.hasSuffix(".xml") == true {
+            throw ValidationError("--heart-rate is written to a CSV file or a store, not to XML")
         }
         if let end, LocalDate(end) == nil {
             throw ValidationError("--end \(end) is not a YYYY-MM-DD date")
@@ -48,6 +57,7 @@ struct GenerateCommand: AsyncParsableCommand {
                 endDate: end.flatMap(LocalDate.init) ?? LocalDate(containing: Date(), in: zone))
             configuration.seed = seed
             configuration.timeZone = zone
+            if heartRate { configuration.heartRateSeries = "heartRate" }
             let generator = DatasetGenerator(configuration)
             if let out, out.hasSuffix(".xml") {
                 var calendar = Calendar(identifier: .gregorian)
@@ -61,7 +71,7 @@ struct GenerateCommand: AsyncParsableCommand {
                 try writer.close()
                 print("wrote \(writer.count) records and workouts to \(out)")
             } else if let out {
-                let writer = try SampleCSVWriter(path: out)
+                let writer = try SampleCSVWriter(path: out, includesKind: heartRate)
                 try generator.generate { try writer.write($0) }
                 try writer.close()
                 print("wrote \(writer.count) samples to \(out)")

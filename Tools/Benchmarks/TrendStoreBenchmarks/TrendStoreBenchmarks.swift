@@ -26,12 +26,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     /// What to measure.
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case queries, writes, sizes
+        case queries, writes, sizes, statistics
     }
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite."
     )
     var suite: Suite = .queries
 
@@ -72,6 +72,16 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             return
         case .sizes:
             print(try await SizeProfiles.run(directory: directory))
+            return
+        case .statistics:
+            try await StatisticsBenchmark.run(
+                directory: directory, days: size.days, endDate: Self.endDate, zone: Self.zone,
+                iterations: iterations, report: &report)
+            print(report.rendered())
+            if let worst = report.rows.compactMap(\.difference).max(), worst > Self.agreement {
+                print("FAILED: answers differ by \(worst), more than \(Self.agreement)")
+                throw ExitCode.failure
+            }
             return
         }
 
