@@ -4,9 +4,7 @@ import LMDB
 /// of 96 slots per row: per slot the count, sum, minimum, maximum and latest sample of the
 /// samples starting in it. Missing rows read as empty.
 struct DiscreteRows {
-    private let firstDay: Int64
-    /// For each day of the range, its row number in the flat arrays, or -1.
-    private var rowOfDay: [Int32]
+    private var index: DayRowIndex
     private(set) var counts: [UInt32] = []
     private(set) var sums: [Double] = []
     private(set) var minimums: [Double] = []
@@ -17,12 +15,11 @@ struct DiscreteRows {
     init<T: ReadableTransaction & ~Copyable>(
         storage: SampleStorage, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
-        firstDay = days.first ?? 0
-        let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
-        rowOfDay = Array(repeating: -1, count: span)
+        index = DayRowIndex(days: days)
+        let first = days.first ?? 0
+        let span = days.last.map { Int($0 - first + 1) } ?? 0
         var wanted = [Bool](repeating: false, count: span)
-        for day in days { wanted[Int(day - firstDay)] = true }
-        let first = firstDay
+        for day in days { wanted[Int(day - first)] = true }
         try RollupRows.forEachFormatTwoRow(
             storage: storage, record: record, days: days,
             isWanted: { $0 >= first && $0 < first + Int64(span) && wanted[Int($0 - first)] },
@@ -56,15 +53,10 @@ struct DiscreteRows {
             throw StoreError.damagedRollup(
                 series: record.name, dayStart: day * TimeGrid.day, reason: error.reason)
         }
-        rowOfDay[Int(day - firstDay)] = Int32(base / slots)
+        index.set(day, row: base / slots)
     }
 
     /// The offset of `day`'s first slot in the flat arrays, or `nil` when it has no row.
     @inline(__always)
-    func base(ofDay day: Int64) -> Int? {
-        let index = day - firstDay
-        guard index >= 0, index < rowOfDay.count else { return nil }
-        let row = rowOfDay[Int(index)]
-        return row < 0 ? nil : Int(row) * DayRollup.slotCount
-    }
+    func base(ofDay day: Int64) -> Int? { index.base(ofDay: day) }
 }

@@ -5,9 +5,7 @@ import LMDB
 /// Loaded once per query: by point lookups when few days are needed, by one cursor
 /// walk when most of the range is. Missing rows read as empty.
 struct RollupRows {
-    private let firstDay: Int64
-    /// For each day of the range, its row number in the flat arrays, or -1.
-    private var rowOfDay: [Int32]
+    private var index: DayRowIndex
     private(set) var prorated: [Double] = []
     private(set) var startCounts: [UInt32] = []
     private(set) var startSums: [Double] = []
@@ -23,10 +21,9 @@ struct RollupRows {
         txn: borrowing T
     ) throws {
         self.includesStarts = includesStarts
-        firstDay = days.first ?? 0
-        let span = days.isEmpty ? 0 : Int(days.last! - firstDay + 1)
-        rowOfDay = Array(repeating: -1, count: span)
+        index = DayRowIndex(days: days)
         guard let first = days.first, let last = days.last else { return }
+        let span = Int(last - first + 1)
         var wanted = [Bool](repeating: false, count: span)
         for day in days { wanted[Int(day - first)] = true }
         func isWanted(_ day: Int64) -> Bool {
@@ -150,7 +147,7 @@ struct RollupRows {
             throw StoreError.damagedRollup(
                 series: record.name, dayStart: day * TimeGrid.day, reason: damage.reason)
         }
-        rowOfDay[Int(day - firstDay)] = Int32(row)
+        index.set(day, row: row)
     }
 
     /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot of a row of `format`.
@@ -167,10 +164,5 @@ struct RollupRows {
 
     /// The offset of `day`'s first slot in the flat arrays, or `nil` when it has no row.
     @inline(__always)
-    func base(ofDay day: Int64) -> Int? {
-        let index = day - firstDay
-        guard index >= 0, index < rowOfDay.count else { return nil }
-        let row = rowOfDay[Int(index)]
-        return row < 0 ? nil : Int(row) * DayRollup.slotCount
-    }
+    func base(ofDay day: Int64) -> Int? { index.base(ofDay: day) }
 }
