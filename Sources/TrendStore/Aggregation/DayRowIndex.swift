@@ -1,14 +1,26 @@
-/// Where each UTC day's decoded rollup row sits in a loader's flat arrays of 96 slots per row.
+/// Which UTC days a loader wants, and where each loaded day's rollup row sits in its flat
+/// arrays of 96 slots per row.
 struct DayRowIndex {
     private let firstDay: Int64
-    /// For each day from `firstDay`, its row number in the flat arrays, or -1.
+    /// For each day from `firstDay`: its row number in the flat arrays; ``notLoaded`` for a
+    /// wanted day without a row yet; ``notWanted`` for a day between wanted ones.
     private var rowOfDay: [Int32]
+    private static let notWanted: Int32 = -1
+    private static let notLoaded: Int32 = -2
 
-    /// An index for the days `days.first...days.last` (sorted), none of them loaded yet.
+    /// An index wanting `days` (sorted, unique), none of them loaded yet.
     init(days: [Int64]) {
         let first = days.first ?? 0
         firstDay = first
-        rowOfDay = Array(repeating: -1, count: days.last.map { Int($0 - first + 1) } ?? 0)
+        rowOfDay = Array(
+            repeating: Self.notWanted, count: days.last.map { Int($0 - first + 1) } ?? 0)
+        for day in days { rowOfDay[Int(day - first)] = Self.notLoaded }
+    }
+
+    /// Whether `day` is one of the days the index was made for.
+    func isWanted(_ day: Int64) -> Bool {
+        let index = day - firstDay
+        return index >= 0 && index < rowOfDay.count && rowOfDay[Int(index)] != Self.notWanted
     }
 
     /// Records that `day`'s row is row number `row`.

@@ -15,15 +15,10 @@ struct DiscreteRows {
     init<T: ReadableTransaction & ~Copyable>(
         storage: SampleStorage, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
-        index = DayRowIndex(days: days)
-        let first = days.first ?? 0
-        let span = days.last.map { Int($0 - first + 1) } ?? 0
-        var wanted = [Bool](repeating: false, count: span)
-        for day in days { wanted[Int(day - first)] = true }
+        let wanted = DayRowIndex(days: days)
+        index = wanted
         try RollupRows.forEachFormatTwoRow(
-            storage: storage, record: record, days: days,
-            isWanted: { $0 >= first && $0 < first + Int64(span) && wanted[Int($0 - first)] },
-            txn: txn
+            storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
         ) { day, row in
             try self.append(row, day: day, record: record)
         }

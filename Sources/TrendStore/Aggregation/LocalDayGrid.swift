@@ -46,6 +46,16 @@ struct LocalDayGrid {
             to: (last.dayNumber + 1) * TimeGrid.day + 2 * Self.offsetReach)
     }
 
+    /// The local date holding `instant` in `zone`, from a grid of the days around it.
+    static func date(containing instant: Int64, in zone: TimeZone) -> LocalDate {
+        let utcDay = instant.floorDivided(by: TimeGrid.day)
+        return LocalDayGrid(
+            zone: zone, from: LocalDate(dayNumber: utcDay - 1),
+            through: LocalDate(dayNumber: utcDay + 1)
+        )
+        .date(containing: instant)
+    }
+
     /// The local date holding `instant`.
     func date(containing instant: Int64) -> LocalDate {
         LocalDate(dayNumber: (instant + offsets.offset(at: instant)).floorDivided(by: TimeGrid.day))

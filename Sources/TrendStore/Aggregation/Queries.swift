@@ -154,7 +154,7 @@ extension Queries {
         let buckets = zip(spans, figures).map { span, figures in
             var bucket = StatisticsBucket(
                 start: Date(milliseconds: span.start), end: Date(milliseconds: span.end))
-            guard figures.hasData || figures.count > 0 else { return bucket }
+            guard figures.hasData else { return bucket }
             if options.contains(.sum) { bucket.sum = figures.sum }
             if options.contains(.count) { bucket.count = figures.count }
             if record.kind == .discrete {

@@ -21,14 +21,9 @@ struct RollupRows {
         txn: borrowing T
     ) throws {
         self.includesStarts = includesStarts
-        index = DayRowIndex(days: days)
+        let wanted = DayRowIndex(days: days)
+        index = wanted
         guard let first = days.first, let last = days.last else { return }
-        let span = Int(last - first + 1)
-        var wanted = [Bool](repeating: false, count: span)
-        for day in days { wanted[Int(day - first)] = true }
-        func isWanted(_ day: Int64) -> Bool {
-            day >= first && day <= last && wanted[Int(day - first)]
-        }
         // Format-1 rows remain only in a store the format migration has not finished.
         if try txn.statistics(of: storage.rollups).entries > 0 {
             try txn.withCursor(storage.rollups) { cursor in
@@ -41,7 +36,7 @@ struct RollupRows {
                     do {
                         try RollupBlock.forEachRow(value) { offset, row in
                             let day = parsed.index * RollupBlock.days + Int64(offset)
-                            if isWanted(day) {
+                            if wanted.isWanted(day) {
                                 try self.append(row, format: 1, day: day, record: record)
                             }
                         }
@@ -56,7 +51,7 @@ struct RollupRows {
             }
         }
         try Self.forEachFormatTwoRow(
-            storage: storage, record: record, days: days, isWanted: isWanted, txn: txn
+            storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
         ) { day, row in
             try self.append(row, format: 2, day: day, record: record)
         }

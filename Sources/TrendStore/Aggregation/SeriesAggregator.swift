@@ -140,7 +140,7 @@ struct SeriesAggregator {
     }
 
     /// The UTC days the instant ranges touch, ascending and unique.
-    private static func utcDays(covering ranges: some Sequence<(Int64, Int64)>) -> [Int64] {
+    static func utcDays(covering ranges: some Sequence<(Int64, Int64)>) -> [Int64] {
         var days: [Int64] = []
         var sorted = true
         for (start, end) in ranges where start < end {

@@ -63,32 +63,29 @@ struct StatisticsAggregator {
                 groupEnd += 1
             }
             let group = buckets[groupStart..<groupEnd]
-            let days = usesRollups ? Self.utcDays(of: group) : []
+            let days =
+                usesRollups
+                ? SeriesAggregator.utcDays(
+                    covering: group.lazy.flatMap(\.runs).map { ($0.lowerBound, $0.upperBound) })
+                : []
+            // The loader of the series' kind, as the one way slots are added.
+            let addSlots: (Int64, Int64, inout BucketFigures) -> Void
             switch record.kind {
             case .cumulative:
                 let rows = try RollupRows(
                     storage: storage, record: record, days: days, includesStarts: true, txn: txn)
-                for bucket in group {
-                    var figures = BucketFigures()
-                    for run in bucket.runs {
-                        try add(run, into: &figures, txn: txn) { from, to, figures in
-                            Self.addCumulativeSlots(rows, from: from, to: to, into: &figures)
-                        }
-                    }
-                    result.append(figures)
-                }
+                addSlots = { Self.addCumulativeSlots(rows, from: $0, to: $1, into: &$2) }
             case .discrete:
                 let rows = try DiscreteRows(
                     storage: storage, record: record, days: days, txn: txn)
-                for bucket in group {
-                    var figures = BucketFigures()
-                    for run in bucket.runs {
-                        try add(run, into: &figures, txn: txn) { from, to, figures in
-                            Self.addDiscreteSlots(rows, from: from, to: to, into: &figures)
-                        }
-                    }
-                    result.append(figures)
+                addSlots = { Self.addDiscreteSlots(rows, from: $0, to: $1, into: &$2) }
+            }
+            for bucket in group {
+                var figures = BucketFigures()
+                for run in bucket.runs {
+                    try add(run, into: &figures, txn: txn, addSlots: addSlots)
                 }
+                result.append(figures)
             }
             groupStart = groupEnd
         }
@@ -124,25 +121,17 @@ struct StatisticsAggregator {
     ) throws {
         switch record.kind {
         case .cumulative:
-            for sample in try raw.rawSamples(
-                startingFrom: range.lowerBound - record.maximumDuration,
-                through: range.upperBound - 1, txn: txn)
-            {
-                let start = sample.startMilliseconds
-                let end = sample.endMilliseconds
-                if range.contains(start) { figures.count += 1 }
-                if end == start {
-                    guard range.contains(start) else { continue }
-                    figures.sum += sample.value
-                    figures.hasData = true
-                } else {
-                    let overlap = min(end, range.upperBound) - max(start, range.lowerBound)
-                    guard overlap > 0 else { continue }
-                    figures.sum += Proration.share(
-                        of: sample.value, overlap: overlap, duration: Double(end - start))
-                    figures.hasData = true
-                }
-            }
+            // The proration of curves' unaligned spans, into one bucket.
+            var span = LocalDayFigures(hourly: [0])
+            SeriesAggregator.addRaw(
+                try raw.rawSamples(
+                    startingFrom: range.lowerBound - record.maximumDuration,
+                    through: range.upperBound - 1, txn: txn),
+                from: range.lowerBound, to: range.upperBound, closed: false, hour: 0,
+                into: &span)
+            figures.sum += span.hourly[0]
+            figures.count += span.count
+            figures.hasData = figures.hasData || span.hasData
         case .discrete:
             for sample in try raw.rawSamples(
                 startingFrom: range.lowerBound, through: range.upperBound - 1, txn: txn)
@@ -200,19 +189,5 @@ struct StatisticsAggregator {
             }
             instant = upTo
         }
-    }
-
-    /// The UTC days the quarter-aligned parts of the buckets' runs touch, ascending and unique.
-    private static func utcDays(of buckets: ArraySlice<BucketSpan>) -> [Int64] {
-        var days = Set<Int64>()
-        var sorted: [Int64] = []
-        for bucket in buckets {
-            for run in bucket.runs where run.lowerBound < run.upperBound {
-                let first = run.lowerBound.floorDivided(by: TimeGrid.day)
-                let last = (run.upperBound - 1).floorDivided(by: TimeGrid.day)
-                for day in first...last where days.insert(day).inserted { sorted.append(day) }
-            }
-        }
-        return sorted.sorted()
     }
 }

@@ -32,11 +32,7 @@ enum StatisticsBuckets {
             throw .invalidArgument(
                 .interval, reason: "the interval must be at least 1, not \(interval.count)")
         }
-        let fromDate = LocalDayGrid(
-            zone: zone, from: LocalDate(dayNumber: from.floorDivided(by: TimeGrid.day) - 1),
-            through: LocalDate(dayNumber: from.floorDivided(by: TimeGrid.day) + 1)
-        )
-        .date(containing: from)
+        let fromDate = LocalDayGrid.date(containing: from, in: zone)
         if let length = interval.fixedLength {
             let origin =
                 anchor
@@ -60,19 +56,8 @@ enum StatisticsBuckets {
         from: Int64, to: Int64, fromDate: LocalDate, interval: StatisticsInterval, anchor: Int64?,
         zone: TimeZone
     ) throws(StoreError) -> [BucketSpan] {
-        let wide = LocalDayGrid(
-            zone: zone, from: LocalDate(dayNumber: (to - 1).floorDivided(by: TimeGrid.day) - 1),
-            through: LocalDate(dayNumber: (to - 1).floorDivided(by: TimeGrid.day) + 1))
-        let lastDate = wide.date(containing: to - 1)
-        let anchorDate =
-            anchor.map { instant in
-                LocalDayGrid(
-                    zone: zone,
-                    from: LocalDate(dayNumber: instant.floorDivided(by: TimeGrid.day) - 1),
-                    through: LocalDate(dayNumber: instant.floorDivided(by: TimeGrid.day) + 1)
-                )
-                .date(containing: instant)
-            } ?? fromDate
+        let lastDate = LocalDayGrid.date(containing: to - 1, in: zone)
+        let anchorDate = anchor.map { LocalDayGrid.date(containing: $0, in: zone) } ?? fromDate
         // The first date of each bucket from the one holding `fromDate` through the one after
         // the bucket holding `lastDate`.
         var firsts: [LocalDate] = []
