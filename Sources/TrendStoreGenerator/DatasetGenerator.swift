@@ -26,6 +26,8 @@ public struct DatasetGenerator: Sendable {
         public var emptyDayFraction = 0.03
         /// The energy series' name (unit `kcal`).
         public var energySeries = "activeEnergy"
+        /// The decimal places of the energy values (0 to 9).
+        public var energyDecimals = 3
         /// The activity series' names (unit `m`, value = distance).
         public var activityTypes = ["Run", "Ride", "Walk", "Swim", "Hike"]
         /// The discrete heart-rate series' name (unit `count/min`), or `nil` for none: a
@@ -44,6 +46,11 @@ public struct DatasetGenerator: Sendable {
 
     /// Creates a generator.
     public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// 10⁰ through 10⁹, exact.
+    private static let powersOfTen: [Double] = (0...9).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
 
     /// Active energy per minute (kcal) by local hour, before daily and per-minute variation.
     private static let hourlyShape: [Double] = [
@@ -160,6 +167,7 @@ public struct DatasetGenerator: Sendable {
         }
         var samples: [Sample] = []
         samples.reserveCapacity(1_450)
+        let scale = Self.powersOfTen[min(max(configuration.energyDecimals, 0), 9)]
         var cursor = dayStart + Int64.random(in: 0..<60_000, using: &random)
         while cursor < dayEnd {
             let duration = 60_000 + Int64.random(in: -500...500, using: &random)
@@ -173,7 +181,7 @@ public struct DatasetGenerator: Sendable {
             {
                 perMinute = Double.random(in: 8...12, using: &random)
             }
-            let value = (perMinute * Double(duration) / 60_000 * 1000).rounded() / 1000
+            let value = (perMinute * Double(duration) / 60_000 * scale).rounded() / scale
             samples.append(
                 Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
         }

@@ -26,6 +26,12 @@ public struct ImportOptions: Sendable {
     public var maximumRecordBytes = 1 << 20
     /// How far a zipped export may expand before it is refused as a possible zip bomb.
     public var expansionLimits = ExpansionLimits()
+    /// Threads the import runs on: one writes while the others read and parse (CSV
+    /// parses on all of them; other formats on one). Default: every core. With 1 the
+    /// import reads, parses and writes in turn; the store is the same either way.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// The bytes of CSV parsed as one piece (tests make it small to cut records at every place).
+    var chunkBytes = 1 << 20
     /// Called after each batch commits, with how many samples have been committed so far.
     public var onCommit: (@Sendable (Int) -> Void)?
 
@@ -116,39 +122,21 @@ public struct Importer: Sendable {
             summary.seconds = Date().timeIntervalSince(began)
             return summary
         }
-        let parser: any RecordParser
-        if format == .appleHealth {
-            let limit = options.maximumRecordBytes
-            if try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
-                // Streamed out of the zip twice (the parser reads two passes), never to disk.
-                let entry = try AppleHealthArchive.exportEntry(in: path)
-                let limits = options.expansionLimits
-                parser = try AppleHealthParser(displayPath: "\(path)/\(entry)") {
-                    () throws(ImportError) in
-                    let stream = ByteStream(
-                        source: try ZipEntrySource(zipPath: path, entryPath: entry, limits: limits),
-                        path: "\(path)/\(entry)", totalBytes: 0)
-                    stream.maximumRecordBytes = limit
-                    return stream
-                }
-            } else {
-                parser = try AppleHealthParser(displayPath: path) { () throws(ImportError) in
-                    let stream = try ByteStream(path: path)
-                    stream.maximumRecordBytes = limit
-                    return stream
-                }
-            }
-        } else {
-            parser = try makeParser(format, stream: stream)
-        }
         var summary = ImportSummary(file: path, format: format)
         summary.bytes = stream.totalBytes
-        do {
+        if format == .csv {
+            let source = try SampleCSVParser(
+                stream: stream, skipInvalid: options.skipInvalid, chunkBytes: options.chunkBytes)
             try await read(
-                parser, into: &summary, options: options, began: began, progress: progress)
-        } catch var error as ImportError {
-            error.committedSamples = summary.committedSamples
-            throw error
+                source, workers: options.threads - 1, into: &summary, options: options,
+                began: began, progress: progress)
+        } else {
+            let source = RecordParserBlocks(
+                parser: try makeParser(format, path: path, stream: stream, options: options),
+                file: path, skipInvalid: options.skipInvalid)
+            try await read(
+                source, workers: min(1, options.threads - 1), into: &summary, options: options,
+                began: began, progress: progress)
         }
         if summary.recordsRead == 0 && stream.totalBytes > 0 {
             throw ImportError(
@@ -165,67 +153,64 @@ public struct Importer: Sendable {
         return summary
     }
 
-    /// Reads every record of `parser`, writing a batch each `batchSize` samples (one at
-    /// the end when the import is atomic).
-    private func read(
-        _ parser: any RecordParser, into summary: inout ImportSummary, options: ImportOptions,
-        began: Date, progress: (@Sendable (ImportProgress) -> Void)?
+    /// Reads every block of `source`, parsed on `workers` threads beside this one, writing
+    /// a batch each `batchSize` samples (one at the end when the import is atomic).
+    private func read<Source: BlockSource>(
+        _ source: Source, workers: Int, into summary: inout ImportSummary,
+        options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws {
-        let path = summary.file
-        let batchSize = options.atomic ? Int.max : options.batchSize
+        let pipeline = BlockPipeline(source: source, workers: max(0, workers))
+        defer { pipeline.stop() }
+        do {
+            try await consume(
+                pipeline, linesBefore: source.linesBefore, into: &summary, options: options,
+                began: began, progress: progress)
+        } catch var error as ImportError {
+            error.committedSamples = summary.committedSamples
+            throw error
+        }
+    }
+
+    /// Writes the blocks of `pipeline` in batches of `batchSize` samples.
+    private func consume<Source: BlockSource>(
+        _ pipeline: BlockPipeline<Source>, linesBefore: Int, into summary: inout ImportSummary,
+        options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws {
+        let batchSize = options.atomic ? Int.max : max(1, options.batchSize)
         var batch = PendingBatch()
-        var units: [String: String] = [:]
-        var lastUnit = (series: "", unit: "")
-        var kinds: [String: SeriesKind] = [:]
+        var named = NamedUnitsAndKinds(file: summary.file)
+        var lines = linesBefore
         var lastReport = Date()
-        var validator = RecordValidator(file: path)
-        while let record = try parser.next() {
-            summary.recordsRead += 1
-            switch record {
-            case let .sample(name, unit, kind, sample, line):
-                let series: String
-                do {
-                    series = try validator.validate(series: name, sample: sample, line: line)
-                } catch {
-                    try skip(error, in: &summary, options: options)
-                    continue
-                }
-                if let unit, lastUnit.series != series || lastUnit.unit != unit {
-                    if let known = units[series], known != unit {
-                        throw ImportError(
-                            file: path, line: line, field: "unit",
-                            reason:
-                                "\(unit) differs from \(known), used earlier for series \(series)")
-                    }
-                    units[series] = unit
-                    lastUnit = (series, unit)
-                }
-                if let kind {
-                    if let known = kinds[series], known != kind {
-                        throw ImportError(
-                            file: path, line: line, field: "kind",
-                            reason:
-                                "\(kind.rawValue) differs from \(known.rawValue), used earlier for series \(series)"
-                        )
-                    }
-                    kinds[series] = kind
-                }
-                batch.add(sample, series: series, unit: unit, kind: kind)
-            case let .ignored(reason):
-                summary.ignored[reason, default: 0] += 1
-            case let .invalid(error):
-                try skip(error, in: &summary, options: options)
+        while let block = await pipeline.next() {
+            summary.recordsRead += block.records
+            summary.skipped += block.skipped
+            for example in block.skippedExamples
+            where summary.skippedExamples.count < RecordBlock.skippedExampleLimit {
+                summary.skippedExamples.append(example.relative(to: -lines).description)
             }
-            if batch.count >= batchSize {
-                try await write(&batch, summary: &summary, options: options)
+            summary.ignored.merge(block.ignored, uniquingKeysWith: +)
+            var start = 0
+            for run in block.runs {
+                let entry = block.entries[run.entry]
+                try named.check(entry, line: lines + entry.line)
+                var rest = block.samples[start..<run.end]
+                start = run.end
+                while !rest.isEmpty {
+                    let part = rest.prefix(batchSize - batch.count)
+                    batch.add(part, series: entry.series, unit: entry.unit, kind: entry.kind)
+                    rest = rest.dropFirst(part.count)
+                    if batch.count >= batchSize {
+                        try await write(&batch, summary: &summary, options: options)
+                    }
+                }
             }
-            if let progress, summary.recordsRead & 0x3FFF == 0,
-                Date().timeIntervalSince(lastReport) > 0.2
-            {
+            if let failure = block.failure { throw failure.relative(to: -lines) }
+            lines += block.lines
+            if let progress, Date().timeIntervalSince(lastReport) > 0.2 {
                 lastReport = Date()
                 progress(
                     ImportProgress(
-                        bytesDone: parser.bytesConsumed, bytesTotal: parser.totalBytes,
+                        bytesDone: block.bytesEnd, bytesTotal: pipeline.totalBytes,
                         samples: summary.samplesRead, elapsed: lastReport.timeIntervalSince(began)))
             }
         }
@@ -285,16 +270,36 @@ public struct Importer: Sendable {
         if summary.skippedExamples.count < 5 { summary.skippedExamples.append(error.description) }
     }
 
-    private func makeParser(_ format: ImportFormat, stream: ByteStream) throws(ImportError)
-        -> any RecordParser
-    {
+    /// The streaming parser of a format other than the importer's CSV and legacy caches.
+    private func makeParser(
+        _ format: ImportFormat, path: String, stream: ByteStream, options: ImportOptions
+    ) throws(ImportError) -> any RecordParser {
         switch format {
-        case .csv: return try SampleCSVParser(stream: stream)
         case .ndjson: return NDJSONParser(stream: stream)
         case .stravaCSV: return try StravaCSVParser(stream: stream)
         case .stravaJSON: return try StravaJSONParser(stream: stream)
-        case .auto, .appleHealth, .legacy:
-            // Apple Health and legacy files are handled by importFile itself.
+        case .appleHealth:
+            let limit = options.maximumRecordBytes
+            if try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
+                // Streamed out of the zip twice (the parser reads two passes), never to disk.
+                let entry = try AppleHealthArchive.exportEntry(in: path)
+                let limits = options.expansionLimits
+                return try AppleHealthParser(displayPath: "\(path)/\(entry)") {
+                    () throws(ImportError) in
+                    let stream = ByteStream(
+                        source: try ZipEntrySource(zipPath: path, entryPath: entry, limits: limits),
+                        path: "\(path)/\(entry)", totalBytes: 0)
+                    stream.maximumRecordBytes = limit
+                    return stream
+                }
+            }
+            return try AppleHealthParser(displayPath: path) { () throws(ImportError) in
+                let stream = try ByteStream(path: path)
+                stream.maximumRecordBytes = limit
+                return stream
+            }
+        case .auto, .csv, .legacy:
+            // CSV and legacy files are handled by importFile itself.
             throw ImportError(
                 file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }
@@ -333,7 +338,9 @@ struct PendingBatch {
     private var lastIndex = -1
     private(set) var count = 0
 
-    mutating func add(_ sample: Sample, series name: String, unit: String?, kind: SeriesKind?) {
+    mutating func add(
+        _ samples: ArraySlice<Sample>, series name: String, unit: String?, kind: SeriesKind?
+    ) {
         // Files mostly hold long runs of one series: check the last one before hashing.
         if lastIndex < 0 || series[lastIndex].name != name {
             if let index = indexOfSeries[name] {
@@ -344,9 +351,9 @@ struct PendingBatch {
                 series.append((name, unit, kind, []))
             }
         }
-        series[lastIndex].samples.append(sample)
+        series[lastIndex].samples.append(contentsOf: samples)
         if series[lastIndex].unit == nil { series[lastIndex].unit = unit }
         if series[lastIndex].kind == nil { series[lastIndex].kind = kind }
-        count += 1
+        count += samples.count
     }
 }

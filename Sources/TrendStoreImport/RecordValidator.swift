@@ -1,9 +1,8 @@
 import TrendStore
 
-/// Checks each record a reader produced against the store's rules, the one place an
-/// import validates samples: the series name (NFC, 1 to 255 bytes) and the sample
-/// (``SampleRules``: instants in years 0001–9999, end not before start, a finite value
-/// within ±1e15). A failure names the file, line and field.
+/// Checks the series name of each record a reader produced against the store's rules
+/// (NFC, 1 to 255 bytes), naming the file, line and field of a broken one. Samples are
+/// checked against ``SampleRules`` by ``RecordBlockBuilder``.
 struct RecordValidator {
     let file: String
     private var lastName = ""
@@ -15,9 +14,7 @@ struct RecordValidator {
     /// The series' normalised name.
     ///
     /// - Throws: ``ImportError`` naming the file, line and field of the broken rule.
-    mutating func validate(series: String, sample: Sample, line: Int) throws(ImportError)
-        -> String
-    {
+    mutating func validate(series: String, line: Int) throws(ImportError) -> String {
         if series != lastName || lastName.isEmpty {
             lastName = series
             do {
@@ -34,10 +31,6 @@ struct RecordValidator {
         }
         guard let name = lastNormalized else {
             throw ImportError(file: file, line: line, field: "series", reason: lastProblem ?? "")
-        }
-        if let violation = SampleRules.violation(of: sample) {
-            throw ImportError(
-                file: file, line: line, field: violation.field, reason: violation.reason)
         }
         return name
     }

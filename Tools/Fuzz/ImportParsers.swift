@@ -16,6 +16,14 @@ private func drain(_ parser: any RecordParser) {
     }
 }
 
+private func drain<Source: BlockSource>(_ source: Source) {
+    var pieces = 0
+    while pieces < 10_000, let piece = try? source.cut() {
+        if source.parse(piece).failure != nil { return }
+        pieces += 1
+    }
+}
+
 /// libFuzzer's entry point: reads `size` bytes with every importer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -28,8 +36,14 @@ public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     }
     _ = StravaActivityDate.milliseconds(String(decoding: bytes.prefix(64), as: UTF8.self))
     if let stream = try? ByteStream(path: path) { _ = try? FormatDetector.detect(stream) }
-    if let stream = try? ByteStream(path: path), let parser = try? SampleCSVParser(stream: stream) {
-        drain(parser)
+    // The CSV reader in pieces cut small (so records straddle them) and large, strict and skipping.
+    for (chunkBytes, skipInvalid) in [(61, true), (1 << 20, false)] {
+        if let stream = try? ByteStream(path: path),
+            let source = try? SampleCSVParser(
+                stream: stream, skipInvalid: skipInvalid, chunkBytes: chunkBytes)
+        {
+            drain(source)
+        }
     }
     if let stream = try? ByteStream(path: path) { drain(NDJSONParser(stream: stream)) }
     if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) {

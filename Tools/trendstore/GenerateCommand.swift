@@ -36,10 +36,16 @@ struct GenerateCommand: AsyncParsableCommand {
     )
     var heartRate = false
 
+    @Option(help: "Decimal places of the energy values, 0 to 9.")
+    var decimals = 3
+
     func validate() throws {
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
         guard (out == nil) != (storePath == nil) else {
             throw ValidationError("give exactly one of --out FILE.csv and --store DIR")
+        }
+        guard (0...9).contains(decimals) else {
+            throw ValidationError("--decimals must be between 0 and 9")
         }
         if heartRate, out?.hasSuffix(".xml") == true {
             throw ValidationError("--heart-rate is written to a CSV file or a store, not to XML")
@@ -58,6 +64,7 @@ struct GenerateCommand: AsyncParsableCommand {
             configuration.seed = seed
             configuration.timeZone = zone
             if heartRate { configuration.heartRateSeries = "heartRate" }
+            configuration.energyDecimals = decimals
             let generator = DatasetGenerator(configuration)
             if let out, out.hasSuffix(".xml") {
                 var calendar = Calendar(identifier: .gregorian)

@@ -40,6 +40,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Samples per write transaction.")
     var batchSize = 250_000
 
+    @Option(
+        help:
+            "Threads: one writes while the others parse (default: one per core; 1 reads, parses and writes in turn)."
+    )
+    var threads = ImportOptions().threads
+
     @Flag(help: "Print a line to standard output after each batch commits (for crash tests).")
     var reportCommits = false
 
@@ -61,6 +67,9 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file to import") }
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if !(1...256).contains(threads) {
+            throw ValidationError("--threads must be between 1 and 256")
+        }
         if maxRecordBytes < 1 { throw ValidationError("--max-record-bytes must be at least 1") }
         if maxExpandedBytes < 1 || !(maxExpansionRatio >= 1) {
             throw ValidationError(
@@ -92,6 +101,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.legacySeries = series
             options.batchSize = batchSize
             options.atomic = atomic
+            options.threads = threads
             options.maximumRecordBytes = maxRecordBytes
             options.expansionLimits.maximumBytes = maxExpandedBytes
             options.expansionLimits.maximumRatio = maxExpansionRatio

@@ -20,6 +20,12 @@ struct SampleBatch {
             }
             longest = max(longest, sample.endMilliseconds - sample.startMilliseconds)
         }
+        self.maximumDuration = longest
+        if Self.isStrictlyOrdered(input) {
+            // Already in order with unique identities, as most bulk writes are.
+            self.samples = input
+            return
+        }
         // Stable order by identity; among equal identities the input order is kept, so the last wins.
         let ordered = input.enumerated().sorted { lhs, rhs in
             if lhs.element.startMilliseconds != rhs.element.startMilliseconds {
@@ -42,6 +48,22 @@ struct SampleBatch {
             }
         }
         self.samples = unique
-        self.maximumDuration = longest
+    }
+
+    /// Whether `samples` are sorted by `(start, end)` with no identity twice.
+    private static func isStrictlyOrdered(_ samples: [Sample]) -> Bool {
+        var index = 1
+        while index < samples.count {
+            let previous = samples[index - 1]
+            let sample = samples[index]
+            if previous.startMilliseconds > sample.startMilliseconds
+                || (previous.startMilliseconds == sample.startMilliseconds
+                    && previous.endMilliseconds >= sample.endMilliseconds)
+            {
+                return false
+            }
+            index += 1
+        }
+        return true
     }
 }

@@ -140,7 +140,8 @@ final class SampleStorage: Sendable {
     }
 
     func createSeries(
-        named name: String, unit: String, kind: SeriesKind, in txn: borrowing WriteTransaction
+        named name: String, unit: String, kind: SeriesKind, createdAt: Date,
+        in txn: borrowing WriteTransaction
     ) throws -> SeriesRecord {
         let nextKey = Array("next-series-id".utf8)
         let next =
@@ -149,7 +150,7 @@ final class SampleStorage: Sendable {
             } ?? 1
         let record = SeriesRecord(
             id: next, name: name, unit: unit, kind: kind, maximumDuration: 0,
-            createdAt: Date().millisecondsSince1970)
+            createdAt: createdAt.millisecondsSince1970)
         try saveSeriesRecord(record, in: txn)
         try txn.put(
             withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)

@@ -21,6 +21,9 @@ struct SeriesWriter: ~Copyable {
     private var blocks: [Int64: (samples: [Sample], byteCount: Int)] = [:]
     /// The days whose rows must be rebuilt from their samples.
     private var daysToRebuild = Set<Int64>()
+    /// The day last added to `daysToRebuild`: samples of it need no note (most of a bulk
+    /// write's samples fall in the day of the one before).
+    private var lastDayToRebuild = Int64.min
     /// Samples inserted whole into one quarter-hour, by day: rows that can be updated in place.
     private var containedInserts: [Int64: [Sample]] = [:]
     /// Where the changed rollup rows go until the transaction's end.
@@ -153,6 +156,7 @@ struct SeriesWriter: ~Copyable {
         defer {
             daysToRebuild.removeAll()
             containedInserts.removeAll()
+            lastDayToRebuild = .min
         }
         guard let first = changedDays.min(), let last = changedDays.max() else { return nil }
         return (first * TimeGrid.day)..<((last + 1) * TimeGrid.day)
@@ -214,7 +218,9 @@ struct SeriesWriter: ~Copyable {
         if record.kind == .discrete || sample.endMilliseconds == start
             || sample.endMilliseconds <= slotEnd
         {
-            containedInserts[start.floorDivided(by: TimeGrid.day), default: []].append(sample)
+            let day = start.floorDivided(by: TimeGrid.day)
+            // A day rebuilt anyway needs no list of its inserts.
+            if day != lastDayToRebuild { containedInserts[day, default: []].append(sample) }
         } else {
             touch(sample)
         }
@@ -227,7 +233,8 @@ struct SeriesWriter: ~Copyable {
             sample.endMilliseconds > sample.startMilliseconds
             ? sample.endMilliseconds - 1 : sample.startMilliseconds
         let last = lastInstant.floorDivided(by: TimeGrid.day)
-        for day in first...last { daysToRebuild.insert(day) }
+        for day in first...last where day != lastDayToRebuild { daysToRebuild.insert(day) }
+        lastDayToRebuild = last
     }
 
     // MARK: Blocks

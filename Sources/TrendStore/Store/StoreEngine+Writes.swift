@@ -19,7 +19,7 @@ extension StoreEngine {
                     try storage.seriesRecord(named: part.series, in: txn)
                     ?? storage.createSeries(
                         named: part.series, unit: part.unit, kind: part.kind ?? .cumulative,
-                        in: txn)
+                        createdAt: clock(), in: txn)
                 if record.unit != part.unit && !part.unitIsDefault {
                     throw StoreError.unitMismatch(
                         series: part.series, stored: record.unit, given: part.unit)

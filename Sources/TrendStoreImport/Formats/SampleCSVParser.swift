@@ -4,24 +4,48 @@ import TrendStore
 /// Reads the importer's CSV: a header naming `series`, `start`, `end` and `value`
 /// (suffixes such as `start_epoch_ms` are fine) and optionally `unit` and `kind`
 /// (`cumulative` or `discrete`), then one sample per row.
-final class SampleCSVParser: RecordParser {
-    private let reader: CSVReader
-    private let file: String
-    private var columns: (series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?)!
-    private var names = NameInterner()
-    private var units = NameInterner()
+///
+/// The file is cut into chunks at record ends (``CSVChunker``), and each chunk is parsed
+/// in place, on any thread: fields are read straight from the chunk's bytes, numbers by
+/// ``NumberParser`` and ``TimestampParser``, and a row naming the same series, unit and
+/// kind as the row before costs no string at all. Rows with quotes go through
+/// ``CSVRecordScanner``.
+final class SampleCSVParser: BlockSource {
+    /// The header's columns.
+    struct Columns: Sendable {
+        let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?
+        /// How many fields a row needs.
+        let needed: Int
 
-    init(stream: ByteStream) throws(ImportError) {
-        reader = CSVReader(stream: stream)
-        file = stream.path
-        try readHeader()
+        init(series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?) {
+            (self.series, self.start, self.end, self.value) = (series, start, end, value)
+            (self.unit, self.kind) = (unit, kind)
+            needed = max(series, start, end, value, unit ?? 0, kind ?? 0) + 1
+        }
     }
 
-    var bytesConsumed: Int { reader.bytesConsumed }
-    var totalBytes: Int { reader.totalBytes }
+    private let chunker: CSVChunker
+    private let file: String
+    private let columns: Columns
+    private let skipInvalid: Bool
+    private let maximumRecordBytes: Int
+    private let stream: ByteStream
+    /// The lines of the header.
+    let linesBefore: Int
 
-    private func readHeader() throws(ImportError) {
+    /// Reads the header of `stream`.
+    ///
+    /// - Throws: ``ImportError`` when the header lacks a required column.
+    init(stream: ByteStream, skipInvalid: Bool, chunkBytes: Int = 1 << 20) throws(ImportError) {
+        let reader = CSVReader(stream: stream)
         let header = try reader.readHeader()
+        file = stream.path
+        self.stream = stream
+        self.skipInvalid = skipInvalid
+        maximumRecordBytes = stream.maximumRecordBytes
+        linesBefore = reader.lineAfter - 1
+        chunker = CSVChunker(stream: stream, chunkBytes: chunkBytes)
+        let file = self.file
         func column(_ name: String) throws(ImportError) -> Int {
             if let exact = header.firstIndex(of: name) { return exact }
             if let prefixed = header.firstIndex(where: {
@@ -34,70 +58,280 @@ final class SampleCSVParser: RecordParser {
                 reason:
                     "the header has no \(name) column (it has: \(header.joined(separator: ", ")))")
         }
-        columns = (
-            try column("series"), try column("start"), try column("end"), try column("value"),
-            header.firstIndex(of: "unit"), header.firstIndex(of: "kind")
-        )
+        columns = Columns(
+            series: try column("series"), start: try column("start"), end: try column("end"),
+            value: try column("value"), unit: header.firstIndex(of: "unit"),
+            kind: header.firstIndex(of: "kind"))
     }
 
-    func next() throws(ImportError) -> ParsedRecord? {
-        guard try reader.nextNonBlank() else { return nil }
-        let line = reader.line
-        let needed =
-            max(
-                columns.series, columns.start, columns.end, columns.value, columns.unit ?? 0,
-                columns.kind ?? 0) + 1
-        guard reader.fieldCount >= needed else {
-            return .invalid(
+    var totalBytes: Int { stream.totalBytes }
+
+    func cut() throws(ImportError) -> CSVChunk? { try chunker.next() }
+
+    func parse(_ chunk: CSVChunk) -> RecordBlock {
+        var parse = ChunkParse(
+            file: file, columns: columns, skipInvalid: skipInvalid,
+            maximumRecordBytes: maximumRecordBytes)
+        if chunk.isOversized {
+            parse.builder.fail(
+                ImportError(
+                    file: file, line: 1,
+                    reason:
+                        "the record is longer than \(maximumRecordBytes) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
+                ))
+            return parse.builder.finish(lines: 0, bytesEnd: chunk.bytesEnd)
+        }
+        let lines = chunk.bytes.withUnsafeBytes { parse.run($0) }
+        return parse.builder.finish(lines: lines, bytesEnd: chunk.bytesEnd)
+    }
+}
+
+/// The parse of one chunk: its rows, read in place.
+private struct ChunkParse {
+    let file: String
+    let columns: SampleCSVParser.Columns
+    let maximumRecordBytes: Int
+    var builder: RecordBlockBuilder
+    /// A quoted row's unescaped fields.
+    private var storage: [UInt8] = []
+    private var storageRanges: [Range<Int>] = []
+    /// The previous row's series, unit and kind fields (offsets into the chunk) and entry.
+    private var previous: (series: Range<Int>, unit: Range<Int>, kind: Range<Int>, entry: Int)?
+
+    init(file: String, columns: SampleCSVParser.Columns, skipInvalid: Bool, maximumRecordBytes: Int)
+    {
+        self.file = file
+        self.columns = columns
+        self.maximumRecordBytes = maximumRecordBytes
+        builder = RecordBlockBuilder(file: file, skipInvalid: skipInvalid)
+    }
+
+    /// Parses every row of `bytes`; returns how many lines they span.
+    mutating func run(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // The bounds of a row's first `needed` fields (the columns read), starts then ends.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * columns.needed) {
+            run(bytes, bounds: FieldBounds(pointer: $0.baseAddress!, capacity: columns.needed))
+        }
+    }
+
+    private mutating func run(_ bytes: UnsafeRawBufferPointer, bounds: FieldBounds) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        var line = 1
+        var position = 0
+        while position < count && !builder.hasFailed {
+            // Split the row on commas up to its line ending, unless it holds a quote.
+            var fields = 0
+            var fieldStart = position
+            var index = position
+            var quoted = false
+            while index < count {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte <= 0x2C {
+                    if byte == 0x2C {
+                        bounds.add(&fields, fieldStart, index)
+                        fieldStart = index + 1
+                    } else if byte == 0x0A || byte == 0x0D {
+                        break
+                    } else if byte == 0x22 {
+                        quoted = true
+                        break
+                    }
+                }
+                index += 1
+            }
+            let lines: Int
+            let next: Int
+            if quoted {
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[position...])
+                switch CSVRecordScanner.scan(
+                    rest, isFinal: true, storage: &storage, fieldRanges: &storageRanges)
+                {
+                case let .record(after, spanned):
+                    next = position + after
+                    lines = spanned
+                case .needsMore, .unterminatedQuote:
+                    builder.fail(
+                        ImportError(
+                            file: file, line: line,
+                            reason: "the file ends inside a quoted field"))
+                    return line
+                }
+            } else {
+                bounds.add(&fields, fieldStart, index)
+                lines = 1
+                if index < count && base.load(fromByteOffset: index, as: UInt8.self) == 0x0D
+                    && index + 1 < count
+                    && base.load(fromByteOffset: index + 1, as: UInt8.self) == 0x0A
+                {
+                    next = index + 2
+                } else {
+                    next = min(index + 1, count)
+                }
+            }
+            if next - position > maximumRecordBytes {
+                builder.fail(
+                    ImportError(
+                        file: file, line: line,
+                        reason:
+                            "the record is longer than \(maximumRecordBytes) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
+                    ))
+                return line
+            }
+            if quoted {
+                previous = nil
+                fields = 0
+                for range in storageRanges {
+                    bounds.add(&fields, range.lowerBound, range.upperBound)
+                }
+                if !(fields == 1 && bounds.isEmpty(0)) {
+                    let unescaped = storage
+                    unescaped.withUnsafeBytes {
+                        row(
+                            $0.baseAddress ?? base, bounds, fields: fields, line: line,
+                            inChunk: false)
+                    }
+                }
+            } else if !(fields == 1 && bounds.isEmpty(0)) {
+                row(base, bounds, fields: fields, line: line, inChunk: true)
+            }
+            line += lines
+            position = next
+        }
+        return line - 1
+    }
+
+    /// Reads one row whose fields are in `base` (the chunk when `inChunk`, else the
+    /// unescaped copy of a quoted row).
+    private mutating func row(
+        _ base: UnsafeRawPointer, _ bounds: FieldBounds, fields: Int, line: Int, inChunk: Bool
+    ) {
+        @inline(__always)
+        func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
+        func quoted(_ index: Int) -> String { Self.quoted(field(index)) }
+        builder.countRecord()
+        guard fields >= columns.needed else {
+            builder.invalid(
                 ImportError(
                     file: file, line: line,
-                    reason: "expected at least \(needed) fields, found \(reader.fieldCount)"))
+                    reason: "expected at least \(columns.needed) fields, found \(fields)"))
+            return
         }
-        guard let series = reader.withField(columns.series, { names.intern($0) }) else {
-            return .invalid(ImportError(file: file, line: line, field: "series", reason: notUTF8))
+        let seriesRange = bounds.range(columns.series)
+        let unitRange = columns.unit.map(bounds.range) ?? 0..<0
+        let kindRange = columns.kind.map(bounds.range) ?? 0..<0
+        var entry: Int?
+        if inChunk, let previous,
+            same(base, previous.series, seriesRange), same(base, previous.unit, unitRange),
+            same(base, previous.kind, kindRange)
+        {
+            entry = previous.entry
+        } else if seriesRange.isEmpty {
+            return invalid("series", "is empty", line)
+        } else if String(validating: field(columns.series), as: UTF8.self) == nil {
+            return invalid("series", notUTF8, line)
         }
-        if series.isEmpty {
-            return .invalid(
-                ImportError(file: file, line: line, field: "series", reason: "is empty"))
+        guard let start = TimestampParser.milliseconds(field(columns.start)) else {
+            return invalid(
+                "start", "\(quoted(columns.start)): \(TimestampParser.expectation)", line)
         }
-        func invalid(_ field: String, _ reason: String) -> ParsedRecord {
-            .invalid(ImportError(file: file, line: line, field: field, reason: reason))
+        guard let end = TimestampParser.milliseconds(field(columns.end)) else {
+            return invalid(
+                "end", "\(quoted(columns.end)): \(TimestampParser.expectation)", line)
         }
-        /// The field's text, quoted and cut short, for a message.
-        func quoted(_ column: Int) -> String { "\"\(reader.string(column).prefix(40))\"" }
-        guard let start = reader.withField(columns.start, TimestampParser.milliseconds) else {
-            return invalid("start", "\(quoted(columns.start)): \(TimestampParser.expectation)")
+        guard end >= start else { return invalid("end", "is before start", line) }
+        guard let value = NumberParser.double(field(columns.value)) else {
+            return invalid("value", "\(quoted(columns.value)) is not a finite number", line)
         }
-        guard let end = reader.withField(columns.end, TimestampParser.milliseconds) else {
-            return invalid("end", "\(quoted(columns.end)): \(TimestampParser.expectation)")
+        if entry == nil {
+            entry = resolveEntry(base, bounds, line: line)
+            previous = inChunk ? entry.map { (seriesRange, unitRange, kindRange, $0) } : nil
         }
-        guard end >= start else {
-            return .invalid(
-                ImportError(file: file, line: line, field: "end", reason: "is before start"))
-        }
-        guard let value = reader.withField(columns.value, NumberParser.double) else {
-            return invalid("value", "\(quoted(columns.value)) is not a finite number")
-        }
+        guard let entry else { return }
+        builder.add(
+            Sample(startMilliseconds: start, endMilliseconds: end, value: value), entry: entry,
+            line: line)
+    }
+
+    /// The entry of the current row's series, unit and kind, or `nil` when one is malformed.
+    private mutating func resolveEntry(
+        _ base: UnsafeRawPointer, _ bounds: FieldBounds, line: Int
+    ) -> Int? {
+        func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
+        func quoted(_ index: Int) -> String { Self.quoted(field(index)) }
+        let series = String(decoding: field(columns.series), as: UTF8.self)
         var unit: String?
         if let column = columns.unit {
-            guard let text = reader.withField(column, { units.intern($0) }) else {
-                return .invalid(ImportError(file: file, line: line, field: "unit", reason: notUTF8))
+            guard let text = String(validating: field(column), as: UTF8.self) else {
+                invalid("unit", notUTF8, line)
+                return nil
             }
-            unit = text
+            unit = text.isEmpty ? nil : text
         }
         var kind: SeriesKind?
         if let column = columns.kind {
-            let text = reader.string(column)
+            let text = String(decoding: field(column), as: UTF8.self)
             if !text.isEmpty {
                 guard let parsed = SeriesKindName.parse(text) else {
-                    return invalid("kind", "\(quoted(column)): \(SeriesKindName.expectation)")
+                    invalid("kind", "\(quoted(column)): \(SeriesKindName.expectation)", line)
+                    return nil
                 }
                 kind = parsed
             }
         }
-        return .sample(
-            series: series, unit: unit?.isEmpty == true ? nil : unit, kind: kind,
-            sample: Sample(startMilliseconds: start, endMilliseconds: end, value: value), line: line
-        )
+        do {
+            return try builder.entry(series: series, unit: unit, kind: kind, line: line)
+        } catch {
+            builder.invalid(error)
+            return nil
+        }
+    }
+
+    /// Whether the bytes at `lhs` and `rhs` of `base` are equal.
+    @inline(__always)
+    private func same(_ base: UnsafeRawPointer, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        lhs.count == rhs.count
+            && (lhs.isEmpty || memcmp(base + lhs.lowerBound, base + rhs.lowerBound, lhs.count) == 0)
+    }
+
+    /// The field's text, quoted and cut short, for a message.
+    private static func quoted(_ field: UnsafeRawBufferPointer) -> String {
+        "\"\(String(decoding: field, as: UTF8.self).prefix(40))\""
+    }
+
+    private mutating func invalid(_ field: String, _ reason: String, _ line: Int) {
+        builder.invalid(ImportError(file: file, line: line, field: field, reason: reason))
+    }
+}
+
+/// Where the fields of a row lie: the first `capacity` fields' start and end offsets,
+/// in memory the caller owns. Fields past them are counted, not kept (a row's columns
+/// are all among the first `capacity`).
+private struct FieldBounds {
+    let pointer: UnsafeMutablePointer<Int>
+    let capacity: Int
+
+    /// Notes field `fields` as `start..<end` and counts it.
+    @inline(__always)
+    func add(_ fields: inout Int, _ start: Int, _ end: Int) {
+        if fields < capacity {
+            pointer[2 * fields] = start
+            pointer[2 * fields + 1] = end
+        }
+        fields += 1
+    }
+
+    /// Field `index`'s offsets.
+    @inline(__always)
+    func range(_ index: Int) -> Range<Int> { pointer[2 * index]..<pointer[2 * index + 1] }
+
+    /// Whether field `index` is empty.
+    func isEmpty(_ index: Int) -> Bool { pointer[2 * index] == pointer[2 * index + 1] }
+
+    /// Field `index`'s bytes in `base`.
+    @inline(__always)
+    func field(_ index: Int, in base: UnsafeRawPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(
+            start: base + pointer[2 * index], count: pointer[2 * index + 1] - pointer[2 * index])
     }
 }

@@ -72,6 +72,9 @@ final class CSVReader {
         return true
     }
 
+    /// The line after the current record, 1-based: how many lines the records read so far span, plus one.
+    var lineAfter: Int { nextLine }
+
     /// Reads the next record; `false` at the end of the file.
     ///
     /// - Throws: ``FieldError`` when the file ends inside a quoted field.
@@ -97,85 +100,20 @@ final class CSVReader {
             var unterminatedQuote = false
             var available = 0
             let more = try stream.consume(minimum: minimum) { bytes, isFinal in
-                storage.removeAll(keepingCapacity: true)
-                fieldRanges.removeAll(keepingCapacity: true)
                 available = bytes.count
-                // Fast path: a whole line without quotes is copied once and split on commas.
-                if let base = bytes.baseAddress,
-                    let (end, next) = LineEnding.find(in: bytes, isFinal: isFinal),
-                    memchr(base, 0x22, end) == nil
+                switch CSVRecordScanner.scan(
+                    bytes, isFinal: isFinal, storage: &storage, fieldRanges: &fieldRanges)
                 {
-                    storage.append(contentsOf: bytes[..<end])
-                    var fieldStart = 0
-                    for index in 0..<end where bytes[index] == 0x2C {
-                        fieldRanges.append(fieldStart..<index)
-                        fieldStart = index + 1
-                    }
-                    fieldRanges.append(fieldStart..<end)
-                    lineCount += 1
+                case let .record(next, lines):
+                    lineCount += lines
                     complete = true
                     return next
+                case .needsMore:
+                    return 0
+                case let .unterminatedQuote(consumed):
+                    unterminatedQuote = true
+                    return consumed
                 }
-                var lines = 0
-                var index = 0
-                var fieldStart = 0
-                var quoted = false
-                var inQuotes = false
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if inQuotes {
-                        if byte == 0x22 {
-                            if index + 1 < bytes.count {
-                                if bytes[index + 1] == 0x22 {
-                                    storage.append(0x22)
-                                    index += 2
-                                    continue
-                                }
-                                inQuotes = false
-                            } else if !isFinal {
-                                return 0
-                            } else {
-                                inQuotes = false
-                            }
-                        } else {
-                            if byte == 0x0A
-                                || (byte == 0x0D && index + 1 < bytes.count
-                                    && bytes[index + 1] != 0x0A)
-                            {
-                                lines += 1
-                            }
-                            storage.append(byte)
-                        }
-                    } else if byte == 0x2C {
-                        fieldRanges.append(fieldStart..<storage.count)
-                        fieldStart = storage.count
-                        quoted = false
-                    } else if byte == 0x0A || byte == 0x0D {
-                        // LF, CRLF or a CR alone ends the record; a CR at the end of the
-                        // buffer waits for the next byte to tell which.
-                        var next = index + 1
-                        if byte == 0x0D {
-                            if next == bytes.count && !isFinal { return 0 }
-                            if next < bytes.count && bytes[next] == 0x0A { next += 1 }
-                        }
-                        fieldRanges.append(fieldStart..<storage.count)
-                        lineCount += lines + 1
-                        complete = true
-                        return next
-                    } else if byte == 0x22 && storage.count == fieldStart && !quoted {
-                        inQuotes = true
-                        quoted = true
-                    } else {
-                        storage.append(byte)
-                    }
-                    index += 1
-                }
-                guard isFinal else { return 0 }
-                if inQuotes { unterminatedQuote = true; return index }
-                fieldRanges.append(fieldStart..<storage.count)
-                lineCount += lines + 1
-                complete = true
-                return index
             }
             nextLine = lineCount
             if unterminatedQuote {

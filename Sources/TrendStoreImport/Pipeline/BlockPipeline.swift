@@ -1,0 +1,157 @@
+import Foundation
+
+/// Parses a ``BlockSource`` on worker threads while the writer takes the blocks, in file
+/// order, as they are ready.
+///
+/// Workers take turns cutting the next piece (under the lock, so pieces keep file order),
+/// parse it on their own, and hand the block in by its sequence number. At most
+/// `capacity` blocks wait for the writer: a worker that runs ahead waits too, so memory
+/// stays flat however fast the parsers are. With no workers the writer cuts and parses
+/// each block itself, one thing at a time.
+final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
+    private let source: Source
+    private let condition = NSCondition()
+    private let capacity: Int
+    private let inline: Bool
+    // Guarded by `condition`:
+    private var nextToCut = 0
+    private var nextToTake = 0
+    private var ready: [Int: RecordBlock] = [:]
+    /// How many pieces there are, once the source has ended.
+    private var total: Int?
+    private var stopped = false
+    private var runningWorkers = 0
+    private var waiter: CheckedContinuation<RecordBlock?, Never>?
+
+    /// Starts `workers` threads parsing `source` (none: the caller parses in ``next()``),
+    /// with at most `capacity` blocks parsed ahead of the writer.
+    init(source: Source, workers: Int, capacity: Int = 16) {
+        self.source = source
+        self.capacity = max(capacity, workers + 1)
+        inline = workers == 0
+        runningWorkers = workers
+        for _ in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.name = "trendstore-import-parse"
+            thread.start()
+        }
+    }
+
+    /// The size of the file in bytes, for progress.
+    var totalBytes: Int { source.totalBytes }
+
+    /// The next block in file order, or `nil` after the last.
+    func next() async -> RecordBlock? {
+        if inline { return nextInline() }
+        return await withCheckedContinuation { continuation in
+            condition.lock()
+            if let block = takeReady() {
+                condition.unlock()
+                continuation.resume(returning: block)
+            } else if stopped || total == nextToTake {
+                condition.unlock()
+                continuation.resume(returning: nil)
+            } else {
+                waiter = continuation
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Stops the workers (after the piece each is parsing) and waits until they have exited.
+    func stop() {
+        condition.lock()
+        stopped = true
+        ready.removeAll()
+        condition.broadcast()
+        while runningWorkers > 0 { condition.wait() }
+        let waiting = waiter
+        waiter = nil
+        condition.unlock()
+        waiting?.resume(returning: nil)
+    }
+
+    /// Cuts and parses the next block on the caller's thread.
+    private func nextInline() -> RecordBlock? {
+        do {
+            guard let piece = try source.cut() else { return nil }
+            return source.parse(piece)
+        } catch {
+            var block = RecordBlock()
+            block.failure = error
+            return block
+        }
+    }
+
+    /// The block the writer wants, when it is ready (call with the lock held).
+    private func takeReady() -> RecordBlock? {
+        guard let block = ready.removeValue(forKey: nextToTake) else { return nil }
+        nextToTake += 1
+        condition.broadcast()
+        return block
+    }
+
+    /// One worker: cut, parse, hand in, until the source ends or the pipeline stops.
+    private func work() {
+        while true {
+            condition.lock()
+            while !stopped && total == nil && nextToCut >= nextToTake + capacity {
+                condition.wait()
+            }
+            if stopped || total != nil {
+                exitWorker()
+                return
+            }
+            let sequence = nextToCut
+            let block: RecordBlock
+            do {
+                // Cutting reads the file, so it runs under the lock: pieces keep file order.
+                guard let piece = try source.cut() else {
+                    total = min(total ?? .max, sequence)
+                    wakeWriterAtEnd()
+                    exitWorker()
+                    return
+                }
+                nextToCut += 1
+                condition.unlock()
+                block = source.parse(piece)
+                condition.lock()
+            } catch {
+                nextToCut += 1
+                var failed = RecordBlock()
+                failed.failure = error
+                block = failed
+            }
+            if block.failure != nil { total = min(total ?? .max, sequence + 1) }
+            if stopped {
+                exitWorker()
+                return
+            }
+            ready[sequence] = block
+            if let waiting = waiter, let taken = takeReady() {
+                waiter = nil
+                condition.unlock()
+                waiting.resume(returning: taken)
+            } else {
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Resumes a waiting writer with `nil` once every block has been taken (lock held).
+    private func wakeWriterAtEnd() {
+        condition.broadcast()
+        guard total == nextToTake, let waiting = waiter else { return }
+        waiter = nil
+        condition.unlock()
+        waiting.resume(returning: nil)
+        condition.lock()
+    }
+
+    /// Leaves the worker loop (lock held on entry, released on return).
+    private func exitWorker() {
+        runningWorkers -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,138 @@
+import TrendStore
+
+/// The records of one stretch of a file, parsed and validated, ready for the writer.
+///
+/// Its samples are in file order, cut into runs of one entry each; an entry is a series
+/// with the unit and kind its records named, so a record naming another unit starts a new
+/// entry and the writer can check it against the file's earlier records at the right line.
+/// Lines count from the end of the previous block: the writer, which takes blocks in
+/// order, adds the lines before.
+struct RecordBlock: Sendable {
+    /// A series as the block's records named it.
+    struct Entry: Sendable {
+        /// The series' normalised name.
+        var series: String
+        /// The unit the records named, or `nil` when they named none.
+        var unit: String?
+        /// The kind the records named, or `nil` when they named none.
+        var kind: SeriesKind?
+        /// The first line naming this series with this unit and kind, relative to the block.
+        var line: Int
+    }
+
+    /// The entries the runs refer to.
+    var entries: [Entry] = []
+    /// Consecutive samples of one entry: the entry's index and where the run ends in `samples`.
+    var runs: [(entry: Int, end: Int)] = []
+    /// The samples, in file order.
+    var samples: [Sample] = []
+    /// Records read, valid or not.
+    var records = 0
+    /// Malformed records skipped (with ``ImportOptions/skipInvalid``).
+    var skipped = 0
+    /// The first few skipped records' errors, lines relative to the block.
+    var skippedExamples: [ImportError] = []
+    /// Well-formed records the format's rules leave out, by reason.
+    var ignored: [String: Int] = [:]
+    /// The error that stops the import after this block's samples, line relative to the block.
+    var failure: ImportError?
+    /// The lines this block spans.
+    var lines = 0
+    /// How far into the file the block reaches, in bytes, for progress.
+    var bytesEnd = 0
+
+    /// How many skipped records' examples a summary keeps.
+    static let skippedExampleLimit = 5
+}
+
+/// Builds a ``RecordBlock`` record by record: validates each sample against the store's
+/// rules (``RecordValidator``), skips or stops at malformed records as the options say,
+/// and keeps the runs.
+struct RecordBlockBuilder {
+    private(set) var block = RecordBlock()
+    private var validator: RecordValidator
+    private let skipInvalid: Bool
+    private var currentEntry = -1
+
+    /// A builder for records of `file`.
+    init(file: String, skipInvalid: Bool) {
+        validator = RecordValidator(file: file)
+        self.skipInvalid = skipInvalid
+    }
+
+    /// Whether a record has stopped the import: nothing more is added then.
+    private(set) var hasFailed = false
+
+    /// The index of the entry for `series` with `unit` and `kind`, adding it when new.
+    ///
+    /// - Throws: ``ImportError`` naming the line when the series name breaks the store's rules.
+    mutating func entry(series: String, unit: String?, kind: SeriesKind?, line: Int)
+        throws(ImportError) -> Int
+    {
+        let name = try validator.validate(series: series, line: line)
+        if let index = block.entries.firstIndex(where: {
+            $0.series == name && $0.unit == unit && $0.kind == kind
+        }) {
+            return index
+        }
+        block.entries.append(RecordBlock.Entry(series: name, unit: unit, kind: kind, line: line))
+        return block.entries.count - 1
+    }
+
+    /// Adds a sample of entry `entry`, read on `line`, after checking it against ``SampleRules``.
+    @inline(__always)
+    mutating func add(_ sample: Sample, entry: Int, line: Int) {
+        if let violation = SampleRules.violation(of: sample) {
+            invalid(
+                ImportError(
+                    file: validator.file, line: line, field: violation.field,
+                    reason: violation.reason))
+            return
+        }
+        if entry != currentEntry {
+            closeRun()
+            currentEntry = entry
+        }
+        block.samples.append(sample)
+    }
+
+    /// Counts a malformed record: skipped when the options allow it, else it stops the import.
+    mutating func invalid(_ error: ImportError) {
+        guard skipInvalid else {
+            fail(error)
+            return
+        }
+        block.skipped += 1
+        if block.skippedExamples.count < RecordBlock.skippedExampleLimit {
+            block.skippedExamples.append(error)
+        }
+    }
+
+    /// Counts a well-formed record the format leaves out.
+    mutating func ignored(_ reason: String) { block.ignored[reason, default: 0] += 1 }
+
+    /// Counts a record read, whatever becomes of it.
+    mutating func countRecord() { block.records += 1 }
+
+    /// Records an error that stops the import (a file that cannot be read further).
+    mutating func fail(_ error: ImportError) {
+        block.failure = error
+        hasFailed = true
+    }
+
+    /// The block, with `lines` lines and reaching `bytesEnd` bytes into the file.
+    mutating func finish(lines: Int, bytesEnd: Int) -> RecordBlock {
+        closeRun()
+        block.lines = lines
+        block.bytesEnd = bytesEnd
+        return block
+    }
+
+    private mutating func closeRun() {
+        guard currentEntry >= 0 else { return }
+        let start = block.runs.last?.end ?? 0
+        if block.samples.count > start {
+            block.runs.append((currentEntry, block.samples.count))
+        }
+    }
+}
