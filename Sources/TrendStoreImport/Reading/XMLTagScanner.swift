@@ -46,7 +46,7 @@ struct XMLTag {
 /// Decodes XML's five predefined entities and numeric character references; leaves others as they are.
 enum XMLEntities {
     static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {
@@ -186,10 +186,13 @@ final class XMLTagScanner {
             }
             return nil
         }
-        if hasPrefix("<!--") { return find("-->", after: start + 4) }
-        if hasPrefix("<![CDATA[") { return find("]]>", after: start + 9) }
-        if hasPrefix("<?") { return find("?>", after: start + 2) }
         if start + 2 > bytes.count { return nil }
+        // Comments, CDATA and processing instructions start `<!` or `<?`; elements never do.
+        if bytes[start + 1] == 0x21 || bytes[start + 1] == 0x3F {
+            if hasPrefix("<!--") { return find("-->", after: start + 4) }
+            if hasPrefix("<![CDATA[") { return find("]]>", after: start + 9) }
+            if hasPrefix("<?") { return find("?>", after: start + 2) }
+        }
         var depth = 0
         var quote: UInt8 = 0
         var index = start + 1
@@ -229,7 +232,9 @@ final class XMLTagScanner {
         guard interesting.contains(where: { name.elementsEqual($0) }) else { return nil }
         let isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
         var storage: [UInt8] = []
+        storage.reserveCapacity(end - index)
         var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+        attributes.reserveCapacity(16)
         while index < end {
             while index < end, isSpace(bytes[index]) { index += 1 }
             let attributeStart = index
@@ -250,9 +255,10 @@ final class XMLTagScanner {
             let valueStart = index
             while index < end, bytes[index] != quote { index += 1 }
             let nameRange = storage.count..<(storage.count + attributeName.count)
-            storage.append(contentsOf: attributeName)
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: attributeName))
             let valueRange = storage.count..<(storage.count + (index - valueStart))
-            storage.append(contentsOf: bytes[valueStart..<index])
+            storage.append(
+                contentsOf: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<index]))
             attributes.append((nameRange, valueRange))
             index += 1
         }
