@@ -30,6 +30,9 @@ public struct ImportOptions: Sendable {
     /// parses on all of them; other formats on one). Default: every core. With 1 the
     /// import reads, parses and writes in turn; the store is the same either way.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Read and check the file, writing nothing: every error an import would report, and
+    /// the reading rate alone.
+    public var dryRun = false
     /// The bytes of CSV parsed as one piece (tests make it small to cut records at every place).
     var chunkBytes = 1 << 20
     /// Called after each batch commits, with how many samples have been committed so far.
@@ -195,6 +198,7 @@ public struct Importer: Sendable {
                 try named.check(entry, line: lines + entry.line)
                 var rest = block.samples[start..<run.end]
                 start = run.end
+                if options.dryRun { continue }
                 while !rest.isEmpty {
                     let part = rest.prefix(batchSize - batch.count)
                     batch.add(part, series: entry.series, unit: entry.unit, kind: entry.kind)

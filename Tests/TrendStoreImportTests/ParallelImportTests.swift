@@ -237,6 +237,8 @@ struct NumberParserTests {
         #expect(milliseconds("1700000000123") == 1_700_000_000_123)
         #expect(milliseconds("0") == 0)
         #expect(milliseconds("-86400000") == -86_400_000)
+        // Fourteen characters with a sign: an instant before 1970 (1926), not a compact date.
+        #expect(milliseconds("-1358265577090") == -1_358_265_577_090)
         #expect(milliseconds("20151107171924+0100") == 1_446_913_164_000)
         #expect(milliseconds("999999999999999999") == 999_999_999_999_999_999)
         #expect(milliseconds("9999999999999999999") == nil)

@@ -55,6 +55,9 @@ struct ImportCommand: AsyncParsableCommand {
     )
     var atomic = false
 
+    @Flag(help: "Read and check the files, writing nothing (reports errors and the reading rate).")
+    var dryRun = false
+
     @Option(help: "The longest line or XML tag read, in bytes.")
     var maxRecordBytes = ImportOptions().maximumRecordBytes
 
@@ -81,6 +84,7 @@ struct ImportCommand: AsyncParsableCommand {
         let isNewStore = !location.holdsStore
         do {
             try await importFiles()
+            if dryRun && isNewStore { location.removeEmptyStore() }
         } catch {
             // A first import that committed nothing leaves no empty store behind.
             if isNewStore, (try? location.open(readOnly: true).series().isEmpty) ?? false {
@@ -102,6 +106,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.batchSize = batchSize
             options.atomic = atomic
             options.threads = threads
+            options.dryRun = dryRun
             options.maximumRecordBytes = maxRecordBytes
             options.expansionLimits.maximumBytes = maxExpandedBytes
             options.expansionLimits.maximumRatio = maxExpansionRatio

@@ -26,7 +26,10 @@ enum TimestampParser {
             }
             if index == bytes.count { return value }
         }
-        if bytes.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: "-") }) && bytes.count != 14 {
+        // Fourteen digits are a compact date; a sign makes them a (negative) epoch instant.
+        if bytes.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: "-") })
+            && (bytes.count != 14 || bytes[0] == UInt8(ascii: "-"))
+        {
             if let value = NumberParser.integer(bytes),
                 bytes.firstIndex(of: UInt8(ascii: "-")).map({ $0 == 0 }) ?? true
             {

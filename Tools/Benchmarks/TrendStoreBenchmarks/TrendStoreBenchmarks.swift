@@ -15,23 +15,31 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
     )
 
     enum Size: String, ExpressibleByArgument, CaseIterable {
-        case s = "S", m = "M", l = "L"
-        var days: Int { self == .s ? 70 : self == .m ? 730 : 3650 }
+        case s = "S", m = "M", l = "L", xl = "XL"
+        var days: Int {
+            switch self {
+            case .s: 70
+            case .m: 730
+            case .l: 3650
+            case .xl: 36_500  // about 50 million samples: run by hand, never in CI
+            }
+        }
     }
 
     @Option(
         help:
-            "Dataset: S = 70 days, M = 2 years, L = 10 years of minute data plus daily activities.")
+            "Dataset: S = 70 days, M = 2 years, L = 10 years, XL = 100 years (about 50 million samples) of minute data plus daily activities."
+    )
     var size: Size = .s
 
     /// What to measure.
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case queries, writes, sizes, statistics
+        case queries, writes, sizes, statistics, ingest
     }
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool)."
     )
     var suite: Suite = .queries
 
@@ -43,6 +51,13 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     @Option(help: "Run only the figures whose label starts with this.")
     var only: String?
+
+    @Option(help: "Runs of each ingest figure.")
+    var ingestRuns = 5
+
+    @Option(
+        help: "Threads the ingest suite's imports and DuckDB's loads use (default: every core).")
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Skip the DuckDB peer.")
     var noDuckdb = false
@@ -72,6 +87,14 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             return
         case .sizes:
             print(try await SizeProfiles.run(directory: directory))
+            return
+        case .ingest:
+            print(
+                try IngestBenchmark.run(
+                    directory: directory,
+                    settings: IngestBenchmark.Settings(
+                        days: size.days, endDate: Self.endDate.description,
+                        zone: Self.zone.identifier, runs: ingestRuns, threads: threads)))
             return
         case .statistics:
             try await StatisticsBenchmark.run(
