@@ -76,9 +76,7 @@ final class SampleCSVParser: BlockSource {
             parse.builder.fail(
                 ImportError(
                     file: file, line: 1,
-                    reason:
-                        "the record is longer than \(maximumRecordBytes) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
-                ))
+                    reason: ByteStream.recordTooLong(maximumRecordBytes)))
             return parse.builder.finish(lines: 0, bytesEnd: chunk.bytesEnd)
         }
         let lines = chunk.bytes.withUnsafeBytes { parse.run($0) }
@@ -173,9 +171,7 @@ private struct ChunkParse {
                 builder.fail(
                     ImportError(
                         file: file, line: line,
-                        reason:
-                            "the record is longer than \(maximumRecordBytes) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
-                    ))
+                        reason: ByteStream.recordTooLong(maximumRecordBytes)))
                 return line
             }
             if quoted {

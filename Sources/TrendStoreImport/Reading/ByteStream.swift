@@ -50,9 +50,12 @@ final class ByteStream {
         guard wanted > maximumRecordBytes else { return }
         throw ImportError(
             file: path, line: line,
-            reason:
-                "the record is longer than \(maximumRecordBytes) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
-        )
+            reason: Self.recordTooLong(maximumRecordBytes))
+    }
+
+    /// Why a record longer than `maximum` bytes is refused.
+    static func recordTooLong(_ maximum: Int) -> String {
+        "the record is longer than \(maximum) bytes, the longest this importer reads (raise it with --max-record-bytes or ImportOptions.maximumRecordBytes)"
     }
 
     /// The first bytes, without consuming them.
