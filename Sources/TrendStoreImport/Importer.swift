@@ -189,7 +189,7 @@ public struct Importer: Sendable {
             summary.skipped += block.skipped
             for example in block.skippedExamples
             where summary.skippedExamples.count < RecordBlock.skippedExampleLimit {
-                summary.skippedExamples.append(example.relative(to: -lines).description)
+                summary.skippedExamples.append(example.movingLine(by: lines).description)
             }
             summary.ignored.merge(block.ignored, uniquingKeysWith: +)
             var start = 0
@@ -208,7 +208,7 @@ public struct Importer: Sendable {
                     }
                 }
             }
-            if let failure = block.failure { throw failure.relative(to: -lines) }
+            if let failure = block.failure { throw failure.movingLine(by: lines) }
             lines += block.lines
             if let progress, Date().timeIntervalSince(lastReport) > 0.2 {
                 lastReport = Date()

@@ -24,21 +24,6 @@ protocol RecordParser: AnyObject {
     var totalBytes: Int { get }
 }
 
-/// Makes one `String` per distinct name instead of one per record.
-struct NameInterner {
-    private var last: [UInt8] = []
-    private var lastString = ""
-
-    /// The name, or `nil` when the bytes are not valid UTF-8 (a file in another encoding).
-    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> String? {
-        if bytes.elementsEqual(last) { return lastString }
-        guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
-        last = Array(bytes)
-        lastString = string
-        return lastString
-    }
-}
-
 /// What an importer says of text that is not UTF-8.
 let notUTF8 =
     "is not valid UTF-8 (is the file in another encoding, such as Latin-1? Save it as UTF-8)"

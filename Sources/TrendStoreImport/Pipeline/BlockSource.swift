@@ -54,13 +54,12 @@ final class RecordParserBlocks: BlockSource {
         guard !ended else { return nil }
         var builder = RecordBlockBuilder(file: file, skipInvalid: skipInvalid)
         var lastLine = lineBase
-        var last: (name: String, unit: String?, kind: SeriesKind?, entry: Int)?
         while builder.block.records < recordsPerBlock && !builder.hasFailed {
             let record: ParsedRecord?
             do {
                 record = try parser.next()
             } catch {
-                builder.fail(error.relative(to: lineBase))
+                builder.fail(error.movingLine(by: -lineBase))
                 break
             }
             guard let record else {
@@ -72,25 +71,18 @@ final class RecordParserBlocks: BlockSource {
             case let .sample(name, unit, kind, sample, line):
                 lastLine = max(lastLine, line)
                 let relative = line - lineBase
-                let entry: Int
-                if let last, last.name == name, last.unit == unit, last.kind == kind {
-                    entry = last.entry
-                } else {
-                    do {
-                        entry = try builder.entry(
-                            series: name, unit: unit, kind: kind, line: relative)
-                    } catch {
-                        builder.invalid(error)
-                        continue
-                    }
-                    last = (name, unit, kind, entry)
+                do {
+                    let entry = try builder.entry(
+                        series: name, unit: unit, kind: kind, line: relative)
+                    builder.add(sample, entry: entry, line: relative)
+                } catch {
+                    builder.invalid(error)
                 }
-                builder.add(sample, entry: entry, line: relative)
             case let .ignored(reason):
                 builder.ignored(reason)
             case let .invalid(error):
                 lastLine = max(lastLine, error.line ?? 0)
-                builder.invalid(error.relative(to: lineBase))
+                builder.invalid(error.movingLine(by: -lineBase))
             }
         }
         if builder.hasFailed { ended = true }
@@ -103,10 +95,11 @@ final class RecordParserBlocks: BlockSource {
 }
 
 extension ImportError {
-    /// The error with its line counted from `base` (`line - base`), for a block's records.
-    func relative(to base: Int) -> ImportError {
+    /// The error with its line moved by `offset`: a file's line made relative to a block
+    /// (minus the lines before it), or a block's line made the file's (plus them).
+    func movingLine(by offset: Int) -> ImportError {
         var error = self
-        error.line = line.map { $0 - base }
+        error.line = line.map { $0 + offset }
         return error
     }
 }

@@ -53,6 +53,8 @@ struct RecordBlockBuilder {
     private var validator: RecordValidator
     private let skipInvalid: Bool
     private var currentEntry = -1
+    /// The entry asked for last: most records name the same series as the one before.
+    private var lastEntry: (series: String, unit: String?, kind: SeriesKind?, index: Int)?
 
     /// A builder for records of `file`.
     init(file: String, skipInvalid: Bool) {
@@ -69,14 +71,22 @@ struct RecordBlockBuilder {
     mutating func entry(series: String, unit: String?, kind: SeriesKind?, line: Int)
         throws(ImportError) -> Int
     {
-        let name = try validator.validate(series: series, line: line)
-        if let index = block.entries.firstIndex(where: {
-            $0.series == name && $0.unit == unit && $0.kind == kind
-        }) {
-            return index
+        if let lastEntry, lastEntry.series == series, lastEntry.unit == unit,
+            lastEntry.kind == kind
+        {
+            return lastEntry.index
         }
-        block.entries.append(RecordBlock.Entry(series: name, unit: unit, kind: kind, line: line))
-        return block.entries.count - 1
+        let name = try validator.validate(series: series, line: line)
+        let index =
+            block.entries.firstIndex {
+                $0.series == name && $0.unit == unit && $0.kind == kind
+            } ?? block.entries.count
+        if index == block.entries.count {
+            block.entries.append(
+                RecordBlock.Entry(series: name, unit: unit, kind: kind, line: line))
+        }
+        lastEntry = (series, unit, kind, index)
+        return index
     }
 
     /// Adds a sample of entry `entry`, read on `line`, after checking it against ``SampleRules``.
