@@ -33,8 +33,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .target(name: "CCRC32C"),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem"]),
+        .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem", "CCRC32C"]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
         .target(name: "TrendStoreGenerator", dependencies: ["TrendStore"]),
         .executableTarget(

@@ -19,8 +19,9 @@ SYSTEM = {"Foundation", "FoundationEssentials", "Synchronization", "Dispatch", "
 MODULES = {
     "CLMDB": set(),
     "CZlibSystem": set(),
+    "CCRC32C": set(),
     "LMDB": {"CLMDB"},
-    "TrendStore": {"LMDB", "CZlibSystem"},
+    "TrendStore": {"LMDB", "CZlibSystem", "CCRC32C"},
     "TrendStoreImport": {"TrendStore", "ZIPFoundation"},
     "TrendStoreGenerator": {"TrendStore"},
 }

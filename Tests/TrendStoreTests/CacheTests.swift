@@ -153,15 +153,17 @@ struct CacheTests {
     func staleOnFailure() async throws {
         try await withCachedStore { store, clock in
             let good = try await store.refreshedWeekdayAverage(of: "energy", weekday: .friday)
-            // Damage every rollup row behind the stored payload's back, then force a refresh.
+            // Damage every hour summary behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
-                let days = try store.engine.storage.formatTwoDatabases().days
-                for day in try store.engine.storage.rowDays(series: record.id, in: txn) {
-                    let key = StorageKey.dayRowKey(series: record.id, day: day)
-                    var bytes = try #require(try txn.value(forKey: key, in: days))
+                let hours = try store.engine.storage.formatTwoDatabases().hours
+                for group in try store.engine.storage.indices(
+                    in: hours, series: record.id, from: .min, through: .max, txn: txn)
+                {
+                    let key = StorageKey.make(series: record.id, index: group)
+                    var bytes = try #require(try txn.value(forKey: key, in: hours))
                     bytes[0] ^= 0x55  // the row's version: it becomes unreadable
-                    try txn.put(bytes, forKey: key, in: days)
+                    try txn.put(bytes, forKey: key, in: hours)
                 }
             }
             // 37 days on: a refresh is due, and its window still holds the damaged rows
@@ -225,7 +227,7 @@ struct MigrationTests {
             #expect(
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                    "0003-storage-format-2", "0004-series-kinds",
+                    "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -280,7 +282,7 @@ struct MigrationTests {
         #expect(
             try reopened.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                "0003-storage-format-2", "0004-series-kinds",
+                "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
             ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }

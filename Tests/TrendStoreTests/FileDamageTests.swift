@@ -23,7 +23,7 @@ struct FileDamageTests {
     }
 
     @Test(
-        "flipped bytes of a block, a rollup row and a cached payload in a copy are detected; no query returns their numbers"
+        "flipped bytes of a block, a rollup row, an hour summary and a cached payload in a copy are detected; no query returns their numbers"
     )
     func flippedBytes() async throws {
         let original = try TemporaryDirectory()
@@ -36,6 +36,7 @@ struct FileDamageTests {
         var generator = SampleGenerator(seed: 12)
         let samples = generator.minuteSamples(from: 1_780_000_000_000, count: 30_000)
         let (chunk, block, payload, damagedDay): ([UInt8], [UInt8], [UInt8], LocalDate)
+        let (hourRow, hourSegmentEnd): ([UInt8], Int)
         do {
             let store = try TrendStore(directory: original.url, options: options)
             try await store.write(samples, to: "energy", unit: "kcal")
@@ -63,6 +64,29 @@ struct FileDamageTests {
                     LocalDate(dayNumber: days[days.count - 3])
                 )
             }
+            // The hour summary row holding the day before, and where that day's segment ends
+            // (the damaged row's own day cannot have its summary checked against it).
+            (hourRow, hourSegmentEnd) = try store.engine.read { txn in
+                let engine = store.engine
+                let record = try engine.storage.requireSeries(named: "energy", in: txn)
+                let day = damagedDay.dayNumber - 1
+                let row = try #require(
+                    try txn.value(
+                        forKey: StorageKey.make(
+                            series: record.id,
+                            index: HourSummaryCodec.group(ofDay: day, kind: .cumulative)),
+                        in: try engine.storage.formatTwoDatabases().hours))
+                let segment = try #require(
+                    row.withUnsafeBytes {
+                        HourSummaryCodec.segments(of: $0, kind: .cumulative)[
+                            UInt8(day.floorModulo(HourSummaryCodec.daysPerRow(.cumulative)))]
+                    })
+                let start = try #require(
+                    (0...(row.count - segment.count)).first {
+                        Array(row[$0..<($0 + segment.count)]) == segment
+                    })
+                return (row, start + segment.count)
+            }
         }
         let dataFile = copy.url.appendingPathComponent("data.mdb").path
         try FileManager.default.copyItem(
@@ -71,16 +95,30 @@ struct FileDamageTests {
         // The row's checksum: unlike its slots, it differs from every other row's.
         #expect(try flip(block, in: dataFile, at: block.count - 2))
         #expect(try flip(payload, in: dataFile, at: payload.count - 20))
+        // A byte of the damaged day's hour summary checksum.
+        #expect(try flip(hourRow, in: dataFile, at: hourSegmentEnd - 2))
 
         let damaged = try TrendStore(directory: copy.url, options: options)
         let report = try damaged.verify()
         #expect(report.problems.contains { $0.kind == .damagedChunk && $0.series == "energy" })
         #expect(
             report.problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
+        #expect(
+            report.problems.contains {
+                $0.kind == .rollupMismatch && $0.detail.contains("hour summary")
+                    && $0.at == Date(milliseconds: (damagedDay.dayNumber - 1) * 86_400_000)
+            })
+        // Quarter-hour statistics read the damaged rollup row's slots: they throw too.
+        #expect(throws: StoreError.self) {
+            try damaged.statistics(
+                of: "energy", from: Date(milliseconds: damagedDay.dayNumber * 86_400_000),
+                to: Date(milliseconds: (damagedDay.dayNumber + 1) * 86_400_000),
+                interval: .minutes(15), options: [.sum])
+        }
         #expect(throws: StoreError.self) {
             try damaged.samples(of: "energy", from: .distantPast, to: .distantFuture)
         }
-        // The day whose row was hit: its curve throws rather than showing wrong numbers; its neighbours answer as before.
+        // The day whose summary was hit: its curve throws rather than showing wrong numbers; its neighbours answer as before.
         let curves = (0..<7).map { offset in
             Result {
                 try damaged.dayCurve(

@@ -28,10 +28,14 @@ struct DayRowIndex {
 
     /// The offset of `day`'s first slot in the flat arrays, or `nil` when it has no row.
     @inline(__always)
-    func base(ofDay day: Int64) -> Int? {
+    func base(ofDay day: Int64) -> Int? { row(ofDay: day).map { $0 * DayRollup.slotCount } }
+
+    /// The row number of `day` in the flat arrays, or `nil` when it has no row.
+    @inline(__always)
+    func row(ofDay day: Int64) -> Int? {
         let index = day - firstDay
         guard index >= 0, index < rowOfDay.count else { return nil }
         let row = rowOfDay[Int(index)]
-        return row < 0 ? nil : Int(row) * DayRollup.slotCount
+        return row < 0 ? nil : Int(row)
     }
 }

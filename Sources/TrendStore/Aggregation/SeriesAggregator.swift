@@ -41,25 +41,52 @@ struct SeriesAggregator {
     /// The figures of each day (sorted by date), counting only instants before `now`
     /// (and instant samples at `now`) when given.
     ///
-    /// `count` and `startSum` are filled only with `includesStarts`; curves do not need them.
+    /// A span that is a whole UTC hour before the current quarter-hour reads its hour
+    /// summary when the store has them, with the same bits as its four slots.
     func figures<T: ReadableTransaction & ~Copyable>(
-        of days: [LocalDayInstants], until now: Int64? = nil, includesStarts: Bool = false,
-        txn: borrowing T
+        of days: [LocalDayInstants], until now: Int64? = nil, txn: borrowing T
     ) throws -> [LocalDayFigures] {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
+        let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
+        func readsHour(_ span: HourSpan) -> Bool {
+            hourDatabase != nil && span.start.floorModulo(TimeGrid.hour) == 0
+                && span.end == span.start + TimeGrid.hour && span.end <= cut ?? .max
+        }
+        var slotRanges: [(Int64, Int64)] = []
+        var hourRanges: [(Int64, Int64)] = []
+        if usesRollups {
+            for day in days {
+                for span in day.spans {
+                    if let now, span.start > now { break }
+                    if readsHour(span) {
+                        hourRanges.append((span.start, span.end))
+                    } else if span.isQuarterAligned {
+                        slotRanges.append((span.start, min(span.end, cut ?? .max)))
+                    }
+                }
+            }
+        }
         let rows = try RollupRows(
-            storage: storage, record: record,
-            days: usesRollups
-                ? Self.utcDays(covering: days.lazy.map { ($0.start, min($0.end, cut ?? .max)) })
-                : [],
-            includesStarts: includesStarts, txn: txn)
+            storage: storage, record: record, days: Self.utcDays(covering: slotRanges),
+            includesStarts: false, txn: txn)
+        let hours = try hourDatabase.map {
+            try HourRows(
+                database: $0, record: record, days: Self.utcDays(covering: hourRanges), txn: txn)
+        }
         var result: [LocalDayFigures] = []
         result.reserveCapacity(days.count)
         for day in days {
             var figures = LocalDayFigures()
             for span in day.spans {
                 if let now, span.start > now { break }
-                if usesRollups && span.isQuarterAligned {
+                if let hours, readsHour(span) {
+                    let utcDay = span.start.floorDivided(by: TimeGrid.day)
+                    let hour = hours.figures(
+                        day: utcDay,
+                        hour: Int((span.start - utcDay * TimeGrid.day) / TimeGrid.hour))
+                    if hour.hasData { figures.hasData = true }
+                    figures.hourly[span.hour] += hour.sum
+                } else if usesRollups && span.isQuarterAligned {
                     addSlots(
                         rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
                         into: &figures)

@@ -51,6 +51,7 @@ struct StatisticsAggregator {
     func figures<T: ReadableTransaction & ~Copyable>(
         of buckets: [BucketSpan], txn: borrowing T
     ) throws -> [BucketFigures] {
+        let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
         var result: [BucketFigures] = []
         result.reserveCapacity(buckets.count)
         var groupStart = 0
@@ -63,27 +64,40 @@ struct StatisticsAggregator {
                 groupEnd += 1
             }
             let group = buckets[groupStart..<groupEnd]
-            let days =
-                usesRollups
-                ? SeriesAggregator.utcDays(
-                    covering: group.lazy.flatMap(\.runs).map { ($0.lowerBound, $0.upperBound) })
-                : []
-            // The loader of the series' kind, as the one way slots are added.
-            let addSlots: (Int64, Int64, inout BucketFigures) -> Void
+            var slotRanges: [(Int64, Int64)] = []
+            var hourRanges: [(Int64, Int64)] = []
+            if usesRollups {
+                for run in group.lazy.flatMap(\.runs) {
+                    let parts = AlignedParts(run, wholeHours: hourDatabase != nil)
+                    slotRanges.append(contentsOf: parts.slotRanges)
+                    if let hours = parts.hours {
+                        hourRanges.append((hours.lowerBound, hours.upperBound))
+                    }
+                }
+            }
+            let hours = try hourDatabase.map {
+                try HourRows(
+                    database: $0, record: record,
+                    days: SeriesAggregator.utcDays(covering: hourRanges), txn: txn)
+            }
+            let slotDays = SeriesAggregator.utcDays(covering: slotRanges)
+            // The slot reader of the series' kind: the figures of a quarter-aligned piece of one UTC hour.
+            let slots: (Int64, Int64) -> SlotRunFigures
             switch record.kind {
             case .cumulative:
                 let rows = try RollupRows(
-                    storage: storage, record: record, days: days, includesStarts: true, txn: txn)
-                addSlots = { Self.addCumulativeSlots(rows, from: $0, to: $1, into: &$2) }
+                    storage: storage, record: record, days: slotDays, includesStarts: true,
+                    txn: txn)
+                slots = { Self.cumulativeSlots(rows, from: $0, to: $1) }
             case .discrete:
                 let rows = try DiscreteRows(
-                    storage: storage, record: record, days: days, txn: txn)
-                addSlots = { Self.addDiscreteSlots(rows, from: $0, to: $1, into: &$2) }
+                    storage: storage, record: record, days: slotDays, txn: txn)
+                slots = { Self.discreteSlots(rows, from: $0, to: $1) }
             }
             for bucket in group {
                 var figures = BucketFigures()
                 for run in bucket.runs {
-                    try add(run, into: &figures, txn: txn, addSlots: addSlots)
+                    try add(run, into: &figures, txn: txn, hours: hours, slots: slots)
                 }
                 result.append(figures)
             }
@@ -92,26 +106,56 @@ struct StatisticsAggregator {
         return result
     }
 
-    /// Adds the samples of `run`: its quarter-aligned middle through `addSlots(from, to,
-    /// figures)`, its unaligned ends from raw samples.
+    /// Adds the samples of `run`: its quarter-aligned middle one UTC hour at a time (whole
+    /// hours from `hours` when given, other pieces from `slots`, the same bits either
+    /// way), its unaligned ends from raw samples.
     @inline(__always)
     private func add<T: ReadableTransaction & ~Copyable>(
         _ run: Range<Int64>, into figures: inout BucketFigures, txn: borrowing T,
-        addSlots: (Int64, Int64, inout BucketFigures) -> Void
+        hours: HourRows?, slots: (Int64, Int64) -> SlotRunFigures
     ) throws {
-        let quarter = TimeGrid.quarterHour
-        let alignedStart = (run.lowerBound + quarter - 1).floorDivided(by: quarter) * quarter
-        let alignedEnd = run.upperBound.floorDivided(by: quarter) * quarter
-        guard usesRollups, alignedStart < alignedEnd else {
+        let parts = AlignedParts(run, wholeHours: hours != nil)
+        guard usesRollups, let aligned = parts.aligned else {
             try addRaw(run, into: &figures, txn: txn)
             return
         }
-        if run.lowerBound < alignedStart {
-            try addRaw(run.lowerBound..<alignedStart, into: &figures, txn: txn)
+        if run.lowerBound < aligned.lowerBound {
+            try addRaw(run.lowerBound..<aligned.lowerBound, into: &figures, txn: txn)
         }
-        addSlots(alignedStart, alignedEnd, &figures)
-        if alignedEnd < run.upperBound {
-            try addRaw(alignedEnd..<run.upperBound, into: &figures, txn: txn)
+        var instant = aligned.lowerBound
+        while instant < aligned.upperBound {
+            let hourStart = instant.floorDivided(by: TimeGrid.hour) * TimeGrid.hour
+            let upTo = min(aligned.upperBound, hourStart + TimeGrid.hour)
+            if let hours, let whole = parts.hours, whole.contains(instant) {
+                let utcDay = hourStart.floorDivided(by: TimeGrid.day)
+                add(
+                    hours.figures(
+                        day: utcDay, hour: Int((hourStart - utcDay * TimeGrid.day) / TimeGrid.hour)),
+                    into: &figures)
+            } else {
+                add(slots(instant, upTo), into: &figures)
+            }
+            instant = upTo
+        }
+        if aligned.upperBound < run.upperBound {
+            try addRaw(aligned.upperBound..<run.upperBound, into: &figures, txn: txn)
+        }
+    }
+
+    /// Adds the figures of a piece of slots (or a whole hour) to a bucket.
+    @inline(__always)
+    private func add(_ piece: SlotRunFigures, into figures: inout BucketFigures) {
+        switch record.kind {
+        case .cumulative:
+            figures.sum += piece.sum
+            figures.count += Int(clamping: piece.count)
+            figures.hasData = figures.hasData || piece.hasData
+        case .discrete:
+            if piece.hasData {
+                figures.addMembers(
+                    count: Int(clamping: piece.count), sum: piece.sum, minimum: piece.minimum,
+                    maximum: piece.maximum, latest: piece.latest)
+            }
         }
     }
 
@@ -143,51 +187,76 @@ struct StatisticsAggregator {
         }
     }
 
-    /// Adds the rollup slots of `[from, to)` (both quarter-aligned) of a cumulative series.
+    /// The figures of the slots of `[from, to)` (quarter-aligned, within one UTC hour) of a
+    /// cumulative series, added in slot order from zero.
     @inline(__always)
-    private static func addCumulativeSlots(
-        _ rows: RollupRows, from: Int64, to: Int64, into figures: inout BucketFigures
-    ) {
-        forEachSlotRange(from: from, to: to, base: rows.base(ofDay:)) { slots in
-            for slot in slots {
-                figures.sum += rows.prorated[slot]
-                figures.count += Int(rows.startCounts[slot])
-                figures.hasData = figures.hasData || rows.touched[slot]
-            }
+    private static func cumulativeSlots(_ rows: RollupRows, from: Int64, to: Int64)
+        -> SlotRunFigures
+    {
+        var piece = SlotRunFigures()
+        guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
+            return piece
         }
+        for slot in slots {
+            piece.addCumulativeSlot(
+                prorated: rows.prorated[slot], count: rows.startCounts[slot],
+                touched: rows.touched[slot])
+        }
+        return piece
     }
 
-    /// Adds the rollup slots of `[from, to)` (both quarter-aligned) of a discrete series.
+    /// The figures of the slots of `[from, to)` (quarter-aligned, within one UTC hour) of a
+    /// discrete series, added in slot order.
     @inline(__always)
-    private static func addDiscreteSlots(
-        _ rows: DiscreteRows, from: Int64, to: Int64, into figures: inout BucketFigures
-    ) {
-        forEachSlotRange(from: from, to: to, base: rows.base(ofDay:)) { slots in
-            for slot in slots where rows.counts[slot] > 0 {
-                figures.addMembers(
-                    count: Int(rows.counts[slot]), sum: rows.sums[slot],
-                    minimum: rows.minimums[slot], maximum: rows.maximums[slot],
-                    latest: rows.latest[slot])
-            }
+    private static func discreteSlots(_ rows: DiscreteRows, from: Int64, to: Int64)
+        -> SlotRunFigures
+    {
+        var piece = SlotRunFigures()
+        guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
+            return piece
         }
+        for slot in slots where rows.counts[slot] > 0 {
+            piece.addDiscreteSlot(
+                count: rows.counts[slot], sum: rows.sums[slot], minimum: rows.minimums[slot],
+                maximum: rows.maximums[slot], latest: rows.latest[slot])
+        }
+        return piece
     }
 
-    /// Calls `body` with the flat-array slot range of each stored UTC day `[from, to)` crosses.
+    /// The flat-array slots of `[from, to)` (within one UTC day), or `nil` when the day has no row.
     @inline(__always)
-    private static func forEachSlotRange(
-        from: Int64, to: Int64, base: (Int64) -> Int?, _ body: (Range<Int>) -> Void
-    ) {
-        var instant = from
-        while instant < to {
-            let utcDay = instant.floorDivided(by: TimeGrid.day)
-            let dayStart = utcDay * TimeGrid.day
-            let upTo = min(to, dayStart + TimeGrid.day)
-            if let base = base(utcDay) {
-                body(
-                    (base + Int((instant - dayStart) / TimeGrid.quarterHour))..<(base
-                        + Int((upTo - dayStart) / TimeGrid.quarterHour)))
-            }
-            instant = upTo
+    private static func slotRange(from: Int64, to: Int64, base: (Int64) -> Int?) -> Range<Int>? {
+        let utcDay = from.floorDivided(by: TimeGrid.day)
+        let dayStart = utcDay * TimeGrid.day
+        guard let base = base(utcDay) else { return nil }
+        return
+            (base + Int((from - dayStart) / TimeGrid.quarterHour))..<(base
+            + Int((to - dayStart) / TimeGrid.quarterHour))
+    }
+}
+
+/// How a bucket's run splits: its quarter-aligned middle (`aligned`) and, within it, the
+/// whole UTC hours (`hours`) that hour summaries answer; the rest of `aligned` is slots.
+private struct AlignedParts {
+    let aligned: Range<Int64>?
+    let hours: Range<Int64>?
+
+    init(_ run: Range<Int64>, wholeHours: Bool) {
+        func rounded(_ instant: Int64, up: Bool, to unit: Int64) -> Int64 {
+            (up ? instant + unit - 1 : instant).floorDivided(by: unit) * unit
         }
+        let start = rounded(run.lowerBound, up: true, to: TimeGrid.quarterHour)
+        let end = rounded(run.upperBound, up: false, to: TimeGrid.quarterHour)
+        aligned = start < end ? start..<end : nil
+        let hourStart = rounded(start, up: true, to: TimeGrid.hour)
+        let hourEnd = rounded(end, up: false, to: TimeGrid.hour)
+        hours = wholeHours && aligned != nil && hourStart < hourEnd ? hourStart..<hourEnd : nil
+    }
+
+    /// The parts of `aligned` outside `hours`.
+    var slotRanges: [(Int64, Int64)] {
+        guard let aligned else { return [] }
+        guard let hours else { return [(aligned.lowerBound, aligned.upperBound)] }
+        return [(aligned.lowerBound, hours.lowerBound), (hours.upperBound, aligned.upperBound)]
     }
 }

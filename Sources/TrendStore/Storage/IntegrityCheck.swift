@@ -26,6 +26,7 @@ struct IntegrityCheck {
             (storage.chunks, { StorageKey.parse($0)?.series }),
             (storage.rollups, { StorageKey.parse($0)?.series }),
             (storage.days, { StorageKey.parseDayRow($0)?.series }),
+            (storage.hours, { StorageKey.parse($0)?.series }),
         ]
         for case (let database?, let series) in keyed {
             try txn.withCursor(database) { cursor in
@@ -147,6 +148,8 @@ struct IntegrityCheck {
         }
         try settle(before: .max / TimeGrid.day)
 
+        try checkHourSummaries(of: record, rows: rows, txn: txn, problem: problem)
+
         let storedDays = Set(rows.keys).union(legacyRows.keys)
         for day in storedDays.sorted() where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
@@ -159,6 +162,49 @@ struct IntegrityCheck {
             } catch {
                 problem(.damagedRollup, day * TimeGrid.day, "\(error)")
             }
+        }
+    }
+
+    /// Compares the stored hour summaries of `record` with those built from its rollup
+    /// rows, byte for byte (when the store has finished building them).
+    private func checkHourSummaries<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, rows: [Int64: [UInt8]], txn: borrowing T,
+        problem: (VerificationReport.Problem.Kind, Int64, String) -> Void
+    ) throws {
+        guard let hours = try storage.hourSummaries(in: txn) else { return }
+        var stored: [Int64: [UInt8]] = [:]
+        let daysPerRow = HourSummaryCodec.daysPerRow(record.kind)
+        try txn.withCursor(hours) { cursor in
+            try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                key, value in
+                guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                    return false
+                }
+                for (offset, segment) in HourSummaryCodec.segments(of: value, kind: record.kind) {
+                    stored[parsed.index * daysPerRow + Int64(offset)] = segment
+                }
+                return true
+            }
+        }
+        for (day, row) in rows.sorted(by: { $0.key < $1.key }) {
+            // A row that does not decode is reported as damaged rollup already.
+            guard
+                let summary = try? row.withUnsafeBytes({
+                    try DayHours.build(fromRow: $0, day: day)
+                })
+            else { continue }
+            let expected = HourSummaryCodec.segment(summary, day: day, series: record.id)
+            let found = stored.removeValue(forKey: day)
+            if found != expected {
+                problem(
+                    found == nil
+                        ? .missingRollup : expected == nil ? .orphanRollup : .rollupMismatch,
+                    day * TimeGrid.day,
+                    "hour summary differs from the one built from the day's rollup row")
+            }
+        }
+        for day in stored.keys.sorted() where rows[day] == nil {
+            problem(.orphanRollup, day * TimeGrid.day, "hour summary of a day without a rollup row")
         }
     }
 

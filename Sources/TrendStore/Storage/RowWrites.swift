@@ -1,18 +1,32 @@
 import LMDB
 
-/// The rollup rows one write transaction changes, stored at its end in key order.
+/// The rollup rows one write transaction changes, stored at its end in key order, with
+/// the hour summaries of their days.
 ///
 /// Rows are keyed day first, so the rows of several series written together interleave;
 /// put one series at a time, each would land between the previous series' rows and LMDB
 /// would split pages in the middle, leaving them half full. Put together in key order after
 /// every stored row, they are appended and fill pages whole. Reads of a row this
 /// transaction already changed see the change.
+///
+/// Every changed row's day gets its summary (``DayHours``) rebuilt from the row's bytes in
+/// the same transaction, so the `hours` database never disagrees with `days`.
 final class RowWrites {
-    private let database: Database
+    private let days: Database
+    private let hours: Database
     /// New bytes of each changed row, or `nil` for a removed row.
     private var changed: [[UInt8]: [UInt8]?] = [:]
+    /// Stored rows whose days need their summary built, unchanged (migration 0005).
+    private var unchangedToSummarize: [[UInt8]: [UInt8]?] = [:]
+    /// The kind of each series with changed rows.
+    private var kinds: [UInt32: SeriesKind] = [:]
 
-    init(database: Database) { self.database = database }
+    /// Changes to the rollup rows and hour summaries of `storage` (a writable store).
+    init(storage: SampleStorage) throws {
+        let databases = try storage.formatTwoDatabases()
+        days = databases.days
+        hours = databases.hours
+    }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.
     func withRow<R>(
@@ -22,26 +36,88 @@ final class RowWrites {
         if let pending = changed[key] {
             return try pending.map { try $0.withUnsafeBytes(body) }
         }
-        return try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: database, body) }
+        return try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: days, body) }
     }
 
-    /// Records `row` (or the removal of the row, when `nil`) under `key`.
-    func set(_ row: [UInt8]?, forKey key: [UInt8]) { changed[key] = .some(row) }
+    /// Records `row` (or the removal of the row, when `nil`) of a series of `kind` under `key`.
+    func set(_ row: [UInt8]?, forKey key: [UInt8], kind: SeriesKind) {
+        changed[key] = .some(row)
+        if let parsed = key.withUnsafeBytes(StorageKey.parseDayRow) {
+            kinds[parsed.series] = kind
+        }
+    }
 
-    /// Stores every change in key order, appending the rows that sort after every stored row.
+    /// Records that the stored `row` under `key`, of a series of `kind`, needs its day's
+    /// summary built: the row itself stays as it is.
+    func summarize(_ row: [UInt8], forKey key: [UInt8], kind: SeriesKind) {
+        unchangedToSummarize[key] = .some(row)
+        if let parsed = key.withUnsafeBytes(StorageKey.parseDayRow) {
+            kinds[parsed.series] = kind
+        }
+    }
+
+    /// Stores every change in key order, then the hour summaries of the changed days.
     func flush(in txn: borrowing WriteTransaction) throws {
-        defer { changed.removeAll() }
-        guard !changed.isEmpty else { return }
+        defer {
+            changed.removeAll()
+            unchangedToSummarize.removeAll()
+            kinds.removeAll()
+        }
+        if !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
+        try storeSummaries(of: changed.merging(unchangedToSummarize) { new, _ in new }, in: txn)
+    }
+
+    /// Rebuilds the hour rows holding the days of `rows`: each day's segment from its row.
+    private func storeSummaries(of rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction)
+        throws
+    {
+        // The new segment (or none) of each day, by hour row.
+        var segments: [[UInt8]: (kind: SeriesKind, days: [UInt8: [UInt8]?])] = [:]
+        for (key, row) in rows {
+            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
+                let kind = kinds[series]
+            else { continue }
+            let segment = try row.flatMap { row in
+                try row.withUnsafeBytes { bytes in
+                    try HourSummaryCodec.segment(
+                        DayHours.build(fromRow: bytes, day: day), day: day, series: series)
+                }
+            }
+            let rowKey = StorageKey.make(
+                series: series, index: HourSummaryCodec.group(ofDay: day, kind: kind))
+            let offset = UInt8(day.floorModulo(HourSummaryCodec.daysPerRow(kind)))
+            segments[rowKey, default: (kind, [:])].days[offset] = .some(segment)
+        }
+        var hourRows: [[UInt8]: [UInt8]?] = [:]
+        for (rowKey, update) in segments {
+            var kept =
+                try rowKey.withUnsafeBytes { key in
+                    try txn.withValue(forKey: key, in: hours) {
+                        HourSummaryCodec.segments(of: $0, kind: update.kind)
+                    }
+                } ?? [:]
+            for (offset, segment) in update.days { kept[offset] = segment }
+            hourRows[rowKey] = HourSummaryCodec.row(
+                kind: update.kind, segments: kept.sorted { $0.key < $1.key }.map(\.value))
+        }
+        try Self.store(hourRows, in: hours, txn: txn)
+    }
+
+    /// Puts (or, for `nil`, deletes) each value in key order, appending the keys that sort
+    /// after every stored key.
+    static func store(
+        _ values: [[UInt8]: [UInt8]?], in database: Database, txn: borrowing WriteTransaction
+    ) throws {
         var last = try txn.withCursor(database) { try $0.last().map { Array($0.key) } }
-        for (key, row) in changed.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            guard let row else {
+        for (key, value) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            guard let value else {
                 try txn.delete(forKey: key, in: database)
                 continue
             }
             let appending = last.map { $0.lexicographicallyPrecedes(key) } ?? true
-            try row.withUnsafeBytes { row in
+            try value.withUnsafeBytes { value in
                 try key.withUnsafeBytes { key in
-                    try txn.put(row, forKey: key, in: database, append: appending)
+                    try txn.put(value, forKey: key, in: database, append: appending)
                 }
             }
             if appending { last = key }

@@ -29,6 +29,10 @@ final class SampleStorage: Sendable {
     let blocks: Database?
     /// Format-2 rollup rows, one per series and UTC day; `nil` like `blocks`.
     let days: Database?
+    /// Hour summaries of the rollup rows (``HourSummaryCodec``); `nil` in a store opened
+    /// read-only before migration 0005 created it. Read only once the migration finished:
+    /// ``hourSummaries(in:)``.
+    let hours: Database?
     /// Format-1 chunks not yet migrated.
     let chunks: Database
     /// Format-1 rollup blocks not yet migrated.
@@ -44,6 +48,7 @@ final class SampleStorage: Sendable {
         series = try environment.openDatabase(named: "series")
         blocks = try Self.openFormatTwo("blocks", in: environment)
         days = try Self.openFormatTwo("days", in: environment)
+        hours = try Self.openFormatTwo("hours", in: environment)
         chunks = try environment.openDatabase(named: "chunks")
         rollups = try environment.openDatabase(named: "rollups")
         self.chunkWindow = chunkWindow
@@ -89,13 +94,31 @@ final class SampleStorage: Sendable {
     }
 
     /// The format-2 databases, for a write (a writable store always has them).
-    func formatTwoDatabases() throws -> (blocks: Database, days: Database) {
-        guard let blocks, let days else {
+    func formatTwoDatabases() throws -> (blocks: Database, days: Database, hours: Database) {
+        guard let blocks, let days, let hours else {
             throw StoreError.incompatibleFormat(
-                "a format-1 store opened read-only cannot be written")
+                "a store of an older format opened read-only cannot be written")
         }
-        return (blocks, days)
+        return (blocks, days, hours)
     }
+
+    /// The hour summaries when every rollup row has one (migration 0005 finished), else `nil`:
+    /// readers then add slots instead, with the same result.
+    func hourSummaries<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> Database?
+    {
+        guard let hours else { return nil }
+        return try Self.hourSummariesCompleteKey.withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: meta) { _ in hours }
+        }
+    }
+
+    /// Records that every rollup row has its hour summary (migration 0005's last step).
+    func recordHourSummariesComplete(in txn: borrowing WriteTransaction) throws {
+        try txn.put([1], forKey: Self.hourSummariesCompleteKey, in: meta)
+    }
+
+    private static let hourSummariesCompleteKey = Array("hour-summaries-complete".utf8)
 
     // MARK: Series registry
 

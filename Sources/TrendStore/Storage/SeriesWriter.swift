@@ -207,7 +207,7 @@ struct SeriesWriter: ~Copyable {
     private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
         rows.set(
             rollup.isEmpty ? nil : RollupRowCodec.encode(rollup),
-            forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day))
+            forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day), kind: record.kind)
     }
 
     /// Notes an inserted sample: its day's row can take it in place when it lies in one

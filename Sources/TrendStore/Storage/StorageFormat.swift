@@ -3,10 +3,12 @@ import LMDB
 /// The storage format a store's data is in, recorded in `meta`: 1 for stores written
 /// before blocks (``ChunkCodec``), 2 once the format migration has run (``BlockCodec``),
 /// 3 once every series record states its kind (``SeriesRecord``; discrete series' rollup
-/// rows carry minimum, maximum and latest sample, ``RollupRowCodec``).
+/// rows carry minimum, maximum and latest sample, ``RollupRowCodec``), 4 once migration
+/// 0005 began building hour summaries (``HourSummaryCodec``; code that does not keep
+/// them up to date must not write the store from then on).
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...3
+    static let readable: ClosedRange<UInt32> = 1...4
     private static let key = Array("format-version".utf8)
 
     /// The recorded format, or `nil` for a new store.

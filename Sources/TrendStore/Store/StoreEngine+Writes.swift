@@ -13,7 +13,7 @@ extension StoreEngine {
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
-            let rows = RowWrites(database: try storage.formatTwoDatabases().days)
+            let rows = try RowWrites(storage: storage)
             for (part, batch) in batches {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
@@ -42,7 +42,7 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            let rows = RowWrites(database: try storage.formatTwoDatabases().days)
+            let rows = try RowWrites(storage: storage)
             var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try changed(record, try writer.finish(in: txn), in: txn)
@@ -51,7 +51,7 @@ extension StoreEngine {
         }
     }
 
-    /// Removes a series with all its blocks, chunks and rollups.
+    /// Removes a series with all its blocks, chunks, rollups and hour summaries.
     func deleteSeries(named name: String) throws {
         try write { txn, _ in
             let record = try storage.requireSeries(named: name, in: txn)
@@ -60,7 +60,7 @@ extension StoreEngine {
                 try txn.delete(
                     forKey: StorageKey.dayRowKey(series: record.id, day: day), in: formatTwo.days)
             }
-            for database in [formatTwo.blocks, storage.chunks, storage.rollups] {
+            for database in [formatTwo.blocks, formatTwo.hours, storage.chunks, storage.rollups] {
                 for index in try storage.indices(
                     in: database, series: record.id, from: .min, through: .max, txn: txn)
                 {

@@ -1,0 +1,243 @@
+/// Encodes hour summaries (``DayHours``) into the rows of the `hours` database and reads
+/// them back without allocating.
+///
+/// A row holds one series' summaries of ``daysPerRow(_:)`` consecutive UTC days (key
+/// `series ‖ group`, ``StorageKey/make(series:index:)``, group = day ÷ days per row), so a
+/// dense row fills one LMDB page and a year is a few dozen rows. Layout: version (1 byte,
+/// 1); kind (1 byte: 0 cumulative, 1 discrete); then one segment per day with data, in
+/// day order:
+///
+/// - the day's offset in the group (1 byte);
+/// - the hours with data (`UInt32`, bit `h` for hour `h`; bit 31: counts and durations
+///   are 8 bytes wide instead of 4);
+/// - per hour with data, in order: the count; the sum; for a discrete series the minimum,
+///   the maximum, the latest sample's start as milliseconds after the hour's start
+///   (`UInt32`), its duration and its value;
+/// - the CRC-32C of the series id (`UInt32`), the day (`Int64`) and the segment's bytes
+///   before the checksum, so a segment read under the wrong key fails too.
+///
+/// Integers are little-endian, values `Float64` bits. Each segment is checked alone, so a
+/// query pays for the days it reads, not the row.
+enum HourSummaryCodec {
+    static let version: UInt8 = 1
+    private static let wideFlag: UInt32 = 1 << 31
+    private static let hoursMask: UInt32 = (1 << 24) - 1
+
+    /// Days per row: as many dense days as fit one overflow page (4,080 bytes).
+    static func daysPerRow(_ kind: SeriesKind) -> Int64 {
+        switch kind {
+        case .cumulative: return 13  // 297 bytes a dense day
+        case .discrete: return 3  // 1,065 bytes a dense day
+        }
+    }
+
+    /// The group (row) holding `day`.
+    @inline(__always)
+    static func group(ofDay day: Int64, kind: SeriesKind) -> Int64 {
+        day.floorDivided(by: daysPerRow(kind))
+    }
+
+    /// The bytes of one hour's entry.
+    @inline(__always)
+    static func entrySize(_ kind: SeriesKind, wide: Bool) -> Int {
+        let integer = wide ? 8 : 4
+        switch kind {
+        case .cumulative: return integer + 8
+        case .discrete: return integer + 8 * 3 + 4 + integer + 8
+        }
+    }
+
+    // MARK: Writing
+
+    /// The segment of `summary` for `day` of series `series`, or `nil` when no hour has data.
+    static func segment(_ summary: DayHours, day: Int64, series: UInt32) -> [UInt8]? {
+        var present: UInt32 = 0
+        var wide = false
+        for (hour, figures) in summary.hours.enumerated() where figures.hasData {
+            present |= 1 << UInt32(hour)
+            let duration = figures.latest.endMilliseconds - figures.latest.startMilliseconds
+            if figures.count > UInt32.max || (summary.kind == .discrete && duration > UInt32.max) {
+                wide = true
+            }
+        }
+        guard present != 0 else { return nil }
+        let kind = summary.kind
+        var writer = ByteWriter(capacity: 9 + present.nonzeroBitCount * entrySize(kind, wide: wide))
+        writer.append(UInt8(day.floorModulo(daysPerRow(kind))))
+        writer.appendLittleEndian(present | (wide ? wideFlag : 0))
+        for (hour, figures) in summary.hours.enumerated() where figures.hasData {
+            appendInteger(figures.count, wide: wide, to: &writer)
+            writer.appendDouble(figures.sum)
+            if kind == .discrete {
+                let hourStart = day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+                writer.appendDouble(figures.minimum)
+                writer.appendDouble(figures.maximum)
+                writer.appendLittleEndian(UInt32(figures.latest.startMilliseconds - hourStart))
+                appendInteger(
+                    UInt64(figures.latest.endMilliseconds - figures.latest.startMilliseconds),
+                    wide: wide, to: &writer)
+                writer.appendDouble(figures.latest.value)
+            }
+        }
+        writer.appendLittleEndian(checksum(of: writer.bytes, series: series, day: day))
+        return writer.bytes
+    }
+
+    private static func appendInteger(_ value: UInt64, wide: Bool, to writer: inout ByteWriter) {
+        if wide {
+            writer.appendLittleEndian(value)
+        } else {
+            writer.appendLittleEndian(UInt32(value))
+        }
+    }
+
+    /// A row of `kind` holding `segments` (sorted by their day offset), or `nil` when there are none.
+    static func row(kind: SeriesKind, segments: [[UInt8]]) -> [UInt8]? {
+        guard !segments.isEmpty else { return nil }
+        var row: [UInt8] = [version, kind == .cumulative ? 0 : 1]
+        row.reserveCapacity(2 + segments.reduce(0) { $0 + $1.count })
+        for segment in segments { row.append(contentsOf: segment) }
+        return row
+    }
+
+    /// The segments of a stored row by day offset, unchecked (a writer replacing some days
+    /// keeps the others' bytes as they are); a row that does not parse yields the segments
+    /// before the damage.
+    static func segments(of row: UnsafeRawBufferPointer, kind: SeriesKind) -> [UInt8: [UInt8]] {
+        var result: [UInt8: [UInt8]] = [:]
+        guard row.count >= 2, row[0] == version else { return result }
+        var offset = 2
+        while let length = segmentLength(row, at: offset, kind: kind) {
+            result[row[offset]] = Array(row[offset..<(offset + length)])
+            offset += length
+        }
+        return result
+    }
+
+    // MARK: Reading
+
+    /// Calls `body(day, hour, figures)` for each hour with data of each day of `row` (group
+    /// `group` of series `series`) that `isWanted`, checking those days' segments.
+    @inline(__always)
+    static func forEachHour(
+        _ row: UnsafeRawBufferPointer, series: UInt32, group: Int64, kind: SeriesKind,
+        isWanted: (Int64) -> Bool, _ body: (Int64, Int, SlotRunFigures) -> Void
+    ) throws(RollupCodec.Damage) {
+        guard row.count >= 2, row[0] == version else {
+            throw RollupCodec.Damage(
+                reason: row.isEmpty
+                    ? "empty hour summary" : "unknown hour summary version \(row[0])")
+        }
+        guard row[1] == (kind == .cumulative ? 0 : 1) else {
+            throw RollupCodec.Damage(reason: "hour summary of the other series kind")
+        }
+        let days = daysPerRow(kind)
+        var offset = 2
+        while offset < row.count {
+            guard let length = segmentLength(row, at: offset, kind: kind),
+                Int64(row[offset]) < days
+            else {
+                throw RollupCodec.Damage(reason: "hour summary segment cut short")
+            }
+            let day = group * days + Int64(row[offset])
+            if isWanted(day) {
+                let segment = UnsafeRawBufferPointer(rebasing: row[offset..<(offset + length)])
+                try read(segment, series: series, day: day, kind: kind, body)
+            }
+            offset += length
+        }
+    }
+
+    @inline(__always)
+    private static func read(
+        _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind,
+        _ body: (Int64, Int, SlotRunFigures) -> Void
+    ) throws(RollupCodec.Damage) {
+        let checked = UnsafeRawBufferPointer(rebasing: segment[..<(segment.count - 4)])
+        let stored = segment.loadUnaligned(fromByteOffset: segment.count - 4, as: UInt32.self)
+        guard checksum(of: checked, series: series, day: day) == UInt32(littleEndian: stored)
+        else {
+            throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
+        }
+        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+        let wide = header & wideFlag != 0
+        var present = header & hoursMask
+        var offset = 5
+        // The length was checked against the hours present, so every load below is in bounds.
+        while present != 0 {
+            let hour = present.trailingZeroBitCount
+            present &= present - 1
+            var figures = SlotRunFigures()
+            figures.hasData = true
+            figures.count = integer(segment, at: &offset, wide: wide)
+            figures.sum = double(segment, at: &offset)
+            if kind == .discrete {
+                figures.minimum = double(segment, at: &offset)
+                figures.maximum = double(segment, at: &offset)
+                let start =
+                    day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+                    + Int64(integer(segment, at: &offset, wide: false))
+                let duration = integer(segment, at: &offset, wide: wide)
+                let (end, overflow) = start.addingReportingOverflow(
+                    Int64(truncatingIfNeeded: duration))
+                guard duration <= UInt64(Int64.max), !overflow else {
+                    throw RollupCodec.Damage(reason: "hour summary duration out of range")
+                }
+                figures.latest = Sample(
+                    startMilliseconds: start, endMilliseconds: end,
+                    value: double(segment, at: &offset))
+            }
+            body(day, hour, figures)
+        }
+    }
+
+    /// The length of the segment at `offset`, or `nil` when the row ends before it does (or at `offset`).
+    private static func segmentLength(
+        _ row: UnsafeRawBufferPointer, at offset: Int, kind: SeriesKind
+    )
+        -> Int?
+    {
+        guard offset + 5 <= row.count else { return nil }
+        let header = UInt32(
+            littleEndian: row.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
+        let length =
+            9 + (header & hoursMask).nonzeroBitCount
+            * entrySize(kind, wide: header & wideFlag != 0)
+        return offset + length <= row.count ? length : nil
+    }
+
+    @inline(__always)
+    private static func integer(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, wide: Bool)
+        -> UInt64
+    {
+        defer { offset += wide ? 8 : 4 }
+        return wide
+            ? UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            : UInt64(
+                UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    }
+
+    @inline(__always)
+    private static func double(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Double {
+        defer { offset += 8 }
+        return Double(
+            bitPattern: UInt64(
+                littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+
+    /// The checksum of a segment's bytes, bound to its series and day.
+    private static func checksum(of bytes: UnsafeRawBufferPointer, series: UInt32, day: Int64)
+        -> UInt32
+    {
+        let seed = withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { prefix in
+            prefix.storeBytes(of: series.littleEndian, toByteOffset: 0, as: UInt32.self)
+            prefix.storeBytes(of: day.littleEndian, toByteOffset: 4, as: Int64.self)
+            return CRC32C.checksum(UnsafeRawBufferPointer(prefix))
+        }
+        return CRC32C.checksum(bytes, continuing: seed)
+    }
+
+    private static func checksum(of bytes: [UInt8], series: UInt32, day: Int64) -> UInt32 {
+        bytes.withUnsafeBytes { checksum(of: $0, series: series, day: day) }
+    }
+}
