@@ -45,31 +45,38 @@ struct HourSummaryTests {
         let row = try #require(HourSummaryCodec.row(kind: .discrete, segments: [segment]))
         let group = HourSummaryCodec.group(ofDay: day, kind: .discrete)
         var read = DayHours(kind: .discrete)
-        try row.withUnsafeBytes {
-            try HourSummaryCodec.forEachHour(
-                $0, series: 9, group: group, kind: .discrete, isWanted: { $0 == day }
-            ) { readDay, hour, figures in
-                #expect(readDay == day)
-                read.hours[hour] = figures
-            }
+        try Self.forEachHour(row, series: 9, group: group) { readDay, hour, figures in
+            #expect(readDay == day)
+            read.hours[hour] = figures
         }
         #expect(read == summary)
         // Under another series' key, or flipped anywhere, the row is refused.
         #expect(throws: RollupCodec.Damage.self) {
-            try row.withUnsafeBytes {
-                try HourSummaryCodec.forEachHour(
-                    $0, series: 10, group: group, kind: .discrete, isWanted: { _ in true }
-                ) { _, _, _ in }
-            }
+            try Self.forEachHour(row, series: 10, group: group) { _, _, _ in }
         }
         for index in row.indices {
             var damaged = row
             damaged[index] ^= 0x10
             #expect(throws: RollupCodec.Damage.self, "byte \(index)") {
-                try damaged.withUnsafeBytes {
-                    try HourSummaryCodec.forEachHour(
-                        $0, series: 9, group: group, kind: .discrete, isWanted: { _ in true }
-                    ) { _, _, _ in }
+                try Self.forEachHour(damaged, series: 9, group: group) { _, _, _ in }
+            }
+        }
+    }
+
+    /// Calls `body(day, hour, figures)` for each hour with data of a discrete series' row.
+    private static func forEachHour(
+        _ row: [UInt8], series: UInt32, group: Int64, _ body: (Int64, Int, SlotRunFigures) -> Void
+    ) throws {
+        try row.withUnsafeBytes { row in
+            try HourSummaryCodec.forEachSegment(
+                row, series: series, group: group, kind: .discrete, isWanted: { _ in true }
+            ) { day, segment in
+                let hours = HourSummaryCodec.hours(of: segment)
+                for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
+                    body(
+                        day, hour,
+                        HourSummaryCodec.figures(
+                            ofHour: hour, in: segment, day: day, kind: .discrete))
                 }
             }
         }

@@ -1,23 +1,22 @@
 import LMDB
 
-/// The hour summaries (``DayHours``) of one series over a set of UTC days, in flat arrays
-/// of 24 hours per day: what whole-hour spans read instead of four rollup slots each.
-/// Days without a summary read as empty, like days without a rollup row.
+/// The hour summaries (``DayHours``) of one series over a set of UTC days: what whole-hour
+/// spans read instead of four rollup slots each. Days without a summary read as empty,
+/// like days without a rollup row.
+///
+/// Each wanted day's segment is checked once and copied as it is stored; hours are read
+/// from the copy when asked for, so a query pays for the figures it uses.
 struct HourRows {
     private var index: DayRowIndex
     let kind: SeriesKind
-    /// Bit `h` of a day's entry: hour `h` has data.
-    private(set) var present: [UInt32] = []
-    private(set) var counts: [UInt64] = []
-    private(set) var sums: [Double] = []
-    /// Discrete only: per hour the smallest and largest value and the latest sample.
-    private(set) var minimums: [Double] = []
-    private(set) var maximums: [Double] = []
-    private(set) var latest: [Sample] = []
+    /// The checked segments, one after another.
+    private var segments: [UInt8] = []
+    /// Where each loaded day's segment starts in `segments` (and, next, ends).
+    private var bounds: [Int] = [0]
 
     /// Loads the summaries of `days` (sorted, unique) for `record` from `database`: one
     /// cursor walk over the rows holding them when they are dense, a lookup per row when
-    /// they are sparse. Only the wanted days' segments are checked and decoded.
+    /// they are sparse. Only the wanted days' segments are checked.
     init<T: ReadableTransaction & ~Copyable>(
         database: Database, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
@@ -30,25 +29,7 @@ struct HourRows {
             if groups.last != group { groups.append(group) }
         }
         guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
-        let reserve = days.count * DayHours.hourCount
-        counts.reserveCapacity(reserve)
-        sums.reserveCapacity(reserve)
-        present.reserveCapacity(days.count)
-        func read(_ group: Int64, _ row: UnsafeRawBufferPointer) throws {
-            do {
-                try HourSummaryCodec.forEachHour(
-                    row, series: record.id, group: group, kind: record.kind,
-                    isWanted: wanted.isWanted
-                ) { day, hour, figures in
-                    add(figures, day: day, hour: hour)
-                }
-            } catch {
-                throw StoreError.damagedRollup(
-                    series: record.name,
-                    dayStart: group * HourSummaryCodec.daysPerRow(record.kind) * TimeGrid.day,
-                    reason: error.reason)
-            }
-        }
+        bounds.reserveCapacity(days.count + 1)
         // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
         if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
             try txn.withCursor(database) { cursor in
@@ -57,65 +38,93 @@ struct HourRows {
                     guard let parsed = StorageKey.parse(key), parsed.series == record.id,
                         parsed.index <= lastGroup
                     else { return false }
-                    try read(parsed.index, value)
+                    try Self.read(value, group: parsed.index, record: record, wanted, into: &self)
                     return true
                 }
             }
         } else {
             for group in groups {
                 try StorageKey.make(series: record.id, index: group).withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: database) { try read(group, $0) }
+                    _ = try txn.withValue(forKey: key, in: database) {
+                        try Self.read($0, group: group, record: record, wanted, into: &self)
+                    }
                 }
             }
         }
     }
 
-    private mutating func add(_ figures: SlotRunFigures, day: Int64, hour: Int) {
-        let row: Int
-        if let known = index.row(ofDay: day) {
-            row = known
-        } else {
-            row = present.count
-            index.set(day, row: row)
-            present.append(0)
-            counts.append(contentsOf: repeatElement(0, count: DayHours.hourCount))
-            sums.append(contentsOf: repeatElement(0, count: DayHours.hourCount))
-            if kind == .discrete {
-                minimums.append(contentsOf: repeatElement(0, count: DayHours.hourCount))
-                maximums.append(contentsOf: repeatElement(0, count: DayHours.hourCount))
-                latest.append(
-                    contentsOf: repeatElement(
-                        Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0),
-                        count: DayHours.hourCount))
+    /// Copies the checked segments of the wanted days of one stored row into `rows`.
+    private static func read(
+        _ row: UnsafeRawBufferPointer, group: Int64, record: SeriesRecord, _ wanted: DayRowIndex,
+        into rows: inout HourRows
+    ) throws {
+        do {
+            try HourSummaryCodec.forEachSegment(
+                row, series: record.id, group: group, kind: record.kind, isWanted: wanted.isWanted
+            ) { day, segment in
+                rows.index.set(day, row: rows.bounds.count - 1)
+                rows.segments.append(contentsOf: segment)
+                rows.bounds.append(rows.segments.count)
             }
+        } catch {
+            throw StoreError.damagedRollup(
+                series: record.name,
+                dayStart: group * HourSummaryCodec.daysPerRow(record.kind) * TimeGrid.day,
+                reason: error.reason)
         }
-        let slot = row * DayHours.hourCount + hour
-        present[row] |= 1 << UInt32(hour)
-        counts[slot] = figures.count
-        sums[slot] = figures.sum
-        if kind == .discrete {
-            minimums[slot] = figures.minimum
-            maximums[slot] = figures.maximum
-            latest[slot] = figures.latest
+    }
+
+    /// Calls `body` with the segment of UTC day `day`, or returns `nil` when it has none.
+    @inline(__always)
+    private func withSegment<R>(ofDay day: Int64, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        guard let row = index.row(ofDay: day) else { return nil }
+        return segments.withUnsafeBytes { bytes in
+            body(UnsafeRawBufferPointer(rebasing: bytes[bounds[row]..<bounds[row + 1]]))
         }
     }
 
     /// The figures of hour `hour` of UTC day `day` (empty when it has no data).
     @inline(__always)
     func figures(day: Int64, hour: Int) -> SlotRunFigures {
-        guard let row = index.row(ofDay: day), present[row] & (1 << UInt32(hour)) != 0 else {
-            return SlotRunFigures()
+        withSegment(ofDay: day) { segment in
+            HourSummaryCodec.hours(of: segment) & (1 << UInt32(hour)) == 0
+                ? SlotRunFigures()
+                : HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind)
+        } ?? SlotRunFigures()
+    }
+
+    /// Adds the whole UTC hours of `[from, to)` (both on the hour) to `figures`, in time
+    /// order: the additions of one piece per hour, without forming the pieces.
+    @inline(__always)
+    func add(hoursFrom from: Int64, to: Int64, into figures: inout BucketFigures) {
+        var dayStart = from.floorDivided(by: TimeGrid.day) * TimeGrid.day
+        while dayStart < to {
+            let day = dayStart / TimeGrid.day
+            let first = Int((max(from, dayStart) - dayStart) / TimeGrid.hour)
+            let last = Int((min(to, dayStart + TimeGrid.day) - dayStart) / TimeGrid.hour)
+            dayStart += TimeGrid.day
+            withSegment(ofDay: day) { segment in
+                // The hours with data in `first..<last`, lowest first.
+                var hours =
+                    HourSummaryCodec.hours(of: segment) & ((1 << UInt32(last)) - 1)
+                    & ~((1 << UInt32(first)) - 1)
+                while hours != 0 {
+                    let hour = hours.trailingZeroBitCount
+                    hours &= hours - 1
+                    let piece = HourSummaryCodec.figures(
+                        ofHour: hour, in: segment, day: day, kind: kind)
+                    switch kind {
+                    case .cumulative:
+                        figures.sum += piece.sum
+                        figures.count += Int(clamping: piece.count)
+                        figures.hasData = true
+                    case .discrete:
+                        figures.addMembers(
+                            count: Int(clamping: piece.count), sum: piece.sum,
+                            minimum: piece.minimum, maximum: piece.maximum, latest: piece.latest)
+                    }
+                }
+            }
         }
-        let slot = row * DayHours.hourCount + hour
-        var figures = SlotRunFigures()
-        figures.hasData = true
-        figures.count = counts[slot]
-        figures.sum = sums[slot]
-        if kind == .discrete {
-            figures.minimum = minimums[slot]
-            figures.maximum = maximums[slot]
-            figures.latest = latest[slot]
-        }
-        return figures
     }
 }

@@ -122,27 +122,33 @@ struct StatisticsAggregator {
         if run.lowerBound < aligned.lowerBound {
             try addRaw(run.lowerBound..<aligned.lowerBound, into: &figures, txn: txn)
         }
-        var instant = aligned.lowerBound
-        while instant < aligned.upperBound {
-            let hourStart = instant.floorDivided(by: TimeGrid.hour) * TimeGrid.hour
-            let upTo = min(aligned.upperBound, hourStart + TimeGrid.hour)
-            if let hours, let whole = parts.hours, whole.contains(instant) {
-                let utcDay = hourStart.floorDivided(by: TimeGrid.day)
-                add(
-                    hours.figures(
-                        day: utcDay, hour: Int((hourStart - utcDay * TimeGrid.day) / TimeGrid.hour)),
-                    into: &figures)
-            } else {
-                add(slots(instant, upTo), into: &figures)
-            }
-            instant = upTo
+        if let hours, let whole = parts.hours {
+            addSlots(from: aligned.lowerBound, to: whole.lowerBound, into: &figures, slots)
+            hours.add(hoursFrom: whole.lowerBound, to: whole.upperBound, into: &figures)
+            addSlots(from: whole.upperBound, to: aligned.upperBound, into: &figures, slots)
+        } else {
+            addSlots(from: aligned.lowerBound, to: aligned.upperBound, into: &figures, slots)
         }
         if aligned.upperBound < run.upperBound {
             try addRaw(aligned.upperBound..<run.upperBound, into: &figures, txn: txn)
         }
     }
 
-    /// Adds the figures of a piece of slots (or a whole hour) to a bucket.
+    /// Adds the slots of `[from, to)` (both quarter-aligned) one UTC hour's piece at a time.
+    @inline(__always)
+    private func addSlots(
+        from: Int64, to: Int64, into figures: inout BucketFigures,
+        _ slots: (Int64, Int64) -> SlotRunFigures
+    ) {
+        var instant = from
+        while instant < to {
+            let upTo = min(to, (instant.floorDivided(by: TimeGrid.hour) + 1) * TimeGrid.hour)
+            add(slots(instant, upTo), into: &figures)
+            instant = upTo
+        }
+    }
+
+    /// Adds the figures of a piece of slots within one UTC hour to a bucket.
     @inline(__always)
     private func add(_ piece: SlotRunFigures, into figures: inout BucketFigures) {
         switch record.kind {

@@ -116,12 +116,13 @@ enum HourSummaryCodec {
 
     // MARK: Reading
 
-    /// Calls `body(day, hour, figures)` for each hour with data of each day of `row` (group
-    /// `group` of series `series`) that `isWanted`, checking those days' segments.
+    /// Calls `body(day, segment)` with the checked segment of each day of `row` (group
+    /// `group` of series `series`) that `isWanted`; read its hours with
+    /// ``figures(ofHour:in:day:kind:)``.
     @inline(__always)
-    static func forEachHour(
+    static func forEachSegment(
         _ row: UnsafeRawBufferPointer, series: UInt32, group: Int64, kind: SeriesKind,
-        isWanted: (Int64) -> Bool, _ body: (Int64, Int, SlotRunFigures) -> Void
+        isWanted: (Int64) -> Bool, _ body: (Int64, UnsafeRawBufferPointer) -> Void
     ) throws(RollupCodec.Damage) {
         guard row.count >= 2, row[0] == version else {
             throw RollupCodec.Damage(
@@ -142,16 +143,16 @@ enum HourSummaryCodec {
             let day = group * days + Int64(row[offset])
             if isWanted(day) {
                 let segment = UnsafeRawBufferPointer(rebasing: row[offset..<(offset + length)])
-                try read(segment, series: series, day: day, kind: kind, body)
+                try check(segment, series: series, day: day, kind: kind)
+                body(day, segment)
             }
             offset += length
         }
     }
 
-    @inline(__always)
-    private static func read(
-        _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind,
-        _ body: (Int64, Int, SlotRunFigures) -> Void
+    /// Checks a segment's checksum, and that its latest samples' ends are instants.
+    private static func check(
+        _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind
     ) throws(RollupCodec.Damage) {
         let checked = UnsafeRawBufferPointer(rebasing: segment[..<(segment.count - 4)])
         let stored = segment.loadUnaligned(fromByteOffset: segment.count - 4, as: UInt32.self)
@@ -159,36 +160,58 @@ enum HourSummaryCodec {
         else {
             throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
         }
+        guard kind == .discrete else { return }
         let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         let wide = header & wideFlag != 0
         var present = header & hoursMask
         var offset = 5
-        // The length was checked against the hours present, so every load below is in bounds.
         while present != 0 {
             let hour = present.trailingZeroBitCount
             present &= present - 1
-            var figures = SlotRunFigures()
-            figures.hasData = true
-            figures.count = integer(segment, at: &offset, wide: wide)
-            figures.sum = double(segment, at: &offset)
-            if kind == .discrete {
-                figures.minimum = double(segment, at: &offset)
-                figures.maximum = double(segment, at: &offset)
-                let start =
-                    day * TimeGrid.day + Int64(hour) * TimeGrid.hour
-                    + Int64(integer(segment, at: &offset, wide: false))
-                let duration = integer(segment, at: &offset, wide: wide)
-                let (end, overflow) = start.addingReportingOverflow(
-                    Int64(truncatingIfNeeded: duration))
-                guard duration <= UInt64(Int64.max), !overflow else {
-                    throw RollupCodec.Damage(reason: "hour summary duration out of range")
-                }
-                figures.latest = Sample(
-                    startMilliseconds: start, endMilliseconds: end,
-                    value: double(segment, at: &offset))
+            let start = day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+            var field = offset + (wide ? 8 : 4) + 8 * 3 + 4
+            let duration = integer(segment, at: &field, wide: wide)
+            guard duration <= UInt64(Int64.max - TimeGrid.hour - max(start, 0)) else {
+                throw RollupCodec.Damage(reason: "hour summary duration out of range")
             }
-            body(day, hour, figures)
+            offset += entrySize(kind, wide: wide)
         }
+    }
+
+    /// The hours with data of a checked segment (bit `h` for hour `h`).
+    @inline(__always)
+    static func hours(of segment: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+            & hoursMask
+    }
+
+    /// The figures of `hour` (which has data: its bit is in ``hours(of:)``) of the checked
+    /// segment of UTC day `day`.
+    @inline(__always)
+    static func figures(
+        ofHour hour: Int, in segment: UnsafeRawBufferPointer, day: Int64, kind: SeriesKind
+    ) -> SlotRunFigures {
+        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+        let wide = header & wideFlag != 0
+        let before = (header & hoursMask & ((1 << UInt32(hour)) - 1)).nonzeroBitCount
+        var offset = 5 + before * entrySize(kind, wide: wide)
+        var figures = SlotRunFigures()
+        figures.hasData = true
+        figures.count = integer(segment, at: &offset, wide: wide)
+        figures.sum = double(segment, at: &offset)
+        if kind == .discrete {
+            figures.minimum = double(segment, at: &offset)
+            figures.maximum = double(segment, at: &offset)
+            // Checked by `check`: the end is an instant.
+            let start =
+                day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+                + Int64(integer(segment, at: &offset, wide: false))
+            let duration = Int64(integer(segment, at: &offset, wide: wide))
+            figures.latest = Sample(
+                startMilliseconds: start, endMilliseconds: start + duration,
+                value: double(segment, at: &offset))
+        }
+        return figures
     }
 
     /// The length of the segment at `offset`, or `nil` when the row ends before it does (or at `offset`).
