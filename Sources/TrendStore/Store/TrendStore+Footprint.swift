@@ -6,7 +6,7 @@ public struct StorageFootprint: Sendable, Equatable, Codable {
     public var fileBytes: Int
     /// Pages holding samples (blocks, and format-1 chunks not yet migrated).
     public var sampleBytes: Int
-    /// Pages holding rollup rows.
+    /// Pages holding rollup rows and their hour summaries.
     public var rollupBytes: Int
     /// Pages holding cached aggregates.
     public var cacheBytes: Int
@@ -17,7 +17,7 @@ extension TrendStore {
     public nonisolated func footprint() throws -> StorageFootprint {
         let storage = engine.storage
         let groups: [[Database?]] = [
-            [storage.blocks, storage.chunks], [storage.days, storage.rollups],
+            [storage.blocks, storage.chunks], [storage.days, storage.rollups, storage.hours],
             [engine.caches.aggregates],
         ]
         let bytes = try engine.read { txn in
