@@ -82,6 +82,20 @@ struct HourSummaryTests {
         }
     }
 
+    /// Every key and value of the store's `hours` database.
+    private static func hourRows(of store: TrendStore) throws -> [[UInt8]: [UInt8]] {
+        try store.engine.read { txn in
+            var rows: [[UInt8]: [UInt8]] = [:]
+            try txn.withCursor(try store.engine.storage.formatTwoDatabases().hours) {
+                try $0.forEach { key, value in
+                    rows[Array(key)] = Array(value)
+                    return true
+                }
+            }
+            return rows
+        }
+    }
+
     /// Removes the record that summaries are complete, so readers add slots instead.
     private static func disableSummaries(_ store: TrendStore) throws {
         try store.engine.write { txn, _ in
@@ -177,19 +191,7 @@ struct HourSummaryTests {
                 SeriesSamples(series: "energy", unit: "kcal", samples: energy),
                 SeriesSamples(series: "bodyMass", unit: "kg", kind: .discrete, samples: weights),
             ])
-            func hourRows() throws -> [[UInt8]: [UInt8]] {
-                try store.engine.read { txn in
-                    var rows: [[UInt8]: [UInt8]] = [:]
-                    try txn.withCursor(try store.engine.storage.formatTwoDatabases().hours) {
-                        try $0.forEach { key, value in
-                            rows[Array(key)] = Array(value)
-                            return true
-                        }
-                    }
-                    return rows
-                }
-            }
-            let kept = try hourRows()
+            let kept = try Self.hourRows(of: store)
             #expect(kept.count > 2_200 / 3)
             let weekly = try store.statistics(
                 of: "bodyMass", from: Date(milliseconds: first),
@@ -206,21 +208,12 @@ struct HourSummaryTests {
                     Array(applied.dropLast().joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
-            #expect(try hourRows().isEmpty)
+            #expect(try Self.hourRows(of: store).isEmpty)
             await store.close()
             let reopened = try TrendStore(directory: directory)
             #expect(try reopened.formatVersion == 4)
             #expect(try reopened.appliedMigrations().last == "0005-hour-summaries")
-            let rebuilt = try reopened.engine.read { txn in
-                var rows: [[UInt8]: [UInt8]] = [:]
-                try txn.withCursor(try reopened.engine.storage.formatTwoDatabases().hours) {
-                    try $0.forEach { key, value in
-                        rows[Array(key)] = Array(value)
-                        return true
-                    }
-                }
-                return rows
-            }
+            let rebuilt = try Self.hourRows(of: reopened)
             #expect(rebuilt == kept)
             #expect(try reopened.verify().isHealthy)
             #expect(
