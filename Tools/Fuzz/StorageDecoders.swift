@@ -1,5 +1,5 @@
 // libFuzzer target: the decoders of stored bytes (blocks and format-1 chunks, rollup rows of
-// both formats, format-1 rollup blocks, cached payloads).
+// both formats, format-1 rollup blocks, hour summaries, cached payloads).
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
 
@@ -37,6 +37,7 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }
         _ = try? RollupRowCodec.decode($0, day: 0)
     }
+    for kind in SeriesKind.allCases { decodeHourSummary(bytes, kind: kind) }
     bytes.withUnsafeBytes { block in
         _ = try? RollupBlock.forEachRow(block) { _, row in
             try RollupCodec.forEachSlot(row) { _, _, _, _ in }
@@ -48,4 +49,29 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     _ = try? PayloadBodies.today(series: "s", bytes)
     _ = try? PayloadBodies.v1Average(bytes)
     return 0
+}
+
+/// Reads `bytes` as an hour-summary row of one segment (series 1, day 0) whose checksum is
+/// fixed up, and every hour it says it has.
+private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind) {
+    guard bytes.count >= 5 else { return }
+    var segment = bytes
+    segment[0] = 0
+    var prefix = [UInt8](repeating: 0, count: 12)
+    prefix[0] = 1
+    let seed = prefix.withUnsafeBytes { CRC32C.checksum($0) }
+    let checksum = segment.withUnsafeBytes { CRC32C.checksum($0, continuing: seed) }
+    segment.append(contentsOf: withUnsafeBytes(of: checksum.littleEndian, Array.init))
+    let row = [HourSummaryCodec.version, kind == .cumulative ? 0 : 1] + segment
+    row.withUnsafeBytes { row in
+        _ = try? HourSummaryCodec.forEachSegment(
+            row, series: 1, group: 0, kind: kind, isWanted: { _ in true }
+        ) { day, segment in
+            let hours = HourSummaryCodec.hours(of: segment)
+            for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
+                _ = HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind)
+            }
+        }
+        _ = HourSummaryCodec.segments(of: row, kind: kind)
+    }
 }

@@ -3,7 +3,8 @@
 #
 #   bash Tools/Fuzz/run.sh [seconds per target, default 60]
 #
-# storage: the decoders of stored blocks and chunks, rollup rows of both formats, and cached payloads.
+# storage: the decoders of stored blocks and chunks, rollup rows of both formats, hour summaries,
+#          and cached payloads.
 # import:  the CSV, NDJSON, Apple Health, Strava and legacy cache readers, timestamps, numbers.
 # write:   the write path: random batches (any finite double, mixed magnitudes) written through
 #          the engine, read back bit for bit, the store verified.
@@ -19,20 +20,25 @@ mkdir -p "$out/storage" "$out/import" "$out/write" "$out/corpus-storage" "$out/c
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
 export SWIFT_BACKTRACE=enable=no  # the runtime's backtracer would hang on the fuzzer's crash reports
 
+clang -c -O2 -g -fsanitize=address -I Sources/CCRC32C/include -o "$out/crc32c.o" \
+    Sources/CCRC32C/crc32c.c
+crc=(-I Sources/CCRC32C/include "$out/crc32c.o")
 swiftc "${flags[@]}" -emit-module -emit-library -static -module-name LMDB -I Sources/CLMDB \
     -emit-module-path "$out/LMDB.swiftmodule" -o "$out/libLMDB.a" Sources/LMDB/*.swift
 swiftc "${flags[@]}" -module-name FuzzStorage -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
-    $(find Sources/TrendStore -name '*.swift') Tools/Fuzz/StorageDecoders.swift "$out/libLMDB.a" -llmdb -lz \
+    $(find Sources/TrendStore -name '*.swift') Tools/Fuzz/StorageDecoders.swift "$out/libLMDB.a" "${crc[@]}" -llmdb -lz \
     -o "$out/fuzz-storage"
 swiftc "${flags[@]}" -module-name FuzzWrite -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
-    $(find Sources/TrendStore -name '*.swift') Tools/Fuzz/WritePath.swift "$out/libLMDB.a" -llmdb -lz \
+    $(find Sources/TrendStore -name '*.swift') Tools/Fuzz/WritePath.swift "$out/libLMDB.a" "${crc[@]}" -llmdb -lz \
     -o "$out/fuzz-write"
 swiftc "${flags[@]}" -emit-module -emit-library -static -module-name TrendStore -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
-    -emit-module-path "$out/TrendStore.swiftmodule" -o "$out/libTrendStore.a" $(find Sources/TrendStore -name '*.swift')
+    -emit-module-path "$out/TrendStore.swiftmodule" -o "$out/libTrendStore.a" -I Sources/CCRC32C/include \
+    $(find Sources/TrendStore -name '*.swift')
 swiftc "${flags[@]}" -module-name FuzzImport -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
     $(find Sources/TrendStoreImport -name '*.swift' ! -name Importer.swift ! -name AppleHealthArchive.swift \
         ! -name ZipEntrySource.swift) \
-    Tools/Fuzz/ImportParsers.swift "$out/libTrendStore.a" "$out/libLMDB.a" -llmdb -lz -o "$out/fuzz-import"
+    Tools/Fuzz/ImportParsers.swift "$out/libTrendStore.a" "$out/libLMDB.a" "${crc[@]}" -llmdb -lz \
+    -o "$out/fuzz-import"
 
 find Fixtures -type f \( -name '*.csv' -o -name '*.ndjson' -o -name '*.json' -o -name '*.xml' \) -size -100k \
     -exec cp {} "$out/corpus-import/" \;
