@@ -34,7 +34,7 @@ struct HourSummaryTests {
         let day: Int64 = 20_000
         for (hour, count) in [(0, UInt64(3)), (5, UInt64(UInt32.max) + 9), (23, 1)] {
             let start = day * TimeGrid.day + Int64(hour) * TimeGrid.hour + 1_234
-            summary.hours[hour] = SlotRunFigures(
+            summary.hours[hour] = RunFigures(
                 hasData: true, count: count, sum: -0.0 + Double(hour) * 1.5, minimum: -2.5,
                 maximum: 1e300,
                 latest: Sample(
@@ -65,7 +65,7 @@ struct HourSummaryTests {
 
     /// Calls `body(day, hour, figures)` for each hour with data of a discrete series' row.
     private static func forEachHour(
-        _ row: [UInt8], series: UInt32, group: Int64, _ body: (Int64, Int, SlotRunFigures) -> Void
+        _ row: [UInt8], series: UInt32, group: Int64, _ body: (Int64, Int, RunFigures) -> Void
     ) throws {
         try row.withUnsafeBytes { row in
             try HourSummaryCodec.forEachSegment(

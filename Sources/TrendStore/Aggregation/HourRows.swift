@@ -83,20 +83,22 @@ struct HourRows {
         }
     }
 
-    /// The figures of hour `hour` of UTC day `day` (empty when it has no data).
+    /// The figures of the UTC hour starting at `start` (on the hour; empty when it has no data).
     @inline(__always)
-    func figures(day: Int64, hour: Int) -> SlotRunFigures {
-        withSegment(ofDay: day) { segment in
+    func figures(ofHourStarting start: Int64) -> RunFigures {
+        let day = start.floorDivided(by: TimeGrid.day)
+        let hour = Int((start - day * TimeGrid.day) / TimeGrid.hour)
+        return withSegment(ofDay: day) { segment in
             HourSummaryCodec.hours(of: segment) & (1 << UInt32(hour)) == 0
-                ? SlotRunFigures()
+                ? RunFigures()
                 : HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind)
-        } ?? SlotRunFigures()
+        } ?? RunFigures()
     }
 
     /// Adds the whole UTC hours of `[from, to)` (both on the hour) to `figures`, in time
-    /// order: the additions of one piece per hour, without forming the pieces.
+    /// order: the additions of one run per hour, without forming the runs.
     @inline(__always)
-    func add(hoursFrom from: Int64, to: Int64, into figures: inout BucketFigures) {
+    func add(hoursFrom from: Int64, to: Int64, into figures: inout RunFigures) {
         var dayStart = from.floorDivided(by: TimeGrid.day) * TimeGrid.day
         while dayStart < to {
             let day = dayStart / TimeGrid.day
@@ -111,18 +113,9 @@ struct HourRows {
                 while hours != 0 {
                     let hour = hours.trailingZeroBitCount
                     hours &= hours - 1
-                    let piece = HourSummaryCodec.figures(
-                        ofHour: hour, in: segment, day: day, kind: kind)
-                    switch kind {
-                    case .cumulative:
-                        figures.sum += piece.sum
-                        figures.count += Int(clamping: piece.count)
-                        figures.hasData = true
-                    case .discrete:
-                        figures.addMembers(
-                            count: Int(clamping: piece.count), sum: piece.sum,
-                            minimum: piece.minimum, maximum: piece.maximum, latest: piece.latest)
-                    }
+                    figures.add(
+                        HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind),
+                        kind: kind)
                 }
             }
         }

@@ -156,7 +156,7 @@ extension Queries {
                 start: Date(milliseconds: span.start), end: Date(milliseconds: span.end))
             guard figures.hasData else { return bucket }
             if options.contains(.sum) { bucket.sum = figures.sum }
-            if options.contains(.count) { bucket.count = figures.count }
+            if options.contains(.count) { bucket.count = Int(clamping: figures.count) }
             if record.kind == .discrete {
                 if options.contains(.average) {
                     bucket.average = figures.sum / Double(figures.count)

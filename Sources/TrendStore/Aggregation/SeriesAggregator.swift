@@ -80,10 +80,7 @@ struct SeriesAggregator {
             for span in day.spans {
                 if let now, span.start > now { break }
                 if let hours, readsHour(span) {
-                    let utcDay = span.start.floorDivided(by: TimeGrid.day)
-                    let hour = hours.figures(
-                        day: utcDay,
-                        hour: Int((span.start - utcDay * TimeGrid.day) / TimeGrid.hour))
+                    let hour = hours.figures(ofHourStarting: span.start)
                     if hour.hasData { figures.hasData = true }
                     figures.hourly[span.hour] += hour.sum
                 } else if usesRollups && span.isQuarterAligned {

@@ -1,33 +1,5 @@
 import LMDB
 
-/// The running figures of one bucket.
-struct BucketFigures {
-    /// Samples starting in the bucket.
-    var count = 0
-    /// The prorated sum (cumulative) or the members' sum (discrete).
-    var sum = 0.0
-    /// Whether any sample overlaps the bucket (cumulative) or starts in it (discrete).
-    var hasData = false
-    var minimum = Double.infinity
-    var maximum = -Double.infinity
-    var latest: Sample?
-
-    /// Adds a discrete member, or a slot's figures standing for `count` members.
-    @inline(__always)
-    mutating func addMembers(
-        count: Int, sum: Double, minimum: Double, maximum: Double, latest: Sample
-    ) {
-        self.count += count
-        self.sum += sum
-        hasData = true
-        self.minimum = Swift.min(self.minimum, minimum)
-        self.maximum = Swift.max(self.maximum, maximum)
-        if self.latest.map({ SlotExtremes.isLater(latest, than: $0) }) ?? true {
-            self.latest = latest
-        }
-    }
-}
-
 /// Computes interval statistics of one series (SPEC §3.4) from its rollups: the
 /// quarter-hours inside each run of a bucket are rollup slots, and only the parts of a run
 /// that are not quarter-aligned (an anchor off the grid, buckets shorter than a
@@ -50,9 +22,9 @@ struct StatisticsAggregator {
     /// The figures of each bucket, computed a year of rollup rows at a time so memory stays flat.
     func figures<T: ReadableTransaction & ~Copyable>(
         of buckets: [BucketSpan], txn: borrowing T
-    ) throws -> [BucketFigures] {
+    ) throws -> [RunFigures] {
         let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
-        var result: [BucketFigures] = []
+        var result: [RunFigures] = []
         result.reserveCapacity(buckets.count)
         var groupStart = 0
         while groupStart < buckets.count {
@@ -82,7 +54,7 @@ struct StatisticsAggregator {
             }
             let slotDays = SeriesAggregator.utcDays(covering: slotRanges)
             // The slot reader of the series' kind: the figures of a quarter-aligned piece of one UTC hour.
-            let slots: (Int64, Int64) -> SlotRunFigures
+            let slots: (Int64, Int64) -> RunFigures
             switch record.kind {
             case .cumulative:
                 let rows = try RollupRows(
@@ -95,7 +67,7 @@ struct StatisticsAggregator {
                 slots = { Self.discreteSlots(rows, from: $0, to: $1) }
             }
             for bucket in group {
-                var figures = BucketFigures()
+                var figures = RunFigures()
                 for run in bucket.runs {
                     try add(run, into: &figures, txn: txn, hours: hours, slots: slots)
                 }
@@ -111,8 +83,8 @@ struct StatisticsAggregator {
     /// way), its unaligned ends from raw samples.
     @inline(__always)
     private func add<T: ReadableTransaction & ~Copyable>(
-        _ run: Range<Int64>, into figures: inout BucketFigures, txn: borrowing T,
-        hours: HourRows?, slots: (Int64, Int64) -> SlotRunFigures
+        _ run: Range<Int64>, into figures: inout RunFigures, txn: borrowing T,
+        hours: HourRows?, slots: (Int64, Int64) -> RunFigures
     ) throws {
         let parts = AlignedParts(run, wholeHours: hours != nil)
         guard usesRollups, let aligned = parts.aligned else {
@@ -137,37 +109,20 @@ struct StatisticsAggregator {
     /// Adds the slots of `[from, to)` (both quarter-aligned) one UTC hour's piece at a time.
     @inline(__always)
     private func addSlots(
-        from: Int64, to: Int64, into figures: inout BucketFigures,
-        _ slots: (Int64, Int64) -> SlotRunFigures
+        from: Int64, to: Int64, into figures: inout RunFigures,
+        _ slots: (Int64, Int64) -> RunFigures
     ) {
         var instant = from
         while instant < to {
             let upTo = min(to, (instant.floorDivided(by: TimeGrid.hour) + 1) * TimeGrid.hour)
-            add(slots(instant, upTo), into: &figures)
+            figures.add(slots(instant, upTo), kind: record.kind)
             instant = upTo
-        }
-    }
-
-    /// Adds the figures of a piece of slots within one UTC hour to a bucket.
-    @inline(__always)
-    private func add(_ piece: SlotRunFigures, into figures: inout BucketFigures) {
-        switch record.kind {
-        case .cumulative:
-            figures.sum += piece.sum
-            figures.count += Int(clamping: piece.count)
-            figures.hasData = figures.hasData || piece.hasData
-        case .discrete:
-            if piece.hasData {
-                figures.addMembers(
-                    count: Int(clamping: piece.count), sum: piece.sum, minimum: piece.minimum,
-                    maximum: piece.maximum, latest: piece.latest)
-            }
         }
     }
 
     /// Adds the samples of `range` from raw samples.
     private func addRaw<T: ReadableTransaction & ~Copyable>(
-        _ range: Range<Int64>, into figures: inout BucketFigures, txn: borrowing T
+        _ range: Range<Int64>, into figures: inout RunFigures, txn: borrowing T
     ) throws {
         switch record.kind {
         case .cumulative:
@@ -179,9 +134,7 @@ struct StatisticsAggregator {
                     through: range.upperBound - 1, txn: txn),
                 from: range.lowerBound, to: range.upperBound, closed: false, hour: 0,
                 into: &span)
-            figures.sum += span.hourly[0]
-            figures.count += span.count
-            figures.hasData = figures.hasData || span.hasData
+            figures.addProrated(span.hourly[0], count: UInt64(span.count), touched: span.hasData)
         case .discrete:
             for sample in try raw.rawSamples(
                 startingFrom: range.lowerBound, through: range.upperBound - 1, txn: txn)
@@ -197,15 +150,15 @@ struct StatisticsAggregator {
     /// cumulative series, added in slot order from zero.
     @inline(__always)
     private static func cumulativeSlots(_ rows: RollupRows, from: Int64, to: Int64)
-        -> SlotRunFigures
+        -> RunFigures
     {
-        var piece = SlotRunFigures()
+        var piece = RunFigures()
         guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
             return piece
         }
         for slot in slots {
-            piece.addCumulativeSlot(
-                prorated: rows.prorated[slot], count: rows.startCounts[slot],
+            piece.addProrated(
+                rows.prorated[slot], count: UInt64(rows.startCounts[slot]),
                 touched: rows.touched[slot])
         }
         return piece
@@ -215,15 +168,16 @@ struct StatisticsAggregator {
     /// discrete series, added in slot order.
     @inline(__always)
     private static func discreteSlots(_ rows: DiscreteRows, from: Int64, to: Int64)
-        -> SlotRunFigures
+        -> RunFigures
     {
-        var piece = SlotRunFigures()
+        var piece = RunFigures()
         guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
             return piece
         }
         for slot in slots where rows.counts[slot] > 0 {
-            piece.addDiscreteSlot(
-                count: rows.counts[slot], sum: rows.sums[slot], minimum: rows.minimums[slot],
+            piece.addMembers(
+                count: UInt64(rows.counts[slot]), sum: rows.sums[slot],
+                minimum: rows.minimums[slot],
                 maximum: rows.maximums[slot], latest: rows.latest[slot])
         }
         return piece

@@ -1,7 +1,7 @@
 /// One series' figures per UTC hour of one UTC day, summarised from the day's rollup row:
 /// the level whole-hour spans read instead of four quarter-hour slots each.
 ///
-/// Each hour's figures are its slots added in slot order from zero (``SlotRunFigures``),
+/// Each hour's figures are its slots added in slot order from zero (``RunFigures``),
 /// exactly what a reader of the slots forms for a whole hour, so an answer from hours has
 /// the same bits as one from slots. The summary is a pure function of the row: rebuilding
 /// it gives the same bytes.
@@ -11,7 +11,7 @@ struct DayHours: Equatable {
 
     let kind: SeriesKind
     /// The figures of each hour; an hour without data holds zeros and is not stored.
-    var hours = [SlotRunFigures](repeating: SlotRunFigures(), count: hourCount)
+    var hours = [RunFigures](repeating: RunFigures(), count: hourCount)
 
     init(kind: SeriesKind) { self.kind = kind }
 
@@ -25,16 +25,17 @@ struct DayHours: Equatable {
         if RollupRowCodec.isDiscrete(row) {
             var summary = DayHours(kind: .discrete)
             try RollupRowCodec.forEachDiscreteSlot(row, day: day) { slot, count, sum, extremes in
-                summary.hours[slot / slotsPerHour].addDiscreteSlot(
-                    count: count, sum: sum, minimum: extremes.minimum, maximum: extremes.maximum,
+                summary.hours[slot / slotsPerHour].addMembers(
+                    count: UInt64(count), sum: sum, minimum: extremes.minimum,
+                    maximum: extremes.maximum,
                     latest: extremes.latest)
             }
             return summary
         }
         var summary = DayHours(kind: .cumulative)
         try RollupRowCodec.forEachSlot(row) { slot, prorated, count, _ in
-            summary.hours[slot / slotsPerHour].addCumulativeSlot(
-                prorated: prorated, count: count, touched: true)
+            summary.hours[slot / slotsPerHour].addProrated(
+                prorated, count: UInt64(count), touched: true)
         }
         return summary
     }

@@ -190,12 +190,12 @@ enum HourSummaryCodec {
     @inline(__always)
     static func figures(
         ofHour hour: Int, in segment: UnsafeRawBufferPointer, day: Int64, kind: SeriesKind
-    ) -> SlotRunFigures {
+    ) -> RunFigures {
         let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         let wide = header & wideFlag != 0
         let before = (header & hoursMask & ((1 << UInt32(hour)) - 1)).nonzeroBitCount
         var offset = 5 + before * entrySize(kind, wide: wide)
-        var figures = SlotRunFigures()
+        var figures = RunFigures()
         figures.hasData = true
         figures.count = integer(segment, at: &offset, wide: wide)
         figures.sum = double(segment, at: &offset)
