@@ -4,20 +4,29 @@ import LMDB
 /// spans read instead of four rollup slots each. Days without a summary read as empty,
 /// like days without a rollup row.
 ///
-/// Each wanted day's segment is checked once and copied as it is stored; hours are read
-/// from the copy when asked for, so a query pays for the figures it uses.
+/// Each wanted day's segment is checked once and read where it lies in the transaction's
+/// pages, never copied, so the rows exist only inside ``withRows(in:record:days:txn:_:)``;
+/// hours are read when asked for, so a query pays for the figures it uses.
 struct HourRows {
     private var index: DayRowIndex
     let kind: SeriesKind
-    /// The checked segments, one after another.
-    private var segments: [UInt8] = []
-    /// Where each loaded day's segment starts in `segments` (and, next, ends).
-    private var bounds: [Int] = [0]
+    /// The checked segments in the transaction's pages, by row number of ``index``.
+    private var segments: [UnsafeRawBufferPointer] = []
 
-    /// Loads the summaries of `days` (sorted, unique) for `record` from `database`: one
-    /// cursor walk over the rows holding them when they are dense, a lookup per row when
-    /// they are sparse. Only the wanted days' segments are checked.
-    init<T: ReadableTransaction & ~Copyable>(
+    /// Calls `body` with the summaries of `days` (sorted, unique) for `record` from
+    /// `database`, or with `nil` when there is no database. The rows point into `txn`'s
+    /// pages: `body` must not keep them.
+    static func withRows<T: ReadableTransaction & ~Copyable, R>(
+        in database: Database?, record: SeriesRecord, days: [Int64], txn: borrowing T,
+        _ body: (HourRows?) throws -> R
+    ) throws -> R {
+        guard let database else { return try body(nil) }
+        return try body(HourRows(database: database, record: record, days: days, txn: txn))
+    }
+
+    /// Loads the summaries: one cursor walk over the rows holding them when they are dense,
+    /// a lookup per row when they are sparse. Only the wanted days' segments are checked.
+    private init<T: ReadableTransaction & ~Copyable>(
         database: Database, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
         kind = record.kind
@@ -29,7 +38,7 @@ struct HourRows {
             if groups.last != group { groups.append(group) }
         }
         guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
-        bounds.reserveCapacity(days.count + 1)
+        segments.reserveCapacity(days.count)
         // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
         if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
             try txn.withCursor(database) { cursor in
@@ -53,7 +62,7 @@ struct HourRows {
         }
     }
 
-    /// Copies the checked segments of the wanted days of one stored row into `rows`.
+    /// Records where the checked segments of the wanted days of one stored row lie.
     private static func read(
         _ row: UnsafeRawBufferPointer, group: Int64, record: SeriesRecord, _ wanted: DayRowIndex,
         into rows: inout HourRows
@@ -62,9 +71,8 @@ struct HourRows {
             try HourSummaryCodec.forEachSegment(
                 row, series: record.id, group: group, kind: record.kind, isWanted: wanted.isWanted
             ) { day, segment in
-                rows.index.set(day, row: rows.bounds.count - 1)
-                rows.segments.append(contentsOf: segment)
-                rows.bounds.append(rows.segments.count)
+                rows.index.set(day, row: rows.segments.count)
+                rows.segments.append(segment)
             }
         } catch {
             throw StoreError.damagedRollup(
@@ -78,21 +86,7 @@ struct HourRows {
     @inline(__always)
     private func withSegment<R>(ofDay day: Int64, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
         guard let row = index.row(ofDay: day) else { return nil }
-        return segments.withUnsafeBytes { bytes in
-            body(UnsafeRawBufferPointer(rebasing: bytes[bounds[row]..<bounds[row + 1]]))
-        }
-    }
-
-    /// The figures of the UTC hour starting at `start` (on the hour; empty when it has no data).
-    @inline(__always)
-    func figures(ofHourStarting start: Int64) -> RunFigures {
-        let day = start.floorDivided(by: TimeGrid.day)
-        let hour = Int((start - day * TimeGrid.day) / TimeGrid.hour)
-        return withSegment(ofDay: day) { segment in
-            HourSummaryCodec.hours(of: segment) & (1 << UInt32(hour)) == 0
-                ? RunFigures()
-                : HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind)
-        } ?? RunFigures()
+        return body(segments[row])
     }
 
     /// Adds the whole UTC hours of `[from, to)` (both on the hour) to `figures`, in time
@@ -118,6 +112,20 @@ struct HourRows {
                         kind: kind)
                 }
             }
+        }
+    }
+
+    /// Writes the sums of the 24 hours of UTC day `day` into `sums[offset..<offset + 24]`
+    /// (0 for an hour without data) and returns which hours have data (bit `h` for hour
+    /// `h`): a whole day read at once, for day curves over many days.
+    @inline(__always)
+    func sums(ofDay day: Int64, into sums: inout [Double], at offset: Int) -> UInt32 {
+        sums.withUnsafeMutableBufferPointer { sums in
+            for hour in 0..<24 { sums[offset + hour] = 0 }
+            return withSegment(ofDay: day) { segment in
+                HourSummaryCodec.forEachSum(in: segment, kind: kind) { sums[offset + $0] = $1 }
+                return HourSummaryCodec.hours(of: segment)
+            } ?? 0
         }
     }
 }

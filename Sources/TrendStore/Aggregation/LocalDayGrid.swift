@@ -13,20 +13,6 @@ struct HourSpan: Equatable {
     }
 }
 
-/// A local day as instants: where it begins and ends, and its hour buckets in time order.
-///
-/// A normal day has 24 spans; a spring-forward day 23 (the skipped hour has none); a
-/// fall-back day 25 (the repeated hour has two). A day skipped by its zone (Pacific/Apia,
-/// 2011-12-30) has no spans and `start == end`.
-struct LocalDayInstants {
-    let date: LocalDate
-    /// The first instant of the day.
-    let start: Int64
-    /// The first instant of the next day.
-    let end: Int64
-    let spans: [HourSpan]
-}
-
 /// Maps local dates of one zone to instants, computed from the zone's offsets once per query.
 ///
 /// Local day D holds the instants whose wall-clock time (instant + offset) falls on D,
@@ -83,11 +69,12 @@ struct LocalDayGrid {
         return (first.lowerBound, last.upperBound)
     }
 
-    /// The instants and hour spans of `date`.
-    func instants(of date: LocalDate) -> LocalDayInstants {
+    /// Replaces the contents of `spans` with the hour spans of `date` in time order (none for
+    /// a date the zone skips), reusing its storage: what a query over thousands of days
+    /// calls many times without allocating.
+    func spans(of date: LocalDate, into spans: inout [HourSpan]) {
+        spans.removeAll(keepingCapacity: true)
         let wallStart = date.dayNumber * TimeGrid.day
-        var spans: [HourSpan] = []
-        spans.reserveCapacity(25)
         forEachPiece(of: date) { from, to, offset in
             let firstHour = Int((from + offset - wallStart) / TimeGrid.hour)
             for hour in firstHour..<24 {
@@ -100,11 +87,21 @@ struct LocalDayGrid {
                 }
             }
         }
-        guard let first = spans.first, let last = spans.last else {
-            let instant = skippedDay(date).start
-            return LocalDayInstants(date: date, start: instant, end: instant, spans: [])
+    }
+
+    /// The first instant of `date` when the date is 24 whole UTC hours under one offset
+    /// (every date of a zone whose offset is whole hours, but its transition days), else
+    /// `nil`. Its hour spans are then the 24 UTC hours from there: a query over many days
+    /// reads them without forming them.
+    @inline(__always)
+    func wholeHoursStart(of date: LocalDate) -> Int64? {
+        var start: Int64?
+        var pieces = 0
+        forEachPiece(of: date) { from, to, _ in
+            pieces += 1
+            start = to - from == TimeGrid.day && from.floorModulo(TimeGrid.hour) == 0 ? from : nil
         }
-        return LocalDayInstants(date: date, start: first.start, end: last.end, spans: spans)
+        return pieces == 1 ? start : nil
     }
 
     /// Calls `body(from, to, offset)` for each run of instants of `date` under one offset, in time order.

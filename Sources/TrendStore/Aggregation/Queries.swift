@@ -12,11 +12,12 @@ struct Queries {
     ) throws -> DayCurve {
         let instant = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
-        let day = LocalDayGrid(zone: zone, from: today, through: today).instants(of: today)
+        let grid = LocalDayGrid(zone: zone, from: today, through: today)
         let record = try requireCumulative(series, for: "today's curve", in: txn)
         let aggregator = SeriesAggregator(storage: storage, record: record)
-        let figures = try aggregator.figures(of: [day], until: instant, txn: txn)[0]
-        let latest = try aggregator.latestEnd(from: day.start, now: instant, txn: txn)
+        let figures = try aggregator.figures(of: today, in: grid, until: instant, txn: txn)
+        let latest = try aggregator.latestEnd(
+            from: grid.bounds(of: today).start, now: instant, txn: txn)
         return DayCurve(
             series: record.name, date: today, cumulative: figures.cumulative,
             latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
@@ -55,21 +56,23 @@ struct Queries {
             grid.bounds(of: first)
             .start..<max(
                 grid.bounds(of: today).start, grid.bounds(of: today.adding(days: -1)).end)
-        let wanted = Set(weekdays)
+        // The curve sum of each weekday asked for, at its raw value − 1 (Sunday first).
+        var curves = [WeekdayCurveSum?](repeating: nil, count: 7)
+        for weekday in weekdays {
+            curves[weekday.rawValue - 1] = WeekdayCurveSum(
+                weekday: weekday, includeEmptyDays: options.includeEmptyDays)
+        }
         let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(
             LocalDate.init(dayNumber:)
         )
-        .filter { wanted.contains(Weekday(of: $0)) }
-        let figures = try SeriesAggregator(
+        .filter { curves[Weekday(of: $0).rawValue - 1] != nil }
+        try SeriesAggregator(
             storage: storage, record: record, usesRollups: !options.fromRawSamples
         )
-        .figures(of: dates.map(grid.instants(of:)), txn: txn)
-        let averages = weekdays.map { weekday in
-            WeekdayAverage.averaging(
-                series: record.name, weekday: weekday.rawValue,
-                candidates: zip(dates, figures).filter { Weekday(of: $0.0) == weekday },
-                includeEmptyDays: options.includeEmptyDays)
+        .forEachDay(of: dates, in: grid, txn: txn) { index, figures in
+            curves[Weekday(of: dates[index]).rawValue - 1]?.add(dates[index], figures)
         }
+        let averages = weekdays.compactMap { curves[$0.rawValue - 1]?.average(series: record.name) }
         return (averages, window)
     }
 
@@ -78,10 +81,10 @@ struct Queries {
         of series: String, on date: LocalDate, zone: TimeZone, in txn: borrowing T
     ) throws -> DayCurve {
         try SampleRules.checkDates(date)
-        let day = LocalDayGrid(zone: zone, from: date, through: date).instants(of: date)
+        let grid = LocalDayGrid(zone: zone, from: date, through: date)
         let record = try requireCumulative(series, for: "a day's curve", in: txn)
         let figures = try SeriesAggregator(storage: storage, record: record).figures(
-            of: [day], txn: txn)[0]
+            of: date, in: grid, txn: txn)
         return DayCurve(
             series: record.name, date: date, cumulative: figures.cumulative,
             latestSampleTimestamp: nil)

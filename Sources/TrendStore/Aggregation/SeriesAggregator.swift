@@ -11,6 +11,14 @@ struct LocalDayFigures {
     /// The sum of the whole values of the samples starting in the day.
     var startSum = 0.0
 
+    /// Empties the figures for the next day, keeping the hourly storage (24 hours or none).
+    mutating func reset() {
+        for hour in hourly.indices { hourly[hour] = 0 }
+        hasData = false
+        count = 0
+        startSum = 0
+    }
+
     /// The cumulative curve: `C[h] = Σ_{k ≤ h} hourly[k]`.
     var cumulative: [Double] {
         var running = 0.0
@@ -38,30 +46,50 @@ struct SeriesAggregator {
         self.usesRollups = usesRollups
     }
 
-    /// The figures of each day (sorted by date), counting only instants before `now`
-    /// (and instant samples at `now`) when given.
+    /// The figures of `date`, counting only instants before `now` (and instant samples at
+    /// `now`) when given.
+    func figures<T: ReadableTransaction & ~Copyable>(
+        of date: LocalDate, in grid: LocalDayGrid, until now: Int64? = nil, txn: borrowing T
+    ) throws -> LocalDayFigures {
+        var result = LocalDayFigures()
+        try forEachDay(of: [date], in: grid, until: now, txn: txn) { _, figures in
+            result = figures
+        }
+        return result
+    }
+
+    /// Calls `body(index, figures)` with the figures of each of `dates` (ascending), in
+    /// order, counting only instants before `now` (and instant samples at `now`) when given.
     ///
     /// A span that is a whole UTC hour before the current quarter-hour reads its hour
-    /// summary when the store has them, with the same bits as its four slots.
-    func figures<T: ReadableTransaction & ~Copyable>(
-        of days: [LocalDayInstants], until now: Int64? = nil, txn: borrowing T
-    ) throws -> [LocalDayFigures] {
+    /// summary when the store has them, with the same bits as its four slots. Nothing is
+    /// allocated per day: the figures passed to `body` are overwritten for the next day.
+    func forEachDay<T: ReadableTransaction & ~Copyable>(
+        of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64? = nil,
+        txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
+    ) throws {
         let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
-        func readsHour(_ span: HourSpan) -> Bool {
-            hourDatabase != nil && span.start.floorModulo(TimeGrid.hour) == 0
-                && span.end == span.start + TimeGrid.hour && span.end <= cut ?? .max
-        }
+        var spans: [HourSpan] = []
+        spans.reserveCapacity(25)
         var slotRanges: [(Int64, Int64)] = []
         var hourRanges: [(Int64, Int64)] = []
         if usesRollups {
-            for day in days {
-                for span in day.spans {
+            for date in dates {
+                if hourDatabase != nil, let start = grid.wholeHoursStart(of: date),
+                    start + TimeGrid.day <= cut ?? .max
+                {
+                    Self.append(start, start + TimeGrid.day, mergingInto: &hourRanges)
+                    continue
+                }
+                grid.spans(of: date, into: &spans)
+                for span in spans {
                     if let now, span.start > now { break }
-                    if readsHour(span) {
-                        hourRanges.append((span.start, span.end))
+                    if hourDatabase != nil && Self.readsHour(span, cut: cut) {
+                        Self.append(span.start, span.end, mergingInto: &hourRanges)
                     } else if span.isQuarterAligned {
-                        slotRanges.append((span.start, min(span.end, cut ?? .max)))
+                        Self.append(
+                            span.start, min(span.end, cut ?? .max), mergingInto: &slotRanges)
                     }
                 }
             }
@@ -69,20 +97,40 @@ struct SeriesAggregator {
         let rows = try RollupRows(
             storage: storage, record: record, days: Self.utcDays(covering: slotRanges),
             includesStarts: false, txn: txn)
-        let hours = try hourDatabase.map {
-            try HourRows(
-                database: $0, record: record, days: Self.utcDays(covering: hourRanges), txn: txn)
+        try HourRows.withRows(
+            in: hourDatabase, record: record, days: Self.utcDays(covering: hourRanges), txn: txn
+        ) { hours in
+            try forEachDay(
+                of: dates, in: grid, until: now, rows: rows, hours: hours, txn: txn, body)
         }
-        var result: [LocalDayFigures] = []
-        result.reserveCapacity(days.count)
-        for day in days {
-            var figures = LocalDayFigures()
-            for span in day.spans {
+    }
+
+    /// The second pass of ``forEachDay(of:in:until:txn:_:)``: each day's figures from the
+    /// rows loaded for them.
+    private func forEachDay<T: ReadableTransaction & ~Copyable>(
+        of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64?, rows: RollupRows,
+        hours: HourRows?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
+    ) throws {
+        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
+        var spans: [HourSpan] = []
+        spans.reserveCapacity(25)
+        var summaries = SummaryWindow()
+        var figures = LocalDayFigures()
+        for (index, date) in dates.enumerated() {
+            figures.reset()
+            if let hours, let start = grid.wholeHoursStart(of: date),
+                start + TimeGrid.day <= cut ?? .max
+            {
+                summaries.addDay(startingAt: start, of: hours, to: &figures)
+                try body(index, figures)
+                continue
+            }
+            grid.spans(of: date, into: &spans)
+            for span in spans {
                 if let now, span.start > now { break }
-                if let hours, readsHour(span) {
-                    let hour = hours.figures(ofHourStarting: span.start)
-                    if hour.hasData { figures.hasData = true }
-                    figures.hourly[span.hour] += hour.sum
+                if let hours, Self.readsHour(span, cut: cut) {
+                    summaries.add(
+                        hourStarting: span.start, of: hours, toHour: span.hour, of: &figures)
                 } else if usesRollups && span.isQuarterAligned {
                     addSlots(
                         rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
@@ -106,9 +154,83 @@ struct SeriesAggregator {
                         into: &figures)
                 }
             }
-            result.append(figures)
+            try body(index, figures)
         }
-        return result
+    }
+
+    /// The hour sums of two consecutive UTC days, the window a local day reads: the next
+    /// local day begins in the second, so each UTC day is read once over many days.
+    private struct SummaryWindow {
+        private var firstDay = Int64.min
+        /// The hours with data, bit `24 × (day − firstDay) + h` for hour `h`.
+        private var present: UInt64 = 0
+        /// The sums of the two days' hours, 0 where an hour has no data.
+        private var sums = [Double](repeating: 0, count: 48)
+
+        /// Makes the window hold UTC days `day` and `day + 1`.
+        @inline(__always)
+        private mutating func load(from day: Int64, _ hours: HourRows) {
+            guard day != firstDay else { return }
+            if day == firstDay + 1 {
+                for hour in 0..<24 { sums[hour] = sums[hour + 24] }
+                present >>= 24
+            } else {
+                present = UInt64(hours.sums(ofDay: day, into: &sums, at: 0))
+            }
+            present |= UInt64(hours.sums(ofDay: day + 1, into: &sums, at: 24)) << 24
+            firstDay = day
+        }
+
+        /// Adds the 24 UTC hours from `start` (on the hour) to local hours 0…23 of `figures`.
+        @inline(__always)
+        mutating func addDay(
+            startingAt start: Int64, of hours: HourRows, to figures: inout LocalDayFigures
+        ) {
+            let day = start.floorDivided(by: TimeGrid.day)
+            load(from: day, hours)
+            let first = Int((start - day * TimeGrid.day) / TimeGrid.hour)
+            if (present >> UInt64(first)) & 0xFF_FFFF != 0 { figures.hasData = true }
+            sums.withUnsafeBufferPointer { sums in
+                figures.hourly.withUnsafeMutableBufferPointer { hourly in
+                    for hour in 0..<24 { hourly[hour] += sums[first + hour] }
+                }
+            }
+        }
+
+        /// Adds the sum of the UTC hour starting at `start` to local hour `hour` of `figures`.
+        @inline(__always)
+        mutating func add(
+            hourStarting start: Int64, of hours: HourRows, toHour hour: Int,
+            of figures: inout LocalDayFigures
+        ) {
+            let day = start.floorDivided(by: TimeGrid.day)
+            if day != firstDay && day != firstDay + 1 { load(from: day, hours) }
+            let index = Int(day - firstDay) * 24 + Int((start - day * TimeGrid.day) / TimeGrid.hour)
+            if present & (1 << UInt64(index)) != 0 {
+                figures.hasData = true
+                figures.hourly[hour] += sums[index]
+            }
+        }
+    }
+
+    /// Whether `span` is a whole UTC hour before the current quarter-hour `cut`, which an
+    /// hour summary answers.
+    @inline(__always)
+    private static func readsHour(_ span: HourSpan, cut: Int64?) -> Bool {
+        span.start.floorModulo(TimeGrid.hour) == 0 && span.end == span.start + TimeGrid.hour
+            && span.end <= cut ?? .max
+    }
+
+    /// Appends `[start, end)` to `ranges` (in time order), extending the last range when
+    /// they touch, so a run of consecutive days is one range.
+    private static func append(
+        _ start: Int64, _ end: Int64, mergingInto ranges: inout [(Int64, Int64)]
+    ) {
+        if let last = ranges.last, last.1 == start {
+            ranges[ranges.count - 1].1 = end
+        } else {
+            ranges.append((start, end))
+        }
     }
 
     /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.

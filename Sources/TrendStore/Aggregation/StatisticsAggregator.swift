@@ -47,11 +47,6 @@ struct StatisticsAggregator {
                     }
                 }
             }
-            let hours = try hourDatabase.map {
-                try HourRows(
-                    database: $0, record: record,
-                    days: SeriesAggregator.utcDays(covering: hourRanges), txn: txn)
-            }
             let slotDays = SeriesAggregator.utcDays(covering: slotRanges)
             // The slot reader of the series' kind: the figures of a quarter-aligned piece of one UTC hour.
             let slots: (Int64, Int64) -> RunFigures
@@ -66,12 +61,17 @@ struct StatisticsAggregator {
                     storage: storage, record: record, days: slotDays, txn: txn)
                 slots = { Self.discreteSlots(rows, from: $0, to: $1) }
             }
-            for bucket in group {
-                var figures = RunFigures()
-                for run in bucket.runs {
-                    try add(run, into: &figures, txn: txn, hours: hours, slots: slots)
+            try HourRows.withRows(
+                in: hourDatabase, record: record,
+                days: SeriesAggregator.utcDays(covering: hourRanges), txn: txn
+            ) { hours in
+                for bucket in group {
+                    var figures = RunFigures()
+                    for run in bucket.runs {
+                        try add(run, into: &figures, txn: txn, hours: hours, slots: slots)
+                    }
+                    result.append(figures)
                 }
-                result.append(figures)
             }
             groupStart = groupEnd
         }

@@ -75,25 +75,46 @@ public struct WeekdayAverage: Sendable, Codable, Equatable {
         let before = bucket == 0 ? 0 : pattern[bucket - 1]
         return before + fraction * (pattern[bucket] - before)
     }
+}
 
-    static func averaging(
-        series: String, weekday: Int, candidates: [(LocalDate, LocalDayFigures)],
-        includeEmptyDays: Bool
-    ) -> WeekdayAverage {
-        let included = candidates.filter { includeEmptyDays || $0.1.hasData }
-        guard !included.isEmpty else {
+/// Adds up the cumulative curves of one weekday's candidate days, one day at a time, into
+/// a ``WeekdayAverage``: what a query over all time feeds without keeping the days' figures.
+struct WeekdayCurveSum {
+    let weekday: Weekday
+    /// Whether days without any sample count as days of zeros.
+    let includeEmptyDays: Bool
+    /// The days added so far, oldest first.
+    private(set) var days: [LocalDate] = []
+    /// The sum of the added days' cumulative curves, hour by hour.
+    private var sums = [Double](repeating: 0, count: 24)
+
+    init(weekday: Weekday, includeEmptyDays: Bool) {
+        self.weekday = weekday
+        self.includeEmptyDays = includeEmptyDays
+    }
+
+    /// Adds the figures of `date` (later than every day added before), unless it is empty
+    /// and empty days are left out.
+    mutating func add(_ date: LocalDate, _ figures: LocalDayFigures) {
+        guard includeEmptyDays || figures.hasData else { return }
+        days.append(date)
+        var running = 0.0
+        for hour in 0..<24 {
+            running += figures.hourly[hour]
+            sums[hour] += running
+        }
+    }
+
+    /// The average of the days added, `series` named as given.
+    func average(series: String) -> WeekdayAverage {
+        guard !days.isEmpty else {
             return WeekdayAverage(
-                series: series, weekday: weekday, days: [], averageHourlyPattern: nil,
+                series: series, weekday: weekday.rawValue, days: [], averageHourlyPattern: nil,
                 projectedTotal: nil)
         }
-        var sums = [Double](repeating: 0, count: 24)
-        for (_, figures) in included {
-            for (hour, value) in figures.cumulative.enumerated() { sums[hour] += value }
-        }
-        let pattern = sums.map { $0 / Double(included.count) }
+        let pattern = sums.map { $0 / Double(days.count) }
         return WeekdayAverage(
-            series: series, weekday: weekday, days: included.map(\.0),
-            averageHourlyPattern: pattern,
-            projectedTotal: pattern[23])
+            series: series, weekday: weekday.rawValue, days: days,
+            averageHourlyPattern: pattern, projectedTotal: pattern[23])
     }
 }

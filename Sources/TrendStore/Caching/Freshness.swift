@@ -40,9 +40,10 @@ public enum Freshness: Sendable {
         let today = LocalDate(containing: now, in: timeZone)
         guard Weekday(of: today) == weekday else { return false }
         let grid = LocalDayGrid(zone: timeZone, from: today, through: today)
-        let day = grid.instants(of: today)
-        guard let six = day.spans.first(where: { $0.hour >= 6 })?.start,
-            let nine = day.spans.first(where: { $0.hour >= 9 })?.start
+        var spans: [HourSpan] = []
+        grid.spans(of: today, into: &spans)
+        guard let six = spans.first(where: { $0.hour >= 6 })?.start,
+            let nine = spans.first(where: { $0.hour >= 9 })?.start
         else { return false }
         let instant = now.millisecondsSince1970
         return instant >= six && instant < nine && computedAt.millisecondsSince1970 < six

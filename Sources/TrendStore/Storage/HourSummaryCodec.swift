@@ -185,6 +185,25 @@ enum HourSummaryCodec {
             & hoursMask
     }
 
+    /// Calls `body(hour, sum)` for each hour with data of a checked segment, lowest first:
+    /// what a cumulative day curve needs of a day, without the rest of each entry.
+    @inline(__always)
+    static func forEachSum(
+        in segment: UnsafeRawBufferPointer, kind: SeriesKind, _ body: (Int, Double) -> Void
+    ) {
+        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+        let wide = header & wideFlag != 0
+        let size = entrySize(kind, wide: wide)
+        var offset = 5 + (wide ? 8 : 4)
+        var hours = header & hoursMask
+        while hours != 0 {
+            let hour = hours.trailingZeroBitCount
+            hours &= hours - 1
+            body(hour, double(segment, at: &offset))
+            offset += size - 8
+        }
+    }
+
     /// The figures of `hour` (which has data: its bit is in ``hours(of:)``) of the checked
     /// segment of UTC day `day`.
     @inline(__always)
