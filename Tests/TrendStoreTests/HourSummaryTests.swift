@@ -13,7 +13,9 @@ struct HourSummaryTests {
         let check = Array("123456789".utf8).withUnsafeBytes { CRC32C.checksum($0) }
         #expect(check == 0xE306_9283)
         var generator = SampleGenerator(seed: 3)
-        for length in [0, 1, 7, 8, 9, 63, 64, 65, 1_000, 4_099] {
+        for length in [
+            0, 1, 7, 8, 9, 63, 64, 65, 191, 192, 193, 297, 767, 768, 769, 1_000, 1_065, 4_099,
+        ] {
             let bytes = (0..<length).map { _ in UInt8(generator.integer(in: 0...255)) }
             bytes.withUnsafeBytes { bytes in
                 for start in 0..<min(3, length + 1) {
@@ -73,10 +75,11 @@ struct HourSummaryTests {
             ) { day, segment in
                 let hours = HourSummaryCodec.hours(of: segment)
                 for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
-                    body(
-                        day, hour,
-                        HourSummaryCodec.figures(
-                            ofHour: hour, in: segment, day: day, kind: .discrete))
+                    var figures = RunFigures()
+                    HourSummaryCodec.add(
+                        hours: 1 << UInt32(hour), of: segment, day: day, kind: .discrete,
+                        into: &figures)
+                    body(day, hour, figures)
                 }
             }
         }

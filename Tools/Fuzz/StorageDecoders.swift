@@ -52,7 +52,7 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
 }
 
 /// Reads `bytes` as an hour-summary row of one segment (series 1, day 0) whose checksum is
-/// fixed up, and every hour it says it has.
+/// fixed up: all its hours as one run, each hour alone, and the sums.
 private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind) {
     guard bytes.count >= 5 else { return }
     var segment = bytes
@@ -68,9 +68,15 @@ private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind) {
             row, series: 1, group: 0, kind: kind, isWanted: { _ in true }
         ) { day, segment in
             let hours = HourSummaryCodec.hours(of: segment)
+            var all = RunFigures()
+            HourSummaryCodec.add(hours: hours, of: segment, day: day, kind: kind, into: &all)
             for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
-                _ = HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind)
+                var one = RunFigures()
+                HourSummaryCodec.add(
+                    hours: 1 << UInt32(hour), of: segment, day: day, kind: kind, into: &one)
             }
+            var sums = [Double](repeating: 0, count: 24)
+            HourSummaryCodec.forEachSum(in: segment, kind: kind) { sums[$0] = $1 }
         }
         _ = HourSummaryCodec.segments(of: row, kind: kind)
     }

@@ -100,17 +100,10 @@ struct HourRows {
             let last = Int((min(to, dayStart + TimeGrid.day) - dayStart) / TimeGrid.hour)
             dayStart += TimeGrid.day
             withSegment(ofDay: day) { segment in
-                // The hours with data in `first..<last`, lowest first.
-                var hours =
-                    HourSummaryCodec.hours(of: segment) & ((1 << UInt32(last)) - 1)
-                    & ~((1 << UInt32(first)) - 1)
-                while hours != 0 {
-                    let hour = hours.trailingZeroBitCount
-                    hours &= hours - 1
-                    figures.add(
-                        HourSummaryCodec.figures(ofHour: hour, in: segment, day: day, kind: kind),
-                        kind: kind)
-                }
+                HourSummaryCodec.add(
+                    hours: HourSummaryCodec.hours(of: segment) & ((1 << UInt32(last)) - 1)
+                        & ~((1 << UInt32(first)) - 1),
+                    of: segment, day: day, kind: kind, into: &figures)
             }
         }
     }

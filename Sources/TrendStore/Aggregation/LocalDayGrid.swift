@@ -128,10 +128,10 @@ struct LocalDayGrid {
     }
 }
 
-/// The runs of instants of one local date, in time order: one run for almost every date
-/// (held without allocating), more where the clock goes back across midnight, none for a
-/// date the zone skips.
-struct DayRuns {
+/// The runs of instants of one local date or statistics bucket, in time order: one run for
+/// almost every date (held without allocating), more where the clock goes back across
+/// midnight, none for a date the zone skips.
+struct DayRuns: Sequence {
     /// The first run, or `nil` for a skipped date.
     private(set) var first: Range<Int64>?
     /// The runs after the first, in time order: empty for almost every date.
@@ -139,6 +139,38 @@ struct DayRuns {
 
     /// The last run, or `nil` for a skipped date.
     var last: Range<Int64>? { others.last ?? first }
+
+    /// No runs yet.
+    init() {}
+
+    /// The one run `run`.
+    init(_ run: Range<Int64>) { first = run }
+
+    /// The runs in time order, for runs appended by date where a date resumed after the
+    /// next one began; touching runs stay apart, as appended.
+    func sortedByStart() -> DayRuns {
+        guard let first, !others.isEmpty else { return self }
+        var sorted = DayRuns()
+        let all = ([first] + others).sorted { $0.lowerBound < $1.lowerBound }
+        sorted.first = all[0]
+        sorted.others = Array(all.dropFirst())
+        return sorted
+    }
+
+    /// Iterates the runs, first to last, without allocating.
+    struct Iterator: IteratorProtocol {
+        fileprivate let runs: DayRuns
+        /// The next run's index in `others`; −1 for `first`.
+        fileprivate var index = -1
+
+        mutating func next() -> Range<Int64>? {
+            defer { index += 1 }
+            if index < 0 { return runs.first }
+            return index < runs.others.count ? runs.others[index] : nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(runs: self) }
 
     /// Appends a run that follows the others in time, merging it with the last when they touch.
     mutating func append(_ run: Range<Int64>) {

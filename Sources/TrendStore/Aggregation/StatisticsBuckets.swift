@@ -7,7 +7,7 @@ struct BucketSpan {
     let start: Int64
     let end: Int64
     /// The runs of instants, in time order; never empty.
-    let runs: [Range<Int64>]
+    let runs: DayRuns
 }
 
 /// Lays out the buckets of a statistics query (SPEC §3.4): fixed lengths of absolute time
@@ -44,7 +44,7 @@ enum StatisticsBuckets {
             return (first...last).map { index in
                 let start = origin + index * length
                 return BucketSpan(
-                    start: start, end: start + length, runs: [start..<(start + length)])
+                    start: start, end: start + length, runs: DayRuns(start..<(start + length)))
             }
         }
         return try calendarBuckets(
@@ -89,19 +89,16 @@ enum StatisticsBuckets {
         let grid = LocalDayGrid(zone: zone, from: gridFirst, through: gridLast)
         var buckets: [BucketSpan] = []
         buckets.reserveCapacity(firsts.count - 1)
+        var start = grid.bounds(of: gridFirst).start
         for index in 0..<(firsts.count - 1) {
+            let end = grid.bounds(of: firsts[index + 1]).start
+            defer { start = end }
             var runs = DayRuns()
             for day in firsts[index].dayNumber..<firsts[index + 1].dayNumber {
-                let pieces = grid.pieces(of: LocalDate(dayNumber: day))
-                if let first = pieces.first { runs.append(first) }
-                for run in pieces.others { runs.append(run) }
+                for run in grid.pieces(of: LocalDate(dayNumber: day)) { runs.append(run) }
             }
-            guard let first = runs.first else { continue }  // every date skipped by the zone
-            buckets.append(
-                BucketSpan(
-                    start: grid.bounds(of: firsts[index]).start,
-                    end: grid.bounds(of: firsts[index + 1]).start,
-                    runs: ([first] + runs.others).sorted { $0.lowerBound < $1.lowerBound }))
+            guard runs.first != nil else { continue }  // every date skipped by the zone
+            buckets.append(BucketSpan(start: start, end: end, runs: runs.sortedByStart()))
         }
         return buckets
     }

@@ -118,7 +118,7 @@ enum HourSummaryCodec {
 
     /// Calls `body(day, segment)` with the checked segment of each day of `row` (group
     /// `group` of series `series`) that `isWanted`; read its hours with
-    /// ``figures(ofHour:in:day:kind:)``.
+    /// ``add(hours:of:day:kind:into:)`` or ``forEachSum(in:kind:_:)``.
     @inline(__always)
     static func forEachSegment(
         _ row: UnsafeRawBufferPointer, series: UInt32, group: Int64, kind: SeriesKind,
@@ -160,9 +160,11 @@ enum HourSummaryCodec {
         else {
             throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
         }
-        guard kind == .discrete else { return }
         let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         let wide = header & wideFlag != 0
+        // A 4-byte duration (under 50 days) ends far inside Int64 from any instant a query
+        // reads (SampleRules.instantRange): only 8-byte ones need looking at.
+        guard kind == .discrete, wide else { return }
         var present = header & hoursMask
         var offset = 5
         while present != 0 {
@@ -204,33 +206,58 @@ enum HourSummaryCodec {
         }
     }
 
-    /// The figures of `hour` (which has data: its bit is in ``hours(of:)``) of the checked
-    /// segment of UTC day `day`.
+    /// Adds the entries of the hours in `run` of the checked segment of UTC day `day` to
+    /// `figures`, in hour order. `run` is the segment's hours with data within a range of
+    /// hours (``hours(of:)`` masked), so its entries lie one after another.
+    ///
+    /// The same additions, in the same order, as adding each hour's figures with
+    /// ``RunFigures/add(_:kind:)``, but one walk over the entries, reading the latest sample
+    /// of the last hour only: it is the run's latest, each hour's starting later. A run of
+    /// one hour added to empty figures reads that hour.
     @inline(__always)
-    static func figures(
-        ofHour hour: Int, in segment: UnsafeRawBufferPointer, day: Int64, kind: SeriesKind
-    ) -> RunFigures {
+    static func add(
+        hours run: UInt32, of segment: UnsafeRawBufferPointer, day: Int64, kind: SeriesKind,
+        into figures: inout RunFigures
+    ) {
+        guard run != 0 else { return }
         let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         let wide = header & wideFlag != 0
-        let before = (header & hoursMask & ((1 << UInt32(hour)) - 1)).nonzeroBitCount
-        var offset = 5 + before * entrySize(kind, wide: wide)
-        var figures = RunFigures()
-        figures.hasData = true
-        figures.count = integer(segment, at: &offset, wide: wide)
-        figures.sum = double(segment, at: &offset)
-        if kind == .discrete {
-            figures.minimum = double(segment, at: &offset)
-            figures.maximum = double(segment, at: &offset)
+        let size = entrySize(kind, wide: wide)
+        let first = UInt32(run.trailingZeroBitCount)
+        var offset = 5 + (header & hoursMask & ((1 << first) - 1)).nonzeroBitCount * size
+        let entries = run.nonzeroBitCount
+        switch kind {
+        case .cumulative:
+            for _ in 0..<entries {
+                var at = offset
+                let count = integer(segment, at: &at, wide: wide)
+                figures.addProrated(double(segment, at: &at), count: count, touched: true)
+                offset += size
+            }
+        case .discrete:
+            let hadData = figures.hasData
+            for _ in 0..<entries {
+                var at = offset
+                let count = integer(segment, at: &at, wide: wide)
+                let sum = double(segment, at: &at)
+                let minimum = double(segment, at: &at)
+                figures.addMembers(
+                    count: count, sum: sum, minimum: minimum, maximum: double(segment, at: &at))
+                offset += size
+            }
+            var at = offset - size + (wide ? 8 : 4) + 24
+            let last = 31 - run.leadingZeroBitCount
             // Checked by `check`: the end is an instant.
             let start =
-                day * TimeGrid.day + Int64(hour) * TimeGrid.hour
-                + Int64(integer(segment, at: &offset, wide: false))
-            let duration = Int64(integer(segment, at: &offset, wide: wide))
-            figures.latest = Sample(
-                startMilliseconds: start, endMilliseconds: start + duration,
-                value: double(segment, at: &offset))
+                day * TimeGrid.day + Int64(last) * TimeGrid.hour
+                + Int64(integer(segment, at: &at, wide: false))
+            let duration = Int64(integer(segment, at: &at, wide: wide))
+            figures.offerLatest(
+                Sample(
+                    startMilliseconds: start, endMilliseconds: start + duration,
+                    value: double(segment, at: &at)),
+                hadData: hadData)
         }
-        return figures
     }
 
     /// The length of the segment at `offset`, or `nil` when the row ends before it does (or at `offset`).

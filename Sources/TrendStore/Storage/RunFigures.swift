@@ -31,18 +31,33 @@ struct RunFigures: Equatable {
     mutating func addMembers(
         count: UInt64, sum: Double, minimum: Double, maximum: Double, latest: Sample
     ) {
+        let hadData = hasData
+        addMembers(count: count, sum: sum, minimum: minimum, maximum: maximum)
+        offerLatest(latest, hadData: hadData)
+    }
+
+    /// Adds `count` (> 0) discrete samples but for their latest, which the caller offers
+    /// next with ``offerLatest(_:hadData:)``: once for a run of hours, whose last hour's
+    /// latest is the run's.
+    @inline(__always)
+    mutating func addMembers(count: UInt64, sum: Double, minimum: Double, maximum: Double) {
         if hasData {
             self.minimum = Swift.min(self.minimum, minimum)
             self.maximum = Swift.max(self.maximum, maximum)
-            if SlotExtremes.isLater(latest, than: self.latest) { self.latest = latest }
         } else {
             hasData = true
             self.minimum = minimum
             self.maximum = maximum
-            self.latest = latest
         }
         self.count &+= count
         self.sum += sum
+    }
+
+    /// Makes `latest` the latest sample when it is later, or when the figures had no data
+    /// (`hadData`) before its members were added.
+    @inline(__always)
+    mutating func offerLatest(_ latest: Sample, hadData: Bool) {
+        if !hadData || SlotExtremes.isLater(latest, than: self.latest) { self.latest = latest }
     }
 
     /// Adds the figures of `run` of a series of `kind`.
