@@ -8,12 +8,6 @@ enum DuckDBPeer {
         series: String,
         heatmapSeries: [String], yearDates: [LocalDate], runs: Int
     ) -> String {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("duckdb_peer.py").path
-        guard FileManager.default.fileExists(atPath: script) else {
-            return "DuckDB: skipped (no \(script))"
-        }
         do {
             let dates = sqlite.candidates(weekday: weekday, now: now)
             let spans = sqlite.buckets.spans(dates).map {
@@ -45,27 +39,10 @@ enum DuckDBPeer {
                 "allSpans": allSpans,
                 "allWeekdays": allDates.map(\.weekday),
             ]
-            let specPath = NSTemporaryDirectory() + "duckdb-spec-\(UUID().uuidString).json"
-            try JSONSerialization.data(withJSONObject: spec).write(
-                to: URL(fileURLWithPath: specPath))
-            defer { try? FileManager.default.removeItem(atPath: specPath) }
-            let process = Process()
-            // the python3 on PATH, where pip installs
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, specPath]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0,
-                let result = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            else {
-                let text = String(decoding: data, as: UTF8.self)
-                return text.contains("No module named 'duckdb'") || text.contains("No such file")
-                    ? "DuckDB: skipped (needs python3 with duckdb: pip install duckdb)"
-                    : "DuckDB: failed: \(text.suffix(300))"
+            let result: [String: Any]
+            switch runScript("duckdb_peer.py", spec: spec) {
+            case .success(let answer): result = answer
+            case .failure(let failure): return failure.description
             }
             let ours = try store.weekdayAverage(
                 of: series, weekday: Weekday(of: LocalDate(containing: now, in: zone)), now: now)
@@ -109,6 +86,54 @@ enum DuckDBPeer {
                 q3, heatmapDifference, (result["q4_us"] as? Double) ?? 0, q4Difference)
         } catch {
             return "DuckDB: failed: \(error)"
+        }
+    }
+
+    /// Why a peer script gave no answer: the line the report prints instead.
+    struct ScriptFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs the Python script `name` (beside this tool's sources) with `spec` written to a
+    /// JSON file, and returns the JSON object it prints.
+    static func runScript(_ name: String, spec: [String: Any]) -> Result<
+        [String: Any], ScriptFailure
+    > {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: script) else {
+            return .failure(ScriptFailure(description: "DuckDB: skipped (no \(script))"))
+        }
+        do {
+            let specPath = NSTemporaryDirectory() + "duckdb-spec-\(UUID().uuidString).json"
+            try JSONSerialization.data(withJSONObject: spec).write(
+                to: URL(fileURLWithPath: specPath))
+            defer { try? FileManager.default.removeItem(atPath: specPath) }
+            let process = Process()
+            // the python3 on PATH, where pip installs
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script, specPath]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0,
+                let result = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else {
+                let text = String(decoding: data, as: UTF8.self)
+                return .failure(
+                    ScriptFailure(
+                        description: text.contains("No module named 'duckdb'")
+                            || text.contains("No such file")
+                            ? "DuckDB: skipped (needs python3 with duckdb: pip install duckdb)"
+                            : "DuckDB: failed: \(text.suffix(300))"))
+            }
+            return .success(result)
+        } catch {
+            return .failure(ScriptFailure(description: "DuckDB: failed: \(error)"))
         }
     }
 }

@@ -10,7 +10,7 @@ import TrendStoreImport
 enum StatisticsBenchmark {
     static func run(
         directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int,
-        report: inout Report
+        duckDBThreads: Int?, report: inout Report
     ) async throws {
         var configuration = DatasetGenerator.Configuration(days: days, endDate: endDate)
         configuration.seed = 7
@@ -85,6 +85,8 @@ enum StatisticsBenchmark {
                     .months(1), nil, [.sum, .count]
                 ),
             ]
+        var peerCases: [[String: Any]] = []
+        var answers: [IntervalStatistics] = []
         for query in cases {
             let answer = try store.statistics(
                 of: query.series, from: query.from, to: query.to, interval: query.interval,
@@ -95,35 +97,103 @@ enum StatisticsBenchmark {
             let discrete = answer.kind == .discrete
             let peer = try sqlite.statistics(
                 series: query.series, buckets: bounds, discrete: discrete)
-            var difference = 0.0
-            for (bucket, expected) in zip(answer.buckets, peer) {
-                let ours = [
-                    Double(bucket.count ?? 0), bucket.sum ?? 0, bucket.average ?? 0,
-                    bucket.minimum ?? 0, bucket.maximum ?? 0,
-                ]
-                var theirs = [
-                    Double(expected.count), expected.sum, expected.average ?? 0,
-                    expected.minimum ?? 0, expected.maximum ?? 0,
-                ]
-                if !query.options.contains(.sum) { theirs[1] = 0 }
-                if !discrete { theirs[2...4] = [0, 0, 0] }
-                difference = max(difference, Report.difference(ours, theirs))
+            let timing = try BenchClock.time(iterations) {
+                _ = try store.statistics(
+                    of: query.series, from: query.from, to: query.to,
+                    interval: query.interval, anchor: query.anchor, timeZone: zone,
+                    options: query.options)
             }
-            if answer.buckets.count != peer.count { difference = 1 }
             report.add(
                 query.label + " (\(answer.buckets.count) buckets)",
-                trendStore: try BenchClock.time(iterations) {
-                    _ = try store.statistics(
-                        of: query.series, from: query.from, to: query.to,
-                        interval: query.interval, anchor: query.anchor, timeZone: zone,
-                        options: query.options)
-                },
+                trendStore: timing,
                 sqliteSQL: try BenchClock.time(peerRuns) {
                     _ = try sqlite.statistics(
                         series: query.series, buckets: bounds, discrete: discrete)
                 }.median,
-                difference: difference, unit: .microseconds)
+                difference: difference(answer, peer), unit: .microseconds)
+            answers.append(answer)
+            peerCases.append([
+                "label": String(query.label.prefix(2)), "series": query.series,
+                "discrete": discrete, "buckets": bounds.map { [$0.0, $0.1] },
+                "longest": try sqlite.longestDuration(series: query.series),
+                "ours": timing.median,
+            ])
         }
+        if let duckDBThreads {
+            report.duckDB = duckDB(
+                csv: csv, database: directory.appendingPathComponent("statistics.duckdb").path,
+                threads: duckDBThreads, cases: peerCases, answers: answers, runs: peerRuns)
+        }
+    }
+
+    /// A peer's figures of each bucket, in bucket order.
+    typealias PeerBuckets = [(
+        count: Int, sum: Double, average: Double?, minimum: Double?, maximum: Double?
+    )]
+
+    /// The largest relative difference between TrendStore's buckets and a peer's over the
+    /// figures asked for (1 when the bucket counts differ).
+    static func difference(_ answer: IntervalStatistics, _ peer: PeerBuckets) -> Double {
+        guard answer.buckets.count == peer.count else { return 1 }
+        let discrete = answer.kind == .discrete
+        var difference = 0.0
+        for (bucket, expected) in zip(answer.buckets, peer) {
+            let ours = [
+                Double(bucket.count ?? 0), bucket.sum ?? 0, bucket.average ?? 0,
+                bucket.minimum ?? 0, bucket.maximum ?? 0,
+            ]
+            var theirs = [
+                Double(expected.count), expected.sum, expected.average ?? 0,
+                expected.minimum ?? 0, expected.maximum ?? 0,
+            ]
+            if !answer.options.contains(.sum) { theirs[1] = 0 }
+            if !discrete { theirs[2...4] = [0, 0, 0] }
+            difference = max(difference, Report.difference(ours, theirs))
+        }
+        return difference
+    }
+
+    /// Runs `duckdb_statistics.py` on the same CSV and buckets: the report's DuckDB line,
+    /// each case's median beside TrendStore's and how far the answers differ.
+    private static func duckDB(
+        csv: String, database: String, threads: Int, cases: [[String: Any]],
+        answers: [IntervalStatistics], runs: Int
+    ) -> String {
+        let spec: [String: Any] = [
+            "csv": csv, "database": database, "threads": threads, "runs": runs, "cases": cases,
+        ]
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let result: [String: Any]
+        switch DuckDBPeer.runScript("duckdb_statistics.py", spec: spec) {
+        case .success(let answer): result = answer
+        case .failure(let failure): return failure.description
+        }
+        let theirs = (result["cases"] as? [[String: Any]]) ?? []
+        guard theirs.count == cases.count else { return "DuckDB: failed: \(theirs.count) answers" }
+        var parts: [String] = []
+        for ((spec, answer), peer) in zip(zip(cases, answers), theirs) {
+            let rows = ((peer["answers"] as? [[Any]]) ?? []).map { row in
+                (
+                    count: (row[0] as? Int) ?? 0, sum: (row[1] as? Double) ?? 0,
+                    average: row[2] as? Double, minimum: row[3] as? Double,
+                    maximum: row[4] as? Double
+                )
+            }
+            let microseconds = (peer["us"] as? Double) ?? 0
+            let ours = (spec["ours"] as? Double) ?? 1
+            parts.append(
+                String(
+                    format: "%@ %.1f µs (%.0f× TrendStore's time), differ by %.1e",
+                    (spec["label"] as? String) ?? "?", microseconds, microseconds / ours,
+                    difference(answer, rows)))
+        }
+        return String(
+            format:
+                "DuckDB (Python client, a database file, %d threads, medians incl. call overhead): "
+                + "load %.2f M samples/s; ",
+            threads,
+            Double((result["rows"] as? Int) ?? 0) / ((result["load_seconds"] as? Double) ?? 1)
+                / 1e6) + parts.joined(separator: "; ")
     }
 }
 
@@ -131,9 +201,9 @@ extension SQLitePeer {
     /// The figures of each bucket `[start, end)` in SQL: for a discrete series the members
     /// (samples starting in it); for a cumulative one the prorated sum of the samples
     /// overlapping it and the count of those starting in it.
-    func statistics(series: String, buckets: [(Int64, Int64)], discrete: Bool) throws -> [(
-        count: Int, sum: Double, average: Double?, minimum: Double?, maximum: Double?
-    )] {
+    func statistics(series: String, buckets: [(Int64, Int64)], discrete: Bool) throws
+        -> StatisticsBenchmark.PeerBuckets
+    {
         try database.execute(
             "CREATE TEMP TABLE IF NOT EXISTS bounds(k INTEGER PRIMARY KEY, b_start INTEGER, b_end INTEGER); DELETE FROM temp.bounds"
         )
@@ -178,7 +248,7 @@ extension SQLitePeer {
     }
 
     /// The longest duration of `series`' samples, so overlap searches can start early enough.
-    private func longestDuration(series: String) throws -> Int64 {
+    func longestDuration(series: String) throws -> Int64 {
         let query = try database.prepare(
             "SELECT coalesce(max(end_ms - start_ms), 0) FROM samples WHERE series = ?1")
         query.bind(1, series)

@@ -99,12 +99,9 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         case .statistics:
             try await StatisticsBenchmark.run(
                 directory: directory, days: size.days, endDate: Self.endDate, zone: Self.zone,
-                iterations: iterations, report: &report)
+                iterations: iterations, duckDBThreads: noDuckdb ? nil : threads, report: &report)
             print(report.rendered())
-            if let worst = report.rows.compactMap(\.difference).max(), worst > Self.agreement {
-                print("FAILED: answers differ by \(worst), more than \(Self.agreement)")
-                throw ExitCode.failure
-            }
+            try Self.check(report)
             return
         }
 
@@ -307,8 +304,14 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 series: series, heatmapSeries: heatmapSeries, yearDates: yearDates, runs: peerRuns)
         }
         print(report.rendered())
-        if let worst = report.rows.compactMap(\.difference).max(), worst > Self.agreement {
-            print("FAILED: answers differ by \(worst), more than \(Self.agreement)")
+        try Self.check(report)
+    }
+
+    /// Fails the run when a peer's answers differ from TrendStore's by more than
+    /// ``agreement``, or the DuckDB peer failed or disagrees; else says they agree.
+    static func check(_ report: Report) throws {
+        if let worst = report.rows.compactMap(\.difference).max(), worst > agreement {
+            print("FAILED: answers differ by \(worst), more than \(agreement)")
             throw ExitCode.failure
         }
         if let duckDB = report.duckDB,
@@ -318,7 +321,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             print("FAILED: the DuckDB peer failed or disagrees")
             throw ExitCode.failure
         }
-        print("answers agree within \(Self.agreement)")
+        print("answers agree within \(agreement)")
     }
 
     /// The largest relative difference between TrendStore's answers and a peer's that passes.
