@@ -34,6 +34,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "CCRC32C"),
+        .target(name: "CAllocatorTuning"),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem", "CCRC32C"]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
@@ -44,6 +45,7 @@ let package = Package(
                 "TrendStore",
                 "TrendStoreImport",
                 "TrendStoreGenerator",
+                "CAllocatorTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/trendstore"

@@ -23,6 +23,7 @@ struct TrendStoreCommand: AsyncParsableCommand {
     /// Parses and runs the command, printing a usage error as one line and a hint
     /// (not the whole usage text) with status 2.
     static func main() async {
+        AllocatorTuning.keepFreedMemory()
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
