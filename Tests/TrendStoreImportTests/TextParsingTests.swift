@@ -34,6 +34,28 @@ struct TextParsingTests {
     }
 }
 
+@Suite("Digit runs")
+struct DigitRunTests {
+    @Test("1 to 18 digits read eight at a time equal Int64(String); any non-digit is refused")
+    func matchesInt64() {
+        var generator = SampleGenerator(seed: 11)
+        for _ in 0..<20_000 {
+            let count = Int(generator.integer(in: 1...18))
+            var text = (0..<count).map { _ in UInt8(48 + generator.integer(in: 0...9)) }
+            let expected = Int64(String(decoding: text, as: UTF8.self))
+            text.withUnsafeBytes { #expect(Digits.value(of: $0) == expected) }
+            // One byte anywhere made a non-digit: just below '0', just above '9', or any.
+            let position = Int(generator.integer(in: 0...Int64(count - 1)))
+            let nonDigits: [UInt8] = [47, 58, 0x2C, 0xFF, 0x30 + 0x80]
+            text[position] = nonDigits[Int(generator.integer(in: 0...4))]
+            text.withUnsafeBytes { #expect(Digits.value(of: $0) == nil, "\(text)") }
+        }
+        for empty in [[UInt8](), [UInt8](repeating: 0x31, count: 19)] {
+            empty.withUnsafeBytes { #expect(Digits.value(of: $0) == nil) }
+        }
+    }
+}
+
 @Suite("Decimal parsing")
 struct DecimalParsingTests {
     @Test("the fast path rounds exactly like Double(String)", arguments: 0..<5)

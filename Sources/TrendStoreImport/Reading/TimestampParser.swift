@@ -15,16 +15,8 @@ enum TimestampParser {
     static func milliseconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         guard !bytes.isEmpty else { return nil }
         // Fast path: plain epoch milliseconds, up to 18 digits (never 14: that is a compact date).
-        if bytes.count <= 18 && bytes.count != 14 {
-            var value: Int64 = 0
-            var index = 0
-            while index < bytes.count {
-                let digit = bytes[index] &- 48
-                if digit > 9 { break }
-                value = value &* 10 &+ Int64(digit)
-                index += 1
-            }
-            if index == bytes.count { return value }
+        if bytes.count <= 18 && bytes.count != 14, let value = Digits.value(of: bytes) {
+            return value
         }
         // Fourteen digits are a compact date; a sign makes them a (negative) epoch instant.
         if bytes.allSatisfy({ $0 &- 48 < 10 || $0 == UInt8(ascii: "-") })
