@@ -56,6 +56,29 @@ struct DigitRunTests {
     }
 }
 
+@Suite("Byte search")
+struct ByteSearchTests {
+    @Test("eight bytes at a time finds the first of one or three bytes, as a plain scan does")
+    func matchesPlainScan() {
+        var generator = SampleGenerator(seed: 12)
+        for _ in 0..<5_000 {
+            let count = Int(generator.integer(in: 1...40))
+            // Few distinct bytes, so matches, near misses (±1) and high bytes all occur.
+            let alphabet: [UInt8] = [0x21, 0x22, 0x23, 0x27, 0x3D, 0x3E, 0x3F, 0x80, 0xA2, 0xFF]
+            let bytes = (0..<count).map { _ in alphabet[Int(generator.integer(in: 0...9))] }
+            let from = Int(generator.integer(in: 0...Int64(count)))
+            bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let three = ByteSearch.first(
+                    of: 0x3E, 0x22, 0x27, in: base, from: from, to: count)
+                #expect(three == bytes[from...].firstIndex { [0x3E, 0x22, 0x27].contains($0) })
+                let one = ByteSearch.first(of: 0xA2, in: base, from: from, to: count)
+                #expect(one == bytes[from...].firstIndex(of: 0xA2))
+            }
+        }
+    }
+}
+
 @Suite("Decimal parsing")
 struct DecimalParsingTests {
     @Test("the fast path rounds exactly like Double(String)", arguments: 0..<5)

@@ -193,19 +193,35 @@ final class XMLTagScanner {
             if hasPrefix("<![CDATA[") { return find("]]>", after: start + 9) }
             if hasPrefix("<?") { return find("?>", after: start + 2) }
         }
+        guard let base = bytes.baseAddress else { return nil }
+        let isDeclaration = bytes[start + 1] == 0x21  // <!DOCTYPE … [ … ]>
+        if !isDeclaration {
+            // A tag ends at the first `>` outside quotes: jump from quote to quote.
+            var index = start + 1
+            while let found = ByteSearch.first(
+                of: 0x3E, 0x22, 0x27, in: base, from: index, to: bytes.count)
+            {
+                if bytes[found] == 0x3E { return found + 1 }
+                guard
+                    let closing = ByteSearch.first(
+                        of: bytes[found], in: base, from: found + 1, to: bytes.count)
+                else { return nil }
+                index = closing + 1
+            }
+            return nil
+        }
         var depth = 0
         var quote: UInt8 = 0
         var index = start + 1
-        let isDeclaration = bytes[start + 1] == 0x21  // <!DOCTYPE … [ … ]>
         while index < bytes.count {
             let byte = bytes[index]
             if quote != 0 {
                 if byte == quote { quote = 0 }
             } else if byte == 0x22 || byte == 0x27 {
                 quote = byte
-            } else if isDeclaration && byte == 0x5B {
+            } else if byte == 0x5B {
                 depth += 1
-            } else if isDeclaration && byte == 0x5D {
+            } else if byte == 0x5D {
                 depth -= 1
             } else if byte == 0x3E && depth <= 0 {
                 return index + 1
@@ -253,7 +269,9 @@ final class XMLTagScanner {
             let quote = bytes[index]
             index += 1
             let valueStart = index
-            while index < end, bytes[index] != quote { index += 1 }
+            if let base = bytes.baseAddress {
+                index = ByteSearch.first(of: quote, in: base, from: index, to: end) ?? end
+            }
             let nameRange = storage.count..<(storage.count + attributeName.count)
             storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: attributeName))
             let valueRange = storage.count..<(storage.count + (index - valueStart))

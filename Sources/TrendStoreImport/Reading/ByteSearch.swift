@@ -1,0 +1,43 @@
+/// Finds given bytes in a buffer eight at a time: a byte of a word equal to `c` is a zero
+/// byte of `word ^ c…c`, and the lowest zero byte of a word is found exactly by the
+/// borrow test of "Bit Twiddling Hacks" (higher ones may be false positives, never lower).
+enum ByteSearch {
+    /// The offset of the first byte in `base[from..<to]` equal to `a`, `b` or `c`, or `nil`.
+    @inline(__always)
+    static func first(
+        of a: UInt8, _ b: UInt8, _ c: UInt8, in base: UnsafeRawPointer, from: Int, to: Int
+    ) -> Int? {
+        var index = from
+        while index + 8 <= to {
+            let word = UInt64(
+                littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let found =
+                zeroBytes(word ^ spread(a)) | zeroBytes(word ^ spread(b))
+                | zeroBytes(word ^ spread(c))
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < to {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == a || byte == b || byte == c { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The offset of the first byte in `base[from..<to]` equal to `byte`, or `nil`.
+    @inline(__always)
+    static func first(of byte: UInt8, in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        first(of: byte, byte, byte, in: base, from: from, to: to)
+    }
+
+    /// `byte` in every byte of a word.
+    @inline(__always)
+    private static func spread(_ byte: UInt8) -> UInt64 { UInt64(byte) &* 0x0101_0101_0101_0101 }
+
+    /// The high bit of each zero byte of `word` (exact for the lowest).
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+}
