@@ -223,7 +223,7 @@ struct SeriesAggregator {
 
     /// Appends `[start, end)` to `ranges` (in time order), extending the last range when
     /// they touch, so a run of consecutive days is one range.
-    private static func append(
+    static func append(
         _ start: Int64, _ end: Int64, mergingInto ranges: inout [(Int64, Int64)]
     ) {
         if let last = ranges.last, last.1 == start {

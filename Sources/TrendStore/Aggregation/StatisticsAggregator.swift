@@ -41,9 +41,12 @@ struct StatisticsAggregator {
             if usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
                     let parts = AlignedParts(run, wholeHours: hourDatabase != nil)
-                    slotRanges.append(contentsOf: parts.slotRanges)
+                    parts.forEachSlotRange {
+                        SeriesAggregator.append($0, $1, mergingInto: &slotRanges)
+                    }
                     if let hours = parts.hours {
-                        hourRanges.append((hours.lowerBound, hours.upperBound))
+                        SeriesAggregator.append(
+                            hours.lowerBound, hours.upperBound, mergingInto: &hourRanges)
                     }
                 }
             }
@@ -213,10 +216,12 @@ private struct AlignedParts {
         hours = wholeHours && aligned != nil && hourStart < hourEnd ? hourStart..<hourEnd : nil
     }
 
-    /// The parts of `aligned` outside `hours`.
-    var slotRanges: [(Int64, Int64)] {
-        guard let aligned else { return [] }
-        guard let hours else { return [(aligned.lowerBound, aligned.upperBound)] }
-        return [(aligned.lowerBound, hours.lowerBound), (hours.upperBound, aligned.upperBound)]
+    /// Calls `body(from, to)` with the parts of `aligned` outside `hours`, in time order.
+    @inline(__always)
+    func forEachSlotRange(_ body: (Int64, Int64) -> Void) {
+        guard let aligned else { return }
+        guard let hours else { return body(aligned.lowerBound, aligned.upperBound) }
+        body(aligned.lowerBound, hours.lowerBound)
+        body(hours.upperBound, aligned.upperBound)
     }
 }
