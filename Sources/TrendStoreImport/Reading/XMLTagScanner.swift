@@ -30,10 +30,17 @@ struct XMLTag {
     /// Calls `body` with the raw bytes of attribute `name`, or returns `nil` when it is absent.
     func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
         storage.withUnsafeBytes { bytes in
-            for attribute in attributes where bytes[attribute.name].elementsEqual(name) {
-                return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
+            name.withUnsafeBytes { wanted in
+                for attribute in attributes where attribute.name.count == wanted.count {
+                    if let base = bytes.baseAddress, let other = wanted.baseAddress,
+                        memcmp(base + attribute.name.lowerBound, other, wanted.count) != 0
+                    {
+                        continue
+                    }
+                    return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
+                }
+                return nil
             }
-            return nil
         }
     }
 
@@ -247,8 +254,9 @@ final class XMLTagScanner {
         let name = bytes[nameStart..<index]
         guard interesting.contains(where: { name.elementsEqual($0) }) else { return nil }
         let isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
-        var storage: [UInt8] = []
-        storage.reserveCapacity(end - index)
+        // The attributes' bytes, copied once; names and values are ranges into the copy.
+        let attributesStart = index
+        let storage = Array(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
         var attributes: [(name: Range<Int>, value: Range<Int>)] = []
         attributes.reserveCapacity(16)
         while index < end {
@@ -257,7 +265,7 @@ final class XMLTagScanner {
             while index < end, bytes[index] != 0x3D, !isSpace(bytes[index]), bytes[index] != 0x3E,
                 bytes[index] != 0x2F
             { index += 1 }
-            let attributeName = bytes[attributeStart..<index]
+            let attributeName = attributeStart..<index
             while index < end, isSpace(bytes[index]) { index += 1 }
             guard index < end, bytes[index] == 0x3D, !attributeName.isEmpty else {
                 index += 1
@@ -272,12 +280,12 @@ final class XMLTagScanner {
             if let base = bytes.baseAddress {
                 index = ByteSearch.first(of: quote, in: base, from: index, to: end) ?? end
             }
-            let nameRange = storage.count..<(storage.count + attributeName.count)
-            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: attributeName))
-            let valueRange = storage.count..<(storage.count + (index - valueStart))
-            storage.append(
-                contentsOf: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<index]))
-            attributes.append((nameRange, valueRange))
+            attributes.append(
+                (
+                    (attributeName.lowerBound - attributesStart)..<(attributeName.upperBound
+                        - attributesStart),
+                    (valueStart - attributesStart)..<(index - attributesStart)
+                ))
             index += 1
         }
         return XMLTag(
