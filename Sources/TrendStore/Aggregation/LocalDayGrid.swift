@@ -64,7 +64,11 @@ struct LocalDayGrid {
     ///
     /// Empty, at where its midnight would have been, for a date the zone skips.
     func bounds(of date: LocalDate) -> (start: Int64, end: Int64) {
-        let runs = pieces(of: date)
+        bounds(of: date, runs: pieces(of: date))
+    }
+
+    /// ``bounds(of:)`` from the date's runs (``pieces(of:)``), when the caller has them.
+    func bounds(of date: LocalDate, runs: DayRuns) -> (start: Int64, end: Int64) {
         guard let first = runs.first, let last = runs.last else { return skippedDay(date) }
         return (first.lowerBound, last.upperBound)
     }

@@ -89,13 +89,19 @@ enum StatisticsBuckets {
         let grid = LocalDayGrid(zone: zone, from: gridFirst, through: gridLast)
         var buckets: [BucketSpan] = []
         buckets.reserveCapacity(firsts.count - 1)
-        var start = grid.bounds(of: gridFirst).start
+        // Each bucket's first date's runs, found once: they also give the previous bucket's end.
+        var firstRuns = grid.pieces(of: gridFirst)
+        var start = grid.bounds(of: gridFirst, runs: firstRuns).start
         for index in 0..<(firsts.count - 1) {
-            let end = grid.bounds(of: firsts[index + 1]).start
-            defer { start = end }
-            var runs = DayRuns()
-            for day in firsts[index].dayNumber..<firsts[index + 1].dayNumber {
+            let nextRuns = grid.pieces(of: firsts[index + 1])
+            let end = grid.bounds(of: firsts[index + 1], runs: nextRuns).start
+            var runs = firstRuns
+            for day in (firsts[index].dayNumber + 1)..<firsts[index + 1].dayNumber {
                 for run in grid.pieces(of: LocalDate(dayNumber: day)) { runs.append(run) }
+            }
+            defer {
+                start = end
+                firstRuns = nextRuns
             }
             guard runs.first != nil else { continue }  // every date skipped by the zone
             buckets.append(BucketSpan(start: start, end: end, runs: runs.sortedByStart()))
