@@ -72,55 +72,59 @@ struct SeriesAggregator {
         let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
-        var slotRanges: [(Int64, Int64)] = []
-        var hourRanges: [(Int64, Int64)] = []
+        var slotRanges = InstantRanges()
+        var hourRanges = InstantRanges()
+        // With hour summaries, the first instant of each date that is 24 whole UTC hours
+        // before `cut`, read as a whole day from them; nil for every other date.
+        let wholeDays: [Int64?] = dates.map { date in
+            guard hourDatabase != nil, let start = grid.wholeHoursStart(of: date),
+                start + TimeGrid.day <= cut ?? .max
+            else { return nil }
+            return start
+        }
         if usesRollups {
-            for date in dates {
-                if hourDatabase != nil, let start = grid.wholeHoursStart(of: date),
-                    start + TimeGrid.day <= cut ?? .max
-                {
-                    Self.append(start, start + TimeGrid.day, mergingInto: &hourRanges)
+            for (index, date) in dates.enumerated() {
+                if let start = wholeDays[index] {
+                    hourRanges.append(start, start + TimeGrid.day)
                     continue
                 }
                 grid.spans(of: date, into: &spans)
                 for span in spans {
                     if let now, span.start > now { break }
                     if hourDatabase != nil && Self.readsHour(span, cut: cut) {
-                        Self.append(span.start, span.end, mergingInto: &hourRanges)
+                        hourRanges.append(span.start, span.end)
                     } else if span.isQuarterAligned {
-                        Self.append(
-                            span.start, min(span.end, cut ?? .max), mergingInto: &slotRanges)
+                        slotRanges.append(span.start, min(span.end, cut ?? .max))
                     }
                 }
             }
         }
         let rows = try RollupRows(
-            storage: storage, record: record, days: Self.utcDays(covering: slotRanges),
-            includesStarts: false, txn: txn)
+            storage: storage, record: record, days: slotRanges.utcDays, includesStarts: false,
+            txn: txn)
         try HourRows.withRows(
-            in: hourDatabase, record: record, days: Self.utcDays(covering: hourRanges), txn: txn
+            in: hourDatabase, record: record, days: hourRanges.utcDays, txn: txn
         ) { hours in
             try forEachDay(
-                of: dates, in: grid, until: now, rows: rows, hours: hours, txn: txn, body)
+                of: dates, in: grid, until: now, cut: cut, wholeDays: wholeDays, rows: rows,
+                hours: hours, txn: txn, body)
         }
     }
 
     /// The second pass of ``forEachDay(of:in:until:txn:_:)``: each day's figures from the
-    /// rows loaded for them.
+    /// rows the first loaded for them (`wholeDays` as the first noted them, with `hours`).
     private func forEachDay<T: ReadableTransaction & ~Copyable>(
-        of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64?, rows: RollupRows,
-        hours: HourRows?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
+        of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
+        wholeDays: [Int64?], rows: RollupRows, hours: HourRows?, txn: borrowing T,
+        _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
         var summaries = SummaryWindow()
         var figures = LocalDayFigures()
         for (index, date) in dates.enumerated() {
             figures.reset()
-            if let hours, let start = grid.wholeHoursStart(of: date),
-                start + TimeGrid.day <= cut ?? .max
-            {
+            if let hours, let start = wholeDays[index] {
                 summaries.addDay(startingAt: start, of: hours, to: &figures)
                 try body(index, figures)
                 continue
@@ -221,18 +225,6 @@ struct SeriesAggregator {
             && span.end <= cut ?? .max
     }
 
-    /// Appends `[start, end)` to `ranges` (in time order), extending the last range when
-    /// they touch, so a run of consecutive days is one range.
-    static func append(
-        _ start: Int64, _ end: Int64, mergingInto ranges: inout [(Int64, Int64)]
-    ) {
-        if let last = ranges.last, last.1 == start {
-            ranges[ranges.count - 1].1 = end
-        } else {
-            ranges.append((start, end))
-        }
-    }
-
     /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.
     ///
     /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
@@ -240,25 +232,18 @@ struct SeriesAggregator {
     func dayTotals<T: ReadableTransaction & ~Copyable>(
         of days: [DayRuns], txn: borrowing T
     ) throws -> [DayCount] {
-        var ranges: [(Int64, Int64)] = []
-        ranges.reserveCapacity(days.count)
+        var ranges = InstantRanges()
         for runs in days {
-            if let first = runs.first { ranges.append((first.lowerBound, first.upperBound)) }
-            for run in runs.others { ranges.append((run.lowerBound, run.upperBound)) }
+            for run in runs { ranges.append(run) }
         }
         let rows = try RollupRows(
-            storage: storage, record: record, days: Self.utcDays(covering: ranges),
-            includesStarts: true, txn: txn)
+            storage: storage, record: record, days: ranges.utcDays, includesStarts: true,
+            txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)
         for runs in days {
             var figures = LocalDayFigures(hourly: [])
-            if let first = runs.first {
-                try addStarts(in: first, rows: rows, into: &figures, txn: txn)
-                for run in runs.others {
-                    try addStarts(in: run, rows: rows, into: &figures, txn: txn)
-                }
-            }
+            for run in runs { try addStarts(in: run, rows: rows, into: &figures, txn: txn) }
             result.append(DayCount(count: figures.count, total: figures.startSum))
         }
         return result
@@ -283,21 +268,6 @@ struct SeriesAggregator {
                 figures.startSum += sample.value
             }
         }
-    }
-
-    /// The UTC days the instant ranges touch, ascending and unique.
-    static func utcDays(covering ranges: some Sequence<(Int64, Int64)>) -> [Int64] {
-        var days: [Int64] = []
-        var sorted = true
-        for (start, end) in ranges where start < end {
-            let first = start.floorDivided(by: TimeGrid.day)
-            let last = (end - 1).floorDivided(by: TimeGrid.day)
-            if let previous = days.last, first < previous { sorted = false }
-            let from = sorted ? max(first, (days.last ?? .min) + 1) : first
-            if from <= last { days.append(contentsOf: from...last) }
-        }
-        // Runs come in time order except where a date resumes after the next one began.
-        return sorted ? days : Array(Set(days)).sorted()
     }
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.

@@ -36,21 +36,16 @@ struct StatisticsAggregator {
                 groupEnd += 1
             }
             let group = buckets[groupStart..<groupEnd]
-            var slotRanges: [(Int64, Int64)] = []
-            var hourRanges: [(Int64, Int64)] = []
+            var slotRanges = InstantRanges()
+            var hourRanges = InstantRanges()
             if usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
                     let parts = AlignedParts(run, wholeHours: hourDatabase != nil)
-                    parts.forEachSlotRange {
-                        SeriesAggregator.append($0, $1, mergingInto: &slotRanges)
-                    }
-                    if let hours = parts.hours {
-                        SeriesAggregator.append(
-                            hours.lowerBound, hours.upperBound, mergingInto: &hourRanges)
-                    }
+                    parts.forEachSlotRange { slotRanges.append($0, $1) }
+                    if let hours = parts.hours { hourRanges.append(hours) }
                 }
             }
-            let slotDays = SeriesAggregator.utcDays(covering: slotRanges)
+            let slotDays = slotRanges.utcDays
             // The slot reader of the series' kind: the figures of a quarter-aligned piece of one UTC hour.
             let slots: (Int64, Int64) -> RunFigures
             switch record.kind {
@@ -66,7 +61,7 @@ struct StatisticsAggregator {
             }
             try HourRows.withRows(
                 in: hourDatabase, record: record,
-                days: SeriesAggregator.utcDays(covering: hourRanges), txn: txn
+                days: hourRanges.utcDays, txn: txn
             ) { hours in
                 for bucket in group {
                     var figures = RunFigures()

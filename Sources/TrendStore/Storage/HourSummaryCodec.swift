@@ -160,31 +160,41 @@ enum HourSummaryCodec {
         else {
             throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
         }
-        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        let wide = header & wideFlag != 0
+        let (present, wide, size) = layout(of: segment, kind: kind)
         // A 4-byte duration (under 50 days) ends far inside Int64 from any instant a query
         // reads (SampleRules.instantRange): only 8-byte ones need looking at.
         guard kind == .discrete, wide else { return }
-        var present = header & hoursMask
+        var hours = present
         var offset = 5
-        while present != 0 {
-            let hour = present.trailingZeroBitCount
-            present &= present - 1
+        while hours != 0 {
+            let hour = hours.trailingZeroBitCount
+            hours &= hours - 1
             let start = day * TimeGrid.day + Int64(hour) * TimeGrid.hour
             var field = offset + (wide ? 8 : 4) + 8 * 3 + 4
             let duration = integer(segment, at: &field, wide: wide)
             guard duration <= UInt64(Int64.max - TimeGrid.hour - max(start, 0)) else {
                 throw RollupCodec.Damage(reason: "hour summary duration out of range")
             }
-            offset += entrySize(kind, wide: wide)
+            offset += size
         }
+    }
+
+    /// A segment's header (at `offset` of `bytes`): its hours with data (bit `h` for hour
+    /// `h`), whether counts and durations are 8 bytes wide, and the size of an entry.
+    @inline(__always)
+    private static func layout(
+        of bytes: UnsafeRawBufferPointer, at offset: Int = 0, kind: SeriesKind
+    ) -> (hours: UInt32, wide: Bool, entrySize: Int) {
+        let header = UInt32(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
+        let wide = header & wideFlag != 0
+        return (header & hoursMask, wide, entrySize(kind, wide: wide))
     }
 
     /// The hours with data of a checked segment (bit `h` for hour `h`).
     @inline(__always)
     static func hours(of segment: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-            & hoursMask
+        layout(of: segment, kind: .cumulative).hours
     }
 
     /// Calls `body(hour, sum)` for each hour with data of a checked segment, lowest first:
@@ -193,11 +203,9 @@ enum HourSummaryCodec {
     static func forEachSum(
         in segment: UnsafeRawBufferPointer, kind: SeriesKind, _ body: (Int, Double) -> Void
     ) {
-        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        let wide = header & wideFlag != 0
-        let size = entrySize(kind, wide: wide)
+        let (present, wide, size) = layout(of: segment, kind: kind)
+        var hours = present
         var offset = 5 + (wide ? 8 : 4)
-        var hours = header & hoursMask
         while hours != 0 {
             let hour = hours.trailingZeroBitCount
             hours &= hours - 1
@@ -220,11 +228,9 @@ enum HourSummaryCodec {
         into figures: inout RunFigures
     ) {
         guard run != 0 else { return }
-        let header = UInt32(littleEndian: segment.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        let wide = header & wideFlag != 0
-        let size = entrySize(kind, wide: wide)
+        let (present, wide, size) = layout(of: segment, kind: kind)
         let first = UInt32(run.trailingZeroBitCount)
-        var offset = 5 + (header & hoursMask & ((1 << first) - 1)).nonzeroBitCount * size
+        var offset = 5 + (present & ((1 << first) - 1)).nonzeroBitCount * size
         let entries = run.nonzeroBitCount
         switch kind {
         case .cumulative:
@@ -267,11 +273,8 @@ enum HourSummaryCodec {
         -> Int?
     {
         guard offset + 5 <= row.count else { return nil }
-        let header = UInt32(
-            littleEndian: row.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
-        let length =
-            9 + (header & hoursMask).nonzeroBitCount
-            * entrySize(kind, wide: header & wideFlag != 0)
+        let (hours, _, size) = layout(of: row, at: offset, kind: kind)
+        let length = 9 + hours.nonzeroBitCount * size
         return offset + length <= row.count ? length : nil
     }
 

@@ -123,30 +123,19 @@ private struct ChunkParse {
             var fieldStart = position
             var index = position
             var quoted = false
-            while index < count {
-                if index + 8 <= count {
-                    // Skip eight bytes at a time to the next one below 0x2D (a comma, line
-                    // ending or quote among them): the lowest byte the test flags is one.
-                    let word = UInt64(
-                        littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    let flagged = (word &- 0x2D2D_2D2D_2D2D_2D2D) & ~word & 0x8080_8080_8080_8080
-                    if flagged == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += flagged.trailingZeroBitCount >> 3
-                }
+            // Only bytes below 0x2D matter: commas, line endings and quotes are among them.
+            while true {
+                index = ByteSearch.first(below: 0x2D, in: base, from: index, to: count) ?? count
+                if index == count { break }
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if byte <= 0x2C {
-                    if byte == 0x2C {
-                        bounds.add(&fields, fieldStart, index)
-                        fieldStart = index + 1
-                    } else if byte == 0x0A || byte == 0x0D {
-                        break
-                    } else if byte == 0x22 {
-                        quoted = true
-                        break
-                    }
+                if byte == 0x2C {
+                    bounds.add(&fields, fieldStart, index)
+                    fieldStart = index + 1
+                } else if byte == 0x0A || byte == 0x0D {
+                    break
+                } else if byte == 0x22 {
+                    quoted = true
+                    break
                 }
                 index += 1
             }

@@ -1,6 +1,7 @@
-/// Finds given bytes in a buffer eight at a time: a byte of a word equal to `c` is a zero
-/// byte of `word ^ c…c`, and the lowest zero byte of a word is found exactly by the
-/// borrow test of "Bit Twiddling Hacks" (higher ones may be false positives, never lower).
+/// Finds given bytes in a buffer eight at a time with the borrow tests of "Bit Twiddling
+/// Hacks": subtracting `n…n` from a word borrows into the high bit of each byte below `n`
+/// (a byte equal to `c` is a zero byte of `word ^ c…c`); the lowest such byte is found
+/// exactly (higher ones may be false positives, never lower).
 enum ByteSearch {
     /// The offset of the first byte in `base[from..<to]` equal to `a`, `b` or `c`, or `nil`.
     @inline(__always)
@@ -31,6 +32,24 @@ enum ByteSearch {
         first(of: byte, byte, byte, in: base, from: from, to: to)
     }
 
+    /// The offset of the first byte in `base[from..<to]` below `limit` (at most 0x80), or `nil`.
+    @inline(__always)
+    static func first(below limit: UInt8, in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        var index = from
+        while index + 8 <= to {
+            let word = UInt64(
+                littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let found = (word &- spread(limit)) & ~word & 0x8080_8080_8080_8080
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < to {
+            if base.load(fromByteOffset: index, as: UInt8.self) < limit { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// `byte` in every byte of a word.
     @inline(__always)
     private static func spread(_ byte: UInt8) -> UInt64 { UInt64(byte) &* 0x0101_0101_0101_0101 }
@@ -38,6 +57,6 @@ enum ByteSearch {
     /// The high bit of each zero byte of `word` (exact for the lowest).
     @inline(__always)
     private static func zeroBytes(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+        (word &- spread(1)) & ~word & 0x8080_8080_8080_8080
     }
 }
