@@ -65,7 +65,7 @@ struct FormatMigrationTests {
     }
 
     @Test(
-        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 4 and answers the same, every series cumulative"
+        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 5 and answers the same, every series cumulative"
     )
     func migratesWhole() throws {
         let directory = try Self.copy()
@@ -88,8 +88,8 @@ struct FormatMigrationTests {
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 4)
-        #expect(try store.appliedMigrations().last == "0005-hour-summaries")
+        #expect(try store.formatVersion == 5)
+        #expect(try store.appliedMigrations().last == "0006-row-checksums")
         try Self.expectFixtureSamples(store, "migrated")
         // Every series of the old store is cumulative, and its record now says so.
         let recordsSayKind = try store.engine.read { txn in
@@ -150,7 +150,7 @@ struct FormatMigrationTests {
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 4)
+        #expect(try store.formatVersion == 5)
         try Self.expectFixtureSamples(store, "killed in trial \(trial), then opened")
     }
 

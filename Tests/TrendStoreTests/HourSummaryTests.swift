@@ -200,7 +200,7 @@ struct HourSummaryTests {
                 of: "bodyMass", from: Date(milliseconds: first),
                 to: Date(milliseconds: first + 2_200 * TimeGrid.day), interval: .weeks(1),
                 options: [.average, .minimum, .maximum, .mostRecent])
-            // Back to format 3: no summaries, no record of the step.
+            // Back to format 3: no summaries, no record of the step (nor of 0006 after it).
             try store.engine.write { txn, _ in
                 let storage = store.engine.storage
                 try txn.removeAll(in: try storage.formatTwoDatabases().hours)
@@ -208,14 +208,17 @@ struct HourSummaryTests {
                 try StorageFormat.record(3, meta: storage.meta, in: txn)
                 let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
                 try txn.put(
-                    Array(applied.dropLast().joined(separator: "\n").utf8),
+                    Array(applied.dropLast(2).joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
             #expect(try Self.hourRows(of: store).isEmpty)
             await store.close()
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 4)
-            #expect(try reopened.appliedMigrations().last == "0005-hour-summaries")
+            #expect(try reopened.formatVersion == 5)
+            #expect(
+                try reopened.appliedMigrations().suffix(2) == [
+                    "0005-hour-summaries", "0006-row-checksums",
+                ])
             let rebuilt = try Self.hourRows(of: reopened)
             #expect(rebuilt == kept)
             #expect(try reopened.verify().isHealthy)

@@ -16,18 +16,32 @@ struct InstantRanges {
     /// Notes `run`.
     mutating func append(_ run: Range<Int64>) { append(run.lowerBound, run.upperBound) }
 
+    /// The ranges, sorted and merged where they overlap or touch; empty ones left out.
+    func merged() -> [(start: Int64, end: Int64)] {
+        // Ranges come in time order except where a date resumes after the next one began.
+        let ordered =
+            zip(ranges, ranges.dropFirst()).allSatisfy { $0.start <= $1.start }
+            ? ranges : ranges.sorted { $0.start < $1.start }
+        var result: [(start: Int64, end: Int64)] = []
+        for (start, end) in ordered where start < end {
+            if let last = result.last, start <= last.end {
+                result[result.count - 1].end = max(last.end, end)
+            } else {
+                result.append((start, end))
+            }
+        }
+        return result
+    }
+
     /// The UTC days the ranges touch, ascending and unique.
     var utcDays: [Int64] {
         var days: [Int64] = []
-        var sorted = true
-        for (start, end) in ranges where start < end {
-            let first = start.floorDivided(by: TimeGrid.day)
+        for (start, end) in merged() {
+            let from = start.floorDivided(by: TimeGrid.day)
+            let first = days.last.map { max(from, $0 + 1) } ?? from
             let last = (end - 1).floorDivided(by: TimeGrid.day)
-            if let previous = days.last, first < previous { sorted = false }
-            let from = sorted ? max(first, (days.last ?? .min) + 1) : first
-            if from <= last { days.append(contentsOf: from...last) }
+            if first <= last { days.append(contentsOf: first...last) }
         }
-        // Ranges come in time order except where a date resumes after the next one began.
-        return sorted ? days : Array(Set(days)).sorted()
+        return days
     }
 }

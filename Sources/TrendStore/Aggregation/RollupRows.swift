@@ -23,37 +23,48 @@ struct RollupRows {
         self.includesStarts = includesStarts
         let wanted = DayRowIndex(days: days)
         index = wanted
-        guard let first = days.first, let last = days.last else { return }
-        // Format-1 rows remain only in a store the format migration has not finished.
-        if try txn.statistics(of: storage.rollups).entries > 0 {
-            try txn.withCursor(storage.rollups) { cursor in
-                try cursor.forEach(
-                    from: StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: first))
-                ) { key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id,
-                        parsed.index <= RollupBlock.index(ofDay: last)
-                    else { return false }
-                    do {
-                        try RollupBlock.forEachRow(value) { offset, row in
-                            let day = parsed.index * RollupBlock.days + Int64(offset)
-                            if wanted.isWanted(day) {
-                                try self.append(row, format: 1, day: day, record: record)
-                            }
-                        }
-                    } catch let damage as RollupCodec.Damage {
-                        throw StoreError.damagedRollup(
-                            series: record.name,
-                            dayStart: parsed.index * RollupBlock.days * TimeGrid.day,
-                            reason: damage.reason)
-                    }
-                    return true
-                }
-            }
+        try Self.forEachFormatOneRow(
+            storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
+        ) { day, row in
+            try self.append(row, format: 1, day: day, record: record)
         }
         try Self.forEachFormatTwoRow(
             storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
         ) { day, row in
             try self.append(row, format: 2, day: day, record: record)
+        }
+    }
+
+    /// Calls `body(day, row)` with the format-1 row of each of `days` (sorted, unique;
+    /// `isWanted` says whether a day is one of them) that `record` still has: such rows remain
+    /// only in a store whose format migration has not finished. Rows come in day order.
+    static func forEachFormatOneRow<T: ReadableTransaction & ~Copyable>(
+        storage: SampleStorage, record: SeriesRecord, days: [Int64], isWanted: (Int64) -> Bool,
+        txn: borrowing T, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let first = days.first, let last = days.last,
+            try txn.statistics(of: storage.rollups).entries > 0
+        else { return }
+        try txn.withCursor(storage.rollups) { cursor in
+            try cursor.forEach(
+                from: StorageKey.make(series: record.id, index: RollupBlock.index(ofDay: first))
+            ) { key, value in
+                guard let parsed = StorageKey.parse(key), parsed.series == record.id,
+                    parsed.index <= RollupBlock.index(ofDay: last)
+                else { return false }
+                do {
+                    try RollupBlock.forEachRow(value) { offset, row in
+                        let day = parsed.index * RollupBlock.days + Int64(offset)
+                        if isWanted(day) { try body(day, row) }
+                    }
+                } catch let damage as RollupCodec.Damage {
+                    throw StoreError.damagedRollup(
+                        series: record.name,
+                        dayStart: parsed.index * RollupBlock.days * TimeGrid.day,
+                        reason: damage.reason)
+                }
+                return true
+            }
         }
     }
 
@@ -66,8 +77,9 @@ struct RollupRows {
     ) throws {
         guard let rows = storage.days, let first = days.first, let last = days.last else { return }
         let span = Int(last - first + 1)
-        // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse.
-        if days.count * 8 >= span {
+        // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse
+        // or too few to pay for opening a cursor.
+        if days.count > 2 && days.count * 8 >= span {
             // One walk over the range's rows, skipping other series' (rows are keyed by day first).
             try txn.withCursor(rows) { cursor in
                 try cursor.forEach(from: StorageKey.dayRowKey(series: record.id, day: first)) {

@@ -335,15 +335,23 @@ struct SeriesAggregator {
         startingFrom from: Int64, through: Int64, txn: borrowing T
     ) throws -> [Sample] {
         var result: [Sample] = []
-        for chunk in try decodedChunks(from: from, through: through, txn: txn) {
+        try forEachRawSample(startingFrom: from, through: through, txn: txn) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each sample starting in `[from, through]`, in order, through the
+    /// decoded-chunk cache.
+    func forEachRawSample<T: ReadableTransaction & ~Copyable>(
+        startingFrom from: Int64, through: Int64, txn: borrowing T, _ body: (Sample) -> Void
+    ) throws {
+        try forEachDecodedChunk(from: from, through: through, txn: txn) { chunk in
             let samples = chunk.samples
             var index = samples.partitioningIndex { $0.startMilliseconds >= from }
             while index < samples.count && samples[index].startMilliseconds <= through {
-                result.append(samples[index])
+                body(samples[index])
                 index += 1
             }
         }
-        return result
     }
 
     /// The greatest end among the samples that start at or before `now` and overlap
@@ -356,11 +364,11 @@ struct SeriesAggregator {
         throws -> Int64?
     {
         var latest: Int64?
-        for chunk in try decodedChunks(from: from - record.maximumDuration, through: now, txn: txn)
-        {
+        try forEachDecodedChunk(from: from - record.maximumDuration, through: now, txn: txn) {
+            chunk in
             let samples = chunk.samples
             let startedByNow = samples.partitioningIndex { $0.startMilliseconds > now }
-            guard startedByNow > 0 else { continue }
+            guard startedByNow > 0 else { return }
             // Any sample ending after `from` overlaps; the latest such end is the prefix maximum.
             let candidate = chunk.prefixMaximumEnd[startedByNow - 1]
             if candidate > from {
@@ -376,16 +384,30 @@ struct SeriesAggregator {
         return latest
     }
 
-    /// The decoded pieces that may hold samples starting in `[from, through]`.
-    private func decodedChunks<T: ReadableTransaction & ~Copyable>(
-        from: Int64, through: Int64, txn: borrowing T
-    ) throws -> [DecodedChunk] {
-        try storage.pieces(of: record, startingFrom: from, through: through, in: txn)
-            .compactMap { piece in
+    /// Calls `body` with each decoded piece that may hold samples starting in
+    /// `[from, through]`, in time order: blocks straight from one cursor walk, or, while the
+    /// format migration has left format-1 chunks, each piece looked up by its key.
+    private func forEachDecodedChunk<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, txn: borrowing T, _ body: (DecodedChunk) throws -> Void
+    ) throws {
+        if try txn.statistics(of: storage.chunks).entries > 0 {
+            for piece in try storage.pieces(
+                of: record, startingFrom: from, through: through, in: txn)
+            {
                 try storage.withPiece(piece, of: record, in: txn) { bytes in
-                    try storage.decodedChunks.chunk(
-                        piece, of: record, bytes: bytes, storage: storage, zlib: zlib)
+                    try body(
+                        storage.decodedChunks.chunk(
+                            piece, of: record, bytes: bytes, storage: storage, zlib: zlib))
                 }
             }
+            return
+        }
+        try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
+            block, bytes in
+            try body(
+                storage.decodedChunks.chunk(
+                    block, of: record, bytes: bytes, storage: storage, zlib: zlib))
+            return true
+        }
     }
 }

@@ -45,20 +45,8 @@ struct StatisticsAggregator {
                     if let hours = parts.hours { hourRanges.append(hours) }
                 }
             }
-            let slotDays = slotRanges.utcDays
-            // The slot reader of the series' kind: the figures of a quarter-aligned piece of one UTC hour.
-            let slots: (Int64, Int64) -> RunFigures
-            switch record.kind {
-            case .cumulative:
-                let rows = try RollupRows(
-                    storage: storage, record: record, days: slotDays, includesStarts: true,
-                    txn: txn)
-                slots = { Self.cumulativeSlots(rows, from: $0, to: $1) }
-            case .discrete:
-                let rows = try DiscreteRows(
-                    storage: storage, record: record, days: slotDays, txn: txn)
-                slots = { Self.discreteSlots(rows, from: $0, to: $1) }
-            }
+            let slots = try SlotFigures(
+                storage: storage, record: record, ranges: slotRanges, txn: txn)
             try HourRows.withRows(
                 in: hourDatabase, record: record,
                 days: hourRanges.utcDays, txn: txn
@@ -82,7 +70,7 @@ struct StatisticsAggregator {
     @inline(__always)
     private func add<T: ReadableTransaction & ~Copyable>(
         _ run: Range<Int64>, into figures: inout RunFigures, txn: borrowing T,
-        hours: HourRows?, slots: (Int64, Int64) -> RunFigures
+        hours: HourRows?, slots: SlotFigures
     ) throws {
         let parts = AlignedParts(run, wholeHours: hours != nil)
         guard usesRollups, let aligned = parts.aligned else {
@@ -108,12 +96,12 @@ struct StatisticsAggregator {
     @inline(__always)
     private func addSlots(
         from: Int64, to: Int64, into figures: inout RunFigures,
-        _ slots: (Int64, Int64) -> RunFigures
+        _ slots: SlotFigures
     ) {
         var instant = from
         while instant < to {
             let upTo = min(to, (instant.floorDivided(by: TimeGrid.hour) + 1) * TimeGrid.hour)
-            figures.add(slots(instant, upTo), kind: record.kind)
+            figures.add(slots.figures(from: instant, to: upTo), kind: record.kind)
             instant = upTo
         }
     }
@@ -134,62 +122,14 @@ struct StatisticsAggregator {
                 into: &span)
             figures.addProrated(span.hourly[0], count: UInt64(span.count), touched: span.hasData)
         case .discrete:
-            for sample in try raw.rawSamples(
-                startingFrom: range.lowerBound, through: range.upperBound - 1, txn: txn)
-            {
+            try raw.forEachRawSample(
+                startingFrom: range.lowerBound, through: range.upperBound - 1, txn: txn
+            ) { sample in
                 figures.addMembers(
                     count: 1, sum: sample.value, minimum: sample.value, maximum: sample.value,
                     latest: sample)
             }
         }
-    }
-
-    /// The figures of the slots of `[from, to)` (quarter-aligned, within one UTC hour) of a
-    /// cumulative series, added in slot order from zero.
-    @inline(__always)
-    private static func cumulativeSlots(_ rows: RollupRows, from: Int64, to: Int64)
-        -> RunFigures
-    {
-        var piece = RunFigures()
-        guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
-            return piece
-        }
-        for slot in slots {
-            piece.addProrated(
-                rows.prorated[slot], count: UInt64(rows.startCounts[slot]),
-                touched: rows.touched[slot])
-        }
-        return piece
-    }
-
-    /// The figures of the slots of `[from, to)` (quarter-aligned, within one UTC hour) of a
-    /// discrete series, added in slot order.
-    @inline(__always)
-    private static func discreteSlots(_ rows: DiscreteRows, from: Int64, to: Int64)
-        -> RunFigures
-    {
-        var piece = RunFigures()
-        guard let slots = slotRange(from: from, to: to, base: rows.base(ofDay:)) else {
-            return piece
-        }
-        for slot in slots where rows.counts[slot] > 0 {
-            piece.addMembers(
-                count: UInt64(rows.counts[slot]), sum: rows.sums[slot],
-                minimum: rows.minimums[slot],
-                maximum: rows.maximums[slot], latest: rows.latest[slot])
-        }
-        return piece
-    }
-
-    /// The flat-array slots of `[from, to)` (within one UTC day), or `nil` when the day has no row.
-    @inline(__always)
-    private static func slotRange(from: Int64, to: Int64, base: (Int64) -> Int?) -> Range<Int>? {
-        let utcDay = from.floorDivided(by: TimeGrid.day)
-        let dayStart = utcDay * TimeGrid.day
-        guard let base = base(utcDay) else { return nil }
-        return
-            (base + Int((from - dayStart) / TimeGrid.quarterHour))..<(base
-            + Int((to - dayStart) / TimeGrid.quarterHour))
     }
 }
 

@@ -14,7 +14,7 @@ enum FormatTwoMigration {
     {
         let storage = context.storage
         let zlib = ZlibCodec(level: 1)
-        let rows = try RowWrites(storage: storage)
+        let rows = try RowWrites(storage: storage, txn: txn)
         if let (series, window) = try firstKey(in: storage.chunks, txn: txn) {
             guard let record = try record(series, storage: storage, txn: txn) else {
                 try txn.delete(

@@ -25,7 +25,7 @@ enum HourSummaryMigration {
             try storage.allSeriesRecords(in: txn).map { ($0.id, $0.kind) },
             uniquingKeysWith: { first, _ in first })
         let resume = try txn.value(forKey: resumeKey, in: context.meta)
-        let rows = try RowWrites(storage: storage)
+        let rows = try RowWrites(storage: storage, txn: txn)
         var next: [UInt8]?
         var count = 0
         try txn.withCursor(days) { cursor in

@@ -70,6 +70,7 @@ enum Migrator {
         Migration(identifier: "0003-storage-format-2", batches: FormatTwoMigration.apply),
         Migration(identifier: "0004-series-kinds", apply: SeriesKindsMigration.apply),
         Migration(identifier: "0005-hour-summaries", batches: HourSummaryMigration.apply),
+        Migration(identifier: "0006-row-checksums", apply: RowChecksumMigration.apply),
     ]
 
     private static let appliedKey = Array("migrations".utf8)

@@ -72,6 +72,47 @@ struct ByteReader {
         }
     }
 
+    /// Moves past one varint without decoding it.
+    @inline(__always)
+    mutating func skipVarint() throws(Truncated) {
+        let limit = min(base.count, offset + 10)
+        while offset < limit {
+            let byte = base[offset]
+            offset += 1
+            if byte < 0x80 { return }
+        }
+        throw Truncated()
+    }
+
+    /// Moves past `count` varints without decoding them, eight bytes a step: a varint ends
+    /// at each byte below 0x80.
+    @inline(__always)
+    mutating func skipVarints(_ count: Int) throws(Truncated) {
+        var left = count
+        while left > 0 && base.count - offset >= 8 {
+            let word = UInt64(
+                littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            var ends = ~word & 0x8080_8080_8080_8080
+            let found = ends.nonzeroBitCount
+            if found < left {
+                left -= found
+                offset += 8
+                continue
+            }
+            for _ in 1..<left { ends &= ends - 1 }
+            offset += ends.trailingZeroBitCount / 8 + 1
+            return
+        }
+        for _ in 0..<left { try skipVarint() }
+    }
+
+    /// Moves past `count` bytes.
+    @inline(__always)
+    mutating func skip(_ count: Int) throws(Truncated) {
+        guard count <= base.count - offset else { throw Truncated() }
+        offset += count
+    }
+
     @inline(__always)
     mutating func readZigZag() throws(Truncated) -> Int64 {
         let raw = try readVarint()

@@ -100,7 +100,7 @@ struct IntegrityCheck {
                 let rollup = DayRollup.build(day: day, kind: record.kind, from: pending)
                 report.rollupsChecked += 1
                 if let stored = rows[day] {
-                    if stored != RollupRowCodec.encode(rollup) {
+                    if stored != RollupRowCodec.encode(rollup, version: stored.first ?? 0) {
                         problem(
                             .rollupMismatch, dayStart,
                             "stored rollup differs from the one recomputed from samples")

@@ -1,7 +1,7 @@
 /// Encodes ``DayRollup`` rows of format 2 (one LMDB value per series and UTC day in
 /// `days`) and reads them back without allocating.
 ///
-/// Layout: version (1 byte, 2); exponent of the exact form (1 byte, 255 for `Double`
+/// Layout: version (1 byte: 3, or 2 in rows written before store format 5); exponent of the exact form (1 byte, 255 for `Double`
 /// sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian bitmap
 /// of the touched slots (12 bytes); when flagged, a 96-bit bitmap of the slots with
 /// *spill* (12 bytes); then per touched slot, in order: the start count (varint); when it
@@ -11,16 +11,22 @@
 /// each slot with starts, the minimum and maximum value, the latest sample's start as an
 /// offset from the slot's start (varint), its duration (varint) and its value, the values
 /// as zig-zag varints of scaled integers in the exact form or 8 raw bytes otherwise (and
-/// always raw with flag bit 2); last, the CRC-32 of everything before it (4 bytes).
+/// always raw with flag bit 2); last, the checksum of everything before it (4 bytes):
+/// CRC-32C in version 3 (``CRC32C``, the instruction where the processor has one), the
+/// zlib CRC-32 in version 2. The two versions differ in nothing else.
 ///
 /// A slot has spill when a sample in it is not contained in its start slot; a
 /// minute-cadence day has none, so its row is about three bytes per slot.
 enum RollupRowCodec {
-    static let version: UInt8 = 2
+    /// The version of rows checked by CRC-32C, written once the store records format 5.
+    static let version: UInt8 = 3
+    /// The version of rows checked by the zlib CRC-32.
+    static let zlibChecksumVersion: UInt8 = 2
     static let doubleMarker: UInt8 = 255
     private static let bitmapSize = 12
 
-    static func encode(_ rollup: DayRollup) -> [UInt8] {
+    /// The row of `rollup` in row version `version` (``version`` or ``zlibChecksumVersion``).
+    static func encode(_ rollup: DayRollup, version: UInt8 = version) -> [UInt8] {
         var writer = ByteWriter(capacity: 3 + 2 * bitmapSize + DayRollup.slotCount * 6)
         writer.append(version)
         writer.append(rollup.exponent.map { UInt8($0) } ?? doubleMarker)
@@ -76,8 +82,8 @@ enum RollupRowCodec {
                 appendValue(latest.value)
             }
         }
-        let checksum = writer.bytes.withUnsafeBytes { ZlibCodec.crc32($0) }
-        writer.appendLittleEndian(checksum)
+        let sum = writer.bytes.withUnsafeBytes { Self.checksum(of: $0, version: version) }
+        writer.appendLittleEndian(sum)
         return writer.bytes
     }
 
@@ -101,12 +107,15 @@ enum RollupRowCodec {
             : rollup.containedSums[slot].bitPattern != rollup.startSums[slot].bitPattern
     }
 
-    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot, in order.
+    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot of
+    /// `slots`, in order.
     @inline(__always)
     static func forEachSlot(
-        _ row: UnsafeRawBufferPointer, _ body: (Int, Double, UInt32, Double) -> Void
+        _ row: UnsafeRawBufferPointer, in slots: Range<Int> = 0..<DayRollup.slotCount,
+        _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(RollupCodec.Damage) {
-        try parse(row, day: 0) { exponent, power, slot, count, start, spill, _ in
+        try parse(row, day: 0, slots: slots) {
+            exponent, power, slot, count, start, spill, _ in
             if exponent != nil {
                 // The arithmetic of ``DayRollup/value(of:exponent:)`` and
                 // ``DayRollup/prorated(_:)``, with the power looked up once per row; with no
@@ -152,14 +161,14 @@ enum RollupRowCodec {
         var sum = 0.0
     }
 
-    /// Calls `body(slot, count, sum, extremes)` for each slot of a discrete series' row of
-    /// `day` where samples start, in order.
+    /// Calls `body(slot, count, sum, extremes)` for each slot of `slots` of a discrete
+    /// series' row of `day` where samples start, in order.
     @inline(__always)
     static func forEachDiscreteSlot(
-        _ row: UnsafeRawBufferPointer, day: Int64,
+        _ row: UnsafeRawBufferPointer, day: Int64, in slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, UInt32, Double, ExtremeFields) -> Void
     ) throws(RollupCodec.Damage) {
-        try parse(row, day: day) { exponent, power, slot, count, start, _, extreme in
+        try parse(row, day: day, slots: slots) { exponent, power, slot, count, start, _, extreme in
             guard let extreme else { return }
             body(slot, count, exponent != nil ? Double(start.integer) / power : start.sum, extreme)
         }
@@ -185,10 +194,12 @@ enum RollupRowCodec {
     }
 
     /// Checks a row of `day` and calls `body(exponent, 10^exponent, slot, count, start,
-    /// spill, extremes)` for each touched slot.
+    /// spill, extremes)` for each touched slot of `slots`, moving past the slots before
+    /// them without decoding their fields. The checksum covers the whole row; the row's end
+    /// is checked only when the parse reaches it.
     @inline(__always)
     private static func parse(
-        _ row: UnsafeRawBufferPointer, day: Int64,
+        _ row: UnsafeRawBufferPointer, day: Int64, slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?, ExtremeFields?) -> Void
     ) throws(RollupCodec.Damage) {
         guard row.count >= 3 + bitmapSize + 4 else {
@@ -197,11 +208,11 @@ enum RollupRowCodec {
         let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
         let stored = UInt32(
             littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
-        guard ZlibCodec.crc32(bytes) == stored else {
-            throw RollupCodec.Damage(reason: "rollup checksum mismatch")
-        }
-        guard bytes[0] == version else {
+        guard bytes[0] == version || bytes[0] == zlibChecksumVersion else {
             throw RollupCodec.Damage(reason: "unknown rollup version \(bytes[0])")
+        }
+        guard checksum(of: bytes, version: bytes[0]) == stored else {
+            throw RollupCodec.Damage(reason: "rollup checksum mismatch")
         }
         let exponentByte = bytes[1]
         guard exponentByte <= DecimalScale.maximumExponent || exponentByte == doubleMarker else {
@@ -227,7 +238,15 @@ enum RollupRowCodec {
         var reader = ByteReader(bytes, offset: 3 + bitmapSize * bitmaps)
         let dayStart = day &* TimeGrid.day
         do {
-            for slot in 0..<DayRollup.slotCount where isSet(touched, slot) {
+            let endSlot = max(0, min(slots.upperBound, DayRollup.slotCount))
+            let integerExtremes = exponent != nil && !extremesAsDoubles
+            for slot in 0..<endSlot where isSet(touched, slot) {
+                if slot < slots.lowerBound {
+                    try skipSlot(
+                        &reader, exact: exponent != nil, spill: isSet(spill, slot),
+                        extremes: hasExtremes ? integerExtremes : nil)
+                    continue
+                }
                 let count = try reader.readVarint()
                 guard count <= UInt64(UInt32.max) else {
                     throw RollupCodec.Damage(reason: "start count out of range")
@@ -279,13 +298,45 @@ enum RollupRowCodec {
                 }
                 body(exponent, power, slot, UInt32(count), start, fields, extreme)
             }
-            guard reader.remaining == 0 else {
+            guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
             }
         } catch let damage as RollupCodec.Damage {
             throw damage
         } catch {
             throw RollupCodec.Damage(reason: "truncated rollup row")
+        }
+    }
+
+    /// The checksum a row of `version` stores after `bytes`.
+    @inline(__always)
+    private static func checksum(of bytes: UnsafeRawBufferPointer, version: UInt8) -> UInt32 {
+        version == zlibChecksumVersion ? ZlibCodec.crc32(bytes) : CRC32C.checksum(bytes)
+    }
+
+    /// Moves past one slot's fields: `exact` when sums are scaled integers, `extremes` (when
+    /// the row has them) whether they are scaled integers.
+    @inline(__always)
+    private static func skipSlot(
+        _ reader: inout ByteReader, exact: Bool, spill: Bool, extremes: Bool?
+    ) throws(ByteReader.Truncated) {
+        let hasStarts = try reader.readVarint() > 0
+        if hasStarts {
+            if exact { try reader.skipVarints(1) } else { try reader.skip(8) }
+        }
+        if spill {
+            if exact { try reader.skipVarint() } else { try reader.skip(8) }
+            try reader.skip(8)
+        }
+        if let integers = extremes, hasStarts {
+            // Minimum, maximum, the latest sample's offset, duration and value.
+            if integers {
+                try reader.skipVarints(5)
+            } else {
+                try reader.skip(16)
+                try reader.skipVarints(2)
+                try reader.skip(8)
+            }
         }
     }
 

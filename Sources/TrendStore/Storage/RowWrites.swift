@@ -20,12 +20,18 @@ final class RowWrites {
     private var unchangedToSummarize: [[UInt8]: [UInt8]?] = [:]
     /// The kind of each series with changed rows.
     private var kinds: [UInt32: SeriesKind] = [:]
+    /// The row version to write: ``RollupRowCodec/version`` once the store records format
+    /// 5, so code that reads only CRC-32 rows refuses the store before it meets one.
+    let rowVersion: UInt8
 
-    /// Changes to the rollup rows and hour summaries of `storage` (a writable store).
-    init(storage: SampleStorage) throws {
+    /// Changes to the rollup rows and hour summaries of `storage` (a writable store), in `txn`.
+    init(storage: SampleStorage, txn: borrowing WriteTransaction) throws {
         let databases = try storage.formatTwoDatabases()
         days = databases.days
         hours = databases.hours
+        rowVersion =
+            try StorageFormat.stored(meta: storage.meta, in: txn) ?? 1 >= 5
+            ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
     }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.

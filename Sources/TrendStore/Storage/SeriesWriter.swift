@@ -206,7 +206,7 @@ struct SeriesWriter: ~Copyable {
     /// Records the row of `rollup`, or its removal when no sample touches the day.
     private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
         rows.set(
-            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup),
+            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup, version: rows.rowVersion),
             forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day), kind: record.kind)
     }
 

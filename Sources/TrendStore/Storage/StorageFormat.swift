@@ -5,10 +5,11 @@ import LMDB
 /// 3 once every series record states its kind (``SeriesRecord``; discrete series' rollup
 /// rows carry minimum, maximum and latest sample, ``RollupRowCodec``), 4 once migration
 /// 0005 began building hour summaries (``HourSummaryCodec``; code that does not keep
-/// them up to date must not write the store from then on).
+/// them up to date must not write the store from then on), 5 once rollup rows may be
+/// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006).
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...4
+    static let readable: ClosedRange<UInt32> = 1...5
     private static let key = Array("format-version".utf8)
 
     /// The recorded format, or `nil` for a new store.

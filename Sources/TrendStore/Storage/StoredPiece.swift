@@ -73,37 +73,11 @@ extension SampleStorage {
     ) throws -> [StoredPiece] {
         guard from <= through else { return [] }
         var found: [StoredPiece] = []
-        if let blocks {
-            found = try txn.withCursor(blocks) { cursor in
-                var found: [StoredPiece] = []
-                // The block before `from` holds starts up to the next key: include it when
-                // its largest start reaches `from`.
-                let entry = try cursor.seek(
-                    atOrAfter: StorageKey.make(series: record.id, index: from))
-                let atFrom =
-                    entry.flatMap { StorageKey.parse($0.key) }.map {
-                        $0.series == record.id && $0.index == from
-                    } ?? false
-                if !atFrom, let previous = entry == nil ? try cursor.last() : try cursor.previous(),
-                    let parsed = StorageKey.parse(previous.key), parsed.series == record.id
-                {
-                    do {
-                        if try BlockCodec.header(previous.value).maximumStart >= from {
-                            found.append(.block(firstStart: parsed.index))
-                        }
-                    } catch {
-                        throw chunkDamage(record, piece: .block(firstStart: parsed.index), error)
-                    }
-                }
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: from)) {
-                    key, _ in
-                    guard found.count < limit, let parsed = StorageKey.parse(key),
-                        parsed.series == record.id, parsed.index <= through
-                    else { return false }
-                    found.append(.block(firstStart: parsed.index))
-                    return true
-                }
-                return found
+        if limit > 0 {
+            try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
+                block, _ in
+                found.append(block)
+                return found.count < limit
             }
         }
         let windows = try indices(
@@ -116,6 +90,52 @@ extension SampleStorage {
             }
         }
         return found
+    }
+
+    /// Calls `body(block, bytes)` for each block of `record` that may hold samples starting
+    /// in `[from, through]`, in time order, with its stored bytes, until `body` returns
+    /// `false`: one cursor walk, no lookup per block.
+    func forEachBlock<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T,
+        _ body: (StoredPiece, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        guard from <= through, let blocks else { return }
+        try txn.withCursor(blocks) { cursor in
+            let start = StorageKey.make(series: record.id, index: from)
+            var entry = try cursor.seek(atOrAfter: start)
+            let atFrom =
+                entry.flatMap { StorageKey.parse($0.key) }.map {
+                    $0.series == record.id && $0.index == from
+                } ?? false
+            if !atFrom {
+                // The block before `from` holds starts up to the next key: include it when
+                // its largest start reaches `from`.
+                let previous = entry == nil ? try cursor.last() : try cursor.previous()
+                if let previous, let parsed = StorageKey.parse(previous.key),
+                    parsed.series == record.id
+                {
+                    let block = StoredPiece.block(firstStart: parsed.index)
+                    let reaches: Bool
+                    do {
+                        reaches = try BlockCodec.header(previous.value).maximumStart >= from
+                    } catch {
+                        throw chunkDamage(record, piece: block, error)
+                    }
+                    if reaches, try !body(block, previous.value) { return }
+                }
+                // Back to the first block at or after `from` (a failed move leaves LMDB's
+                // cursor nowhere: seek again then).
+                if entry != nil {
+                    entry = previous != nil ? try cursor.next() : try cursor.seek(atOrAfter: start)
+                }
+            }
+            while let current = entry, let parsed = StorageKey.parse(current.key),
+                parsed.series == record.id, parsed.index <= through,
+                try body(.block(firstStart: parsed.index), current.value)
+            {
+                entry = try cursor.next()
+            }
+        }
     }
 
     /// The indices of `database`'s keys for series `id` within `lower...upper`.

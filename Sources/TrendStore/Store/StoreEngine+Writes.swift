@@ -13,7 +13,7 @@ extension StoreEngine {
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
-            let rows = try RowWrites(storage: storage)
+            let rows = try RowWrites(storage: storage, txn: txn)
             for (part, batch) in batches {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
@@ -42,7 +42,7 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            let rows = try RowWrites(storage: storage)
+            let rows = try RowWrites(storage: storage, txn: txn)
             var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try changed(record, try writer.finish(in: txn), in: txn)
