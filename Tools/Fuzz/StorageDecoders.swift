@@ -28,14 +28,29 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         var samples: [Sample] = []
         block.withUnsafeBytes { _ = try? BlockCodec.decode($0, zlib: zlib, appendingTo: &samples) }
     }
+    // The bytes as a row checked by zlib's CRC-32 (format-1 rows, row version 2) and by
+    // CRC-32C (row version 3), each read whole and from a slot the input picks.
     var row = bytes
     row.append(
         contentsOf: withUnsafeBytes(
             of: bytes.withUnsafeBytes { ZlibCodec.crc32($0) }.littleEndian, Array.init))
-    row.withUnsafeBytes {
-        _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in }
-        _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }
-        _ = try? RollupRowCodec.decode($0, day: 0)
+    var checkedRow = bytes
+    checkedRow.append(
+        contentsOf: withUnsafeBytes(
+            of: bytes.withUnsafeBytes { CRC32C.checksum($0) }.littleEndian, Array.init))
+    let firstSlot = Int(bytes.last ?? 0) % (DayRollup.slotCount + 1)
+    for candidate in [row, checkedRow] {
+        candidate.withUnsafeBytes {
+            _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in }
+            _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }
+            _ = try? RollupRowCodec.forEachSlot($0, in: firstSlot..<DayRollup.slotCount) {
+                _, _, _, _ in
+            }
+            _ = try? RollupRowCodec.forEachDiscreteSlot(
+                $0, day: 0, in: firstSlot..<min(firstSlot + 3, DayRollup.slotCount)
+            ) { _, _, _, _ in }
+            _ = try? RollupRowCodec.decode($0, day: 0)
+        }
     }
     for kind in SeriesKind.allCases { decodeHourSummary(bytes, kind: kind) }
     bytes.withUnsafeBytes { block in
