@@ -100,7 +100,8 @@ struct SlotFigures {
         let firstSlot = max(runs[index].start, dayFirst)
         // A format-2 row replaces the format-1 row read before it: clear what that stored.
         var lastSlot = dayFirst
-        for run in runs[index...] where run.start < dayEnd {
+        for run in runs[index...] {
+            guard run.start < dayEnd else { break }
             let from = max(run.start, dayFirst)
             let to = min(run.end, dayEnd)
             let position = run.position + Int(from - run.start)
