@@ -75,6 +75,7 @@ struct FormatMigrationTests {
         let zone = TimeZone(identifier: "America/Los_Angeles")!
         let date = LocalDate(year: 2026, month: 3, day: 9)!
         let before: (DayCurve, HeatmapDay?)
+        let statisticsBefore: [StatisticsBucket]
         do {
             let old = try TrendStore(directory: directory.url, options: readOnly)
             #expect(try old.formatVersion == 1)
@@ -86,6 +87,7 @@ struct FormatMigrationTests {
                 )
                 .days.first
             )
+            statisticsBefore = try Self.quarterHourStatistics(old)
         }
         let store = try TrendStore(directory: directory.url)
         #expect(try store.formatVersion == 5)
@@ -114,6 +116,28 @@ struct FormatMigrationTests {
                 of: ["Run", "Ride", "Walk"], from: date, through: date, timeZone: zone
             )
             .days.first == before.1)
+        // Statistics read format-1 slots before, format-2 slots after (sums within 1e-9: format
+        // 1 added them in another order), in a zone whose days cut UTC hours into slots.
+        let statisticsAfter = try Self.quarterHourStatistics(store)
+        #expect(statisticsAfter.count == statisticsBefore.count)
+        #expect(statisticsAfter.contains { ($0.count ?? 0) > 0 })
+        for (after, before) in zip(statisticsAfter, statisticsBefore) {
+            #expect(after.start == before.start && after.count == before.count)
+            #expect(approximatelyEqual(after.sum ?? -1, before.sum ?? -1))
+        }
+    }
+
+    /// Quarter-hour and daily energy statistics of the fixture's last two weeks in Kathmandu.
+    private static func quarterHourStatistics(_ store: TrendStore) throws -> [StatisticsBucket] {
+        let zone = try #require(TimeZone(identifier: "Asia/Kathmandu"))
+        let end = try #require(
+            ISO8601DateFormatter().date(from: "2026-03-20T00:00:00Z"))
+        return try [StatisticsInterval.minutes(15), .days(1)].flatMap { interval in
+            try store.statistics(
+                of: "activeEnergy", from: end.addingTimeInterval(-14 * 86_400), to: end,
+                interval: interval, timeZone: zone, options: [.sum, .count]
+            ).buckets
+        }
     }
 
     @Test(
