@@ -27,17 +27,14 @@ struct SlotFigures {
         storage: SampleStorage, record: SeriesRecord, ranges: InstantRanges, txn: borrowing T
     ) throws {
         kind = record.kind
-        var days: [Int64] = []
-        for (start, end) in ranges.merged() {
+        let merged = ranges.merged()
+        for (start, end) in merged {
             let first = start.floorDivided(by: TimeGrid.quarterHour)
             let last = (end - 1).floorDivided(by: TimeGrid.quarterHour)
             runs.append(Run(start: first, end: last + 1, position: figures.count))
             figures.append(contentsOf: repeatElement(RunFigures(), count: Int(last - first + 1)))
-            let fromDay = first.floorDivided(by: Self.slotsPerDay)
-            let firstDay = days.last.map { max(fromDay, $0 + 1) } ?? fromDay
-            let lastDay = last.floorDivided(by: Self.slotsPerDay)
-            if firstDay <= lastDay { days.append(contentsOf: firstDay...lastDay) }
         }
+        let days = InstantRanges.utcDays(touchedBy: merged)
         guard !days.isEmpty else { return }
         let isWanted = { (day: Int64) in self.hasRun(inDay: day) }
         if kind == .cumulative {

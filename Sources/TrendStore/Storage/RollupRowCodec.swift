@@ -1,8 +1,8 @@
 /// Encodes ``DayRollup`` rows of format 2 (one LMDB value per series and UTC day in
 /// `days`) and reads them back without allocating.
 ///
-/// Layout: version (1 byte: 3, or 2 in rows written before store format 5); exponent of the exact form (1 byte, 255 for `Double`
-/// sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian bitmap
+/// Layout: version (1 byte: 3, or 2 in rows written before store format 5); exponent of
+/// the exact form (1 byte, 255 for `Double` sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian bitmap
 /// of the touched slots (12 bytes); when flagged, a 96-bit bitmap of the slots with
 /// *spill* (12 bytes); then per touched slot, in order: the start count (varint); when it
 /// is not zero, the start sum (zig-zag varint of the scaled integer, or 8 raw bytes); when
