@@ -65,7 +65,7 @@ struct FormatMigrationTests {
     }
 
     @Test(
-        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 5 and answers the same, every series cumulative"
+        "read-only, the format-1 store answers as the generator says; opened, it migrates to format 6 and answers the same, every series cumulative, every row of version 4"
     )
     func migratesWhole() throws {
         let directory = try Self.copy()
@@ -90,9 +90,10 @@ struct FormatMigrationTests {
             statisticsBefore = try Self.quarterHourStatistics(old)
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 5)
-        #expect(try store.appliedMigrations().last == "0006-row-checksums")
+        #expect(try store.formatVersion == 6)
+        #expect(try store.appliedMigrations().last == "0007-compact-rows")
         try Self.expectFixtureSamples(store, "migrated")
+        #expect(try Self.rowVersions(store) == [4: try Self.rowCount(store)])
         // Every series of the old store is cumulative, and its record now says so.
         let recordsSayKind = try store.engine.read { txn in
             try txn.withCursor(store.engine.storage.series) { cursor in
@@ -170,12 +171,37 @@ struct FormatMigrationTests {
             let chunks = pieces.filter { if case .chunk = $0 { true } else { false } }.count
             print(
                 "migration trial \(trial): killed in format \(try between.formatVersion) with "
-                    + "\(chunks) format-1 chunks and \(pieces.count - chunks) blocks of activeEnergy"
+                    + "\(chunks) format-1 chunks and \(pieces.count - chunks) blocks of activeEnergy, "
+                    + "rows by version \(try Self.rowVersions(between).sorted { $0.key < $1.key })"
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 5)
+        #expect(try store.formatVersion == 6)
+        #expect(try Self.rowVersions(store) == [4: try Self.rowCount(store)])
         try Self.expectFixtureSamples(store, "killed in trial \(trial), then opened")
+    }
+
+    /// How many format-2 rows of each version the store holds.
+    private static func rowVersions(_ store: TrendStore) throws -> [UInt8: Int] {
+        try store.engine.read { txn in
+            // A read-only handle on a format-1 store has no `days` database yet.
+            guard let days = try? store.engine.storage.formatTwoDatabases().days else {
+                return [:]
+            }
+            var versions: [UInt8: Int] = [:]
+            try txn.withCursor(days) {
+                try $0.forEach { _, value in
+                    versions[value[0], default: 0] += 1
+                    return true
+                }
+            }
+            return versions
+        }
+    }
+
+    /// How many format-2 rows the store holds.
+    private static func rowCount(_ store: TrendStore) throws -> Int {
+        try rowVersions(store).values.reduce(0, +)
     }
 
     /// How long the CLI takes to open and migrate the fixture, measured once, so kills spread over it.

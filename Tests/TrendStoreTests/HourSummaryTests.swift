@@ -200,7 +200,8 @@ struct HourSummaryTests {
                 of: "bodyMass", from: Date(milliseconds: first),
                 to: Date(milliseconds: first + 2_200 * TimeGrid.day), interval: .weeks(1),
                 options: [.average, .minimum, .maximum, .mostRecent])
-            // Back to format 3: no summaries, no record of the step (nor of 0006 after it).
+            // Back to format 3: no summaries, no record of the step (nor of 0006 and 0007
+            // after it).
             try store.engine.write { txn, _ in
                 let storage = store.engine.storage
                 try txn.removeAll(in: try storage.formatTwoDatabases().hours)
@@ -208,16 +209,16 @@ struct HourSummaryTests {
                 try StorageFormat.record(3, meta: storage.meta, in: txn)
                 let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
                 try txn.put(
-                    Array(applied.dropLast(2).joined(separator: "\n").utf8),
+                    Array(applied.dropLast(3).joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
             #expect(try Self.hourRows(of: store).isEmpty)
             await store.close()
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 5)
+            #expect(try reopened.formatVersion == 6)
             #expect(
-                try reopened.appliedMigrations().suffix(2) == [
-                    "0005-hour-summaries", "0006-row-checksums",
+                try reopened.appliedMigrations().suffix(3) == [
+                    "0005-hour-summaries", "0006-row-checksums", "0007-compact-rows",
                 ])
             let rebuilt = try Self.hourRows(of: reopened)
             #expect(rebuilt == kept)

@@ -45,7 +45,7 @@ struct RowChecksumTests {
     }
 
     @Test(
-        "a format-4 store of version-2 rows opens as format 5 without rewriting them, answers the same, and a write makes its day's row version 3; it verifies throughout"
+        "a format-4 store of version-2 rows opens as format 6: cumulative rows rebuilt in version 4 (migration 0007), discrete ones kept until a write makes its day's row version 3; same answers, verifies throughout"
     )
     func formatFourStoreKeepsWorking() async throws {
         try await withTemporaryStore { store, directory in
@@ -69,10 +69,11 @@ struct RowChecksumTests {
                 SeriesSamples(
                     series: "heartRate", unit: "count/min", kind: .discrete, samples: heart),
             ])
-            #expect(try Self.rowVersions(store) == [3])
+            #expect(try Self.rowVersions(store) == [3, 4])
             let before = try Self.answers(store, from: first)
 
-            // Back to format 4: every row rewritten in version 2, migration 0006 unrecorded.
+            // Back to format 4: every row rewritten in version 2, migrations 0006 and 0007
+            // unrecorded.
             try store.engine.write { txn, _ in
                 let storage = store.engine.storage
                 let days = try storage.formatTwoDatabases().days
@@ -92,9 +93,9 @@ struct RowChecksumTests {
                 }
                 try StorageFormat.record(4, meta: storage.meta, in: txn)
                 let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
-                #expect(applied.last == "0006-row-checksums")
+                #expect(applied.suffix(2) == ["0006-row-checksums", "0007-compact-rows"])
                 try txn.put(
-                    Array(applied.dropLast().joined(separator: "\n").utf8),
+                    Array(applied.dropLast(2).joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
             #expect(try Self.rowVersions(store) == [2])
@@ -103,9 +104,9 @@ struct RowChecksumTests {
             await store.close()
 
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 5)
-            #expect(try reopened.appliedMigrations().last == "0006-row-checksums")
-            #expect(try Self.rowVersions(reopened) == [2])
+            #expect(try reopened.formatVersion == 6)
+            #expect(try reopened.appliedMigrations().last == "0007-compact-rows")
+            #expect(try Self.rowVersions(reopened) == [2, 4])
             #expect(try reopened.verify().isHealthy)
             #expect(try Self.answers(reopened, from: first) == before)
 
@@ -114,7 +115,7 @@ struct RowChecksumTests {
                 startMilliseconds: first + 3 * TimeGrid.day + 1_000,
                 endMilliseconds: first + 3 * TimeGrid.day + 1_000, value: 200)
             try await reopened.write([added], to: "heartRate", unit: "count/min", kind: .discrete)
-            #expect(try Self.rowVersions(reopened) == [2, 3])
+            #expect(try Self.rowVersions(reopened) == [2, 3, 4])
             #expect(try reopened.verify().isHealthy)
             let after = try Self.answers(reopened, from: first)
             let changed = after.indices.filter { after[$0] != before[$0] }

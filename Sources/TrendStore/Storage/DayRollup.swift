@@ -14,6 +14,11 @@
 /// of `10^exponent`: exact, independent of order, and small to store; a minute-cadence day
 /// has no shares at all. Otherwise they are `Double` sums in sample order.
 ///
+/// In the exact form a cumulative rollup also lists its ``SlotCrossing``s: the samples that
+/// cross exactly one quarter-hour boundary of the day, alone at it, with values that scale
+/// at the exponent. From them a row of version 4 (``CompactRowCodec``) recomputes the
+/// escaping integers and shares of most slots instead of storing them.
+///
 /// A discrete series' rollup (`extremes != nil`) counts each sample only in the slot
 /// holding its start: `touched` marks slots with a start, nothing is prorated (no shares),
 /// and ``SlotExtremes`` adds each slot's minimum, maximum and latest sample.
@@ -42,6 +47,8 @@ struct DayRollup: Equatable {
     var shares: [Double]
     /// A discrete series' minimum, maximum and latest sample per slot; `nil` for a cumulative one.
     var extremes: SlotExtremes?
+    /// Exact form of a cumulative series: the lone single-boundary crossers, by boundary.
+    var crossings: [SlotCrossing] = []
 
     init(day: Int64, kind: SeriesKind = .cumulative) {
         self.day = day
@@ -131,6 +138,10 @@ struct DayRollup: Equatable {
         }
         if exact, let scaling {
             rollup.exponent = scaling.exponent
+            if kind == .cumulative {
+                rollup.crossings = SlotCrossing.find(
+                    in: samples, dayStart: dayStart, exponent: scaling.exponent)
+            }
         } else {
             rollup.startIntegers = Array(repeating: 0, count: slotCount)
             rollup.escapingIntegers = Array(repeating: 0, count: slotCount)

@@ -1,5 +1,6 @@
 /// Encodes ``DayRollup`` rows of format 2 (one LMDB value per series and UTC day in
-/// `days`) and reads them back without allocating.
+/// `days`) and reads them back without allocating; rows of version 4 are
+/// ``CompactRowCodec``'s, which this reads through.
 ///
 /// Layout: version (1 byte: 3, or 2 in rows written before store format 5); exponent of
 /// the exact form (1 byte, 255 for `Double` sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian bitmap
@@ -25,8 +26,14 @@ enum RollupRowCodec {
     static let doubleMarker: UInt8 = 255
     private static let bitmapSize = 12
 
-    /// The row of `rollup` in row version `version` (``version`` or ``zlibChecksumVersion``).
+    /// The row of `rollup` in row version `version` (``CompactRowCodec/version``,
+    /// ``version`` or ``zlibChecksumVersion``); a rollup version 4 does not apply to (a
+    /// discrete series, the `Double` form) is written in version 3.
     static func encode(_ rollup: DayRollup, version: UInt8 = version) -> [UInt8] {
+        if version >= CompactRowCodec.version {
+            if CompactRowCodec.applies(to: rollup) { return CompactRowCodec.encode(rollup) }
+            return encode(rollup, version: Self.version)
+        }
         var writer = ByteWriter(capacity: 3 + 2 * bitmapSize + DayRollup.slotCount * 6)
         writer.append(version)
         writer.append(rollup.exponent.map { UInt8($0) } ?? doubleMarker)
@@ -114,6 +121,13 @@ enum RollupRowCodec {
         _ row: UnsafeRawBufferPointer, in slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(RollupCodec.Damage) {
+        if isCompact(row) {
+            try CompactRowCodec.parse(row, slots: slots) {
+                _, power, slot, count, start, escaping, shares in
+                body(slot, Double(start &- escaping) / power + shares, count, Double(start) / power)
+            }
+            return
+        }
         try parse(row, day: 0, slots: slots) {
             exponent, power, slot, count, start, spill, _ in
             if exponent != nil {
@@ -136,6 +150,7 @@ enum RollupRowCodec {
     static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
         -> DayRollup
     {
+        if isCompact(row) { return try CompactRowCodec.decode(row, day: day) }
         var rollup = DayRollup(day: day, kind: isDiscrete(row) ? .discrete : .cumulative)
         try parse(row, day: day) { exponent, _, slot, count, start, spill, extreme in
             if let extreme {
@@ -168,6 +183,10 @@ enum RollupRowCodec {
         _ row: UnsafeRawBufferPointer, day: Int64, in slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, UInt32, Double, ExtremeFields) -> Void
     ) throws(RollupCodec.Damage) {
+        // A cumulative series' row has no discrete slots; it is still checked.
+        if isCompact(row) {
+            return try CompactRowCodec.parse(row, slots: 0..<0) { _, _, _, _, _, _, _ in }
+        }
         try parse(row, day: day, slots: slots) { exponent, power, slot, count, start, _, extreme in
             guard let extreme else { return }
             body(slot, count, exponent != nil ? Double(start.integer) / power : start.sum, extreme)
@@ -176,7 +195,13 @@ enum RollupRowCodec {
 
     /// Whether a row (checked or not) is a discrete series' row.
     static func isDiscrete(_ row: UnsafeRawBufferPointer) -> Bool {
-        row.count > 2 && row[2] & 2 != 0
+        row.count > 2 && !isCompact(row) && row[2] & 2 != 0
+    }
+
+    /// Whether a row (checked or not) is of version 4 (``CompactRowCodec``).
+    @inline(__always)
+    static func isCompact(_ row: UnsafeRawBufferPointer) -> Bool {
+        row.first == CompactRowCodec.version
     }
 
     /// The stored minimum, maximum and latest sample of a discrete series' slot.

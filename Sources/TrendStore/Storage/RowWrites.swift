@@ -20,8 +20,9 @@ final class RowWrites {
     private var unchangedToSummarize: [[UInt8]: [UInt8]?] = [:]
     /// The kind of each series with changed rows.
     private var kinds: [UInt32: SeriesKind] = [:]
-    /// The row version to write: ``RollupRowCodec/version`` once the store records format
-    /// 5, so code that reads only CRC-32 rows refuses the store before it meets one.
+    /// The row version to write: ``CompactRowCodec/version`` once the store records format
+    /// 6, ``RollupRowCodec/version`` once it records format 5, so code that cannot read a
+    /// version refuses the store before it meets a row of it.
     let rowVersion: UInt8
 
     /// Changes to the rollup rows and hour summaries of `storage` (a writable store), in `txn`.
@@ -29,9 +30,11 @@ final class RowWrites {
         let databases = try storage.formatTwoDatabases()
         days = databases.days
         hours = databases.hours
+        let format = try StorageFormat.stored(meta: storage.meta, in: txn) ?? 1
         rowVersion =
-            try StorageFormat.stored(meta: storage.meta, in: txn) ?? 1 >= 5
-            ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
+            format >= 6
+            ? CompactRowCodec.version
+            : format >= 5 ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
     }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.

@@ -172,18 +172,24 @@ struct SeriesWriter: ~Copyable {
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
         let key = StorageKey.dayRowKey(series: record.id, day: day)
-        let stored: DayRollup?? = try rows.withRow(forKey: key, in: txn) {
-            try? RollupRowCodec.decode($0, day: day)
-        }
+        let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
+            forKey: key, in: txn
+        ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }
         var rollup: DayRollup
         switch stored {
         case .none:
             // No row: nothing else touches the day, so these samples are all of it.
             rollup = DayRollup.build(day: day, kind: record.kind, from: inserts)
-        case .some(.none):
+        case .some((_, .none)):
             return false
-        case .some(.some(let row)):
+        case .some((let version, .some(let row))):
             guard let exponent = row.exponent else { return false }
+            // A row of an older version does not list its crossings, which version 4 needs.
+            if rows.rowVersion >= CompactRowCodec.version, CompactRowCodec.applies(to: row),
+                version != CompactRowCodec.version
+            {
+                return false
+            }
             rollup = row
             let dayStart = day * TimeGrid.day
             for sample in inserts {

@@ -6,10 +6,11 @@ import LMDB
 /// rows carry minimum, maximum and latest sample, ``RollupRowCodec``), 4 once migration
 /// 0005 began building hour summaries (``HourSummaryCodec``; code that does not keep
 /// them up to date must not write the store from then on), 5 once rollup rows may be
-/// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006).
+/// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006), 6 once
+/// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007).
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...5
+    static let readable: ClosedRange<UInt32> = 1...6
     private static let key = Array("format-version".utf8)
 
     /// The recorded format, or `nil` for a new store.

@@ -10,7 +10,7 @@ import Synchronization
 /// reusable zlib stream.
 final class StoreEngine: Sendable {
     /// The storage format this code writes (it also reads format 1, see ``SampleStorage``).
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
     let environment: Environment
     let meta: Database
     /// The series, their chunks and rollups.

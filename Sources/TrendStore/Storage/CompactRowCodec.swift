@@ -1,0 +1,263 @@
+/// Encodes the rollup rows of version 4: a cumulative series' day in the exact form, with
+/// the figures of the slots that samples cross recomputed from the crossing samples
+/// (``SlotCrossing``) instead of stored, and every column bit-packed (``PackedColumn``).
+///
+/// A minute-cadence day whose samples do not line up with the quarter-hours has a sample
+/// across nearly every boundary; version 3 stores each such slot's share as an 8-byte
+/// double and its escaping integer (13–15 bytes a slot). Here the crossing sample's value,
+/// its time before the boundary and its duration take about 38 bits, and a slot's share
+/// is recomputed with the formula ``DayRollup/build(day:kind:from:)`` used, in the same
+/// order, so it has the same bits. The encoder recomputes every slot and stores the ones
+/// that differ (several samples at a boundary, a sample across several) explicitly.
+///
+/// Layout: version (1 byte, 4); exponent (1 byte); flags (1 byte: bit 0 = explicit slots
+/// follow); the 96-bit little-endian bitmap of touched slots (12 bytes); the 97-bit bitmap
+/// of boundaries 0…96 with a crossing (13 bytes); when flagged, the 96-bit bitmap of
+/// explicit slots (12 bytes); five column headers (base as a zig-zag varint, width byte):
+/// start counts and start integers of the touched slots, then the crossings' integers,
+/// times before the boundary and durations; the five columns' packed bits, each from a
+/// whole byte; per explicit slot its escaping integer (zig-zag varint) and shares (8
+/// bytes); the CRC-32C of everything before (4 bytes).
+enum CompactRowCodec {
+    static let version: UInt8 = 4
+    private static let slotBitmapSize = 12
+    private static let boundaryBitmapSize = 13
+    private static let columnCount = 5
+
+    /// Whether `rollup` has this form: a cumulative series' day in the exact form.
+    static func applies(to rollup: DayRollup) -> Bool {
+        rollup.exponent != nil && rollup.extremes == nil
+    }
+
+    /// The escaping integer and shares of `slot` as the crossings at its two boundaries
+    /// give them, added as ``DayRollup/build(day:kind:from:)`` adds them: the sample
+    /// entering first (it starts earlier), then the one leaving.
+    @inline(__always)
+    static func recomputed(
+        entering: SlotCrossing?, leaving: SlotCrossing?, power: Double
+    ) -> (escaping: Int64, shares: Double) {
+        var shares = 0.0
+        if let entering {
+            shares += Proration.share(
+                of: Double(entering.integer) / power,
+                overlap: entering.duration - entering.before, duration: Double(entering.duration))
+        }
+        guard let leaving else { return (0, shares) }
+        shares += Proration.share(
+            of: Double(leaving.integer) / power, overlap: leaving.before,
+            duration: Double(leaving.duration))
+        return (leaving.integer, shares)
+    }
+
+    /// The row of `rollup` (``applies(to:)`` holds).
+    static func encode(_ rollup: DayRollup) -> [UInt8] {
+        let exponent = rollup.exponent ?? 0
+        let power = DecimalScale.powers[exponent]
+        var byBoundary = [SlotCrossing?](repeating: nil, count: DayRollup.slotCount + 1)
+        for crossing in rollup.crossings { byBoundary[crossing.boundary] = crossing }
+        var touched = [UInt8](repeating: 0, count: slotBitmapSize)
+        var explicit = [UInt8](repeating: 0, count: slotBitmapSize)
+        var crossed = [UInt8](repeating: 0, count: boundaryBitmapSize)
+        var counts: [Int64] = []
+        var starts: [Int64] = []
+        var explicitSlots: [Int] = []
+        for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
+            touched[slot / 8] |= 1 << UInt8(slot % 8)
+            counts.append(Int64(rollup.startCounts[slot]))
+            starts.append(rollup.startIntegers[slot])
+            let expected = recomputed(
+                entering: byBoundary[slot], leaving: byBoundary[slot + 1], power: power)
+            if expected.escaping != rollup.escapingIntegers[slot]
+                || expected.shares.bitPattern != rollup.shares[slot].bitPattern
+            {
+                explicit[slot / 8] |= 1 << UInt8(slot % 8)
+                explicitSlots.append(slot)
+            }
+        }
+        for crossing in rollup.crossings {
+            crossed[crossing.boundary / 8] |= 1 << UInt8(crossing.boundary % 8)
+        }
+        let columns = [
+            counts, starts, rollup.crossings.map(\.integer), rollup.crossings.map(\.before),
+            rollup.crossings.map(\.duration),
+        ]
+        var writer = ByteWriter(capacity: 64 + DayRollup.slotCount * 7)
+        writer.append(version)
+        writer.append(UInt8(exponent))
+        writer.append(explicitSlots.isEmpty ? 0 : 1)
+        writer.append(contentsOf: touched)
+        writer.append(contentsOf: crossed)
+        if !explicitSlots.isEmpty { writer.append(contentsOf: explicit) }
+        let frames = columns.map(PackedColumn.init(fitting:))
+        for frame in frames { frame.appendHeader(to: &writer) }
+        for (frame, values) in zip(frames, columns) { frame.appendBits(values, to: &writer) }
+        for slot in explicitSlots {
+            writer.appendZigZag(rollup.escapingIntegers[slot])
+            writer.appendDouble(rollup.shares[slot])
+        }
+        let sum = writer.bytes.withUnsafeBytes { CRC32C.checksum($0) }
+        writer.appendLittleEndian(sum)
+        return writer.bytes
+    }
+
+    /// A checked row's header: where its bitmaps, columns and explicit fields are.
+    private struct Layout {
+        let bytes: UnsafeRawBufferPointer
+        let exponent: Int
+        let power: Double
+        let touched: SlotBitmap
+        let crossed: SlotBitmap
+        let explicit: SlotBitmap
+        let frames: [PackedColumn]
+        let offsets: [Int]
+        /// Where the explicit slots' fields start.
+        let explicitFields: Int
+
+        /// Checks `row` and reads its header.
+        init(_ row: UnsafeRawBufferPointer) throws(RollupCodec.Damage) {
+            let fixed = 3 + slotBitmapSize + boundaryBitmapSize
+            guard row.count >= fixed + 4 else {
+                throw RollupCodec.Damage(reason: "\(row.count) bytes is too short for a rollup row")
+            }
+            bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
+            let stored = UInt32(
+                littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
+            guard bytes[0] == version else {
+                throw RollupCodec.Damage(reason: "unknown rollup version \(bytes[0])")
+            }
+            guard CRC32C.checksum(bytes) == stored else {
+                throw RollupCodec.Damage(reason: "rollup checksum mismatch")
+            }
+            exponent = Int(bytes[1])
+            guard exponent <= DecimalScale.maximumExponent else {
+                throw RollupCodec.Damage(reason: "invalid exponent \(exponent)")
+            }
+            let hasExplicit = bytes[2] == 1
+            guard bytes[2] <= 1, bytes.count >= fixed + (hasExplicit ? slotBitmapSize : 0) else {
+                throw RollupCodec.Damage(reason: "invalid rollup flags")
+            }
+            power = DecimalScale.powers[exponent]
+            touched = SlotBitmap(bytes, at: 3, bits: DayRollup.slotCount)
+            crossed = SlotBitmap(bytes, at: 3 + slotBitmapSize, bits: DayRollup.slotCount + 1)
+            explicit =
+                hasExplicit ? SlotBitmap(bytes, at: fixed, bits: DayRollup.slotCount) : SlotBitmap()
+            guard explicit.isSubset(of: touched) else {
+                throw RollupCodec.Damage(reason: "an explicit slot that is not touched")
+            }
+            var reader = ByteReader(bytes, offset: fixed + (hasExplicit ? slotBitmapSize : 0))
+            var frames: [PackedColumn] = []
+            var offsets: [Int] = []
+            do {
+                for _ in 0..<columnCount {
+                    guard let frame = try PackedColumn.readHeader(&reader) else {
+                        throw RollupCodec.Damage(reason: "a column wider than 64 bits")
+                    }
+                    frames.append(frame)
+                }
+                let lengths = [
+                    touched.count, touched.count, crossed.count, crossed.count, crossed.count,
+                ]
+                for (frame, length) in zip(frames, lengths) {
+                    offsets.append(reader.offset)
+                    try reader.skip(frame.byteCount(of: length))
+                }
+            } catch let damage as RollupCodec.Damage {
+                throw damage
+            } catch {
+                throw RollupCodec.Damage(reason: "truncated rollup row")
+            }
+            self.frames = frames
+            self.offsets = offsets
+            explicitFields = reader.offset
+        }
+
+        /// The crossing at `boundary`, if one is stored.
+        @inline(__always)
+        func crossing(at boundary: Int) throws(RollupCodec.Damage) -> SlotCrossing? {
+            guard crossed.contains(boundary) else { return nil }
+            let index = crossed.rank(of: boundary)
+            let before = frames[3].value(at: index, offset: offsets[3], in: bytes)
+            let duration = frames[4].value(at: index, offset: offsets[4], in: bytes)
+            guard before > 0, duration > before else {
+                throw RollupCodec.Damage(reason: "a crossing outside its sample")
+            }
+            return SlotCrossing(
+                boundary: boundary,
+                integer: frames[2].value(at: index, offset: offsets[2], in: bytes),
+                before: before, duration: duration)
+        }
+    }
+
+    /// Checks a row and calls `body(exponent, 10^exponent, slot, count, startInteger,
+    /// escaping, shares)` for each touched slot of `slots`, in order, reading no field of
+    /// the slots before them but the explicit ones' (a few bytes each, when any).
+    @inline(__always)
+    static func parse(
+        _ row: UnsafeRawBufferPointer, slots: Range<Int> = 0..<DayRollup.slotCount,
+        _ body: (Int, Double, Int, UInt32, Int64, Int64, Double) -> Void
+    ) throws(RollupCodec.Damage) {
+        let layout = try Layout(row)
+        let bytes = layout.bytes
+        let frames = layout.frames
+        let offsets = layout.offsets
+        var reader = ByteReader(bytes, offset: layout.explicitFields)
+        let firstSlot = max(0, min(slots.lowerBound, DayRollup.slotCount))
+        let endSlot = max(firstSlot, min(slots.upperBound, DayRollup.slotCount))
+        do {
+            for _ in 0..<layout.explicit.rank(of: firstSlot) {
+                try reader.skipVarint()
+                try reader.skip(8)
+            }
+            var index = layout.touched.rank(of: firstSlot)
+            var leaving = try layout.crossing(at: firstSlot)
+            for slot in firstSlot..<endSlot {
+                let entering = leaving
+                leaving = try layout.crossing(at: slot + 1)
+                guard layout.touched.contains(slot) else { continue }
+                let count = frames[0].value(at: index, offset: offsets[0], in: bytes)
+                let start = frames[1].value(at: index, offset: offsets[1], in: bytes)
+                index += 1
+                guard count >= 0, count <= Int64(UInt32.max) else {
+                    throw RollupCodec.Damage(reason: "start count out of range")
+                }
+                let figures =
+                    layout.explicit.contains(slot)
+                    ? (escaping: try reader.readZigZag(), shares: try reader.readDouble())
+                    : recomputed(entering: entering, leaving: leaving, power: layout.power)
+                body(
+                    layout.exponent, layout.power, slot, UInt32(count), start, figures.escaping,
+                    figures.shares)
+            }
+            guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
+                throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
+            }
+        } catch let damage as RollupCodec.Damage {
+            throw damage
+        } catch {
+            throw RollupCodec.Damage(reason: "truncated rollup row")
+        }
+    }
+
+    /// Reads a stored row back into the rollup it was encoded from (the `Double` sums of
+    /// the exact form left at zero, as ``RollupRowCodec`` leaves them).
+    static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
+        -> DayRollup
+    {
+        var rollup = DayRollup(day: day, kind: .cumulative)
+        try parse(row) { _, _, slot, count, start, escaping, shares in
+            rollup.touched[slot] = true
+            rollup.startCounts[slot] = count
+            rollup.startIntegers[slot] = start
+            rollup.escapingIntegers[slot] = escaping
+            rollup.shares[slot] = shares
+        }
+        let layout = try Layout(row)
+        rollup.exponent = layout.exponent
+        for boundary in 0...DayRollup.slotCount {
+            if let crossing = try layout.crossing(at: boundary) {
+                rollup.crossings.append(crossing)
+            }
+        }
+        return rollup
+    }
+}

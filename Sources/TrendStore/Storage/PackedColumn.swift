@@ -1,0 +1,95 @@
+/// A column of integers stored frame-of-reference and bit-packed: each value as its
+/// difference from the column's smallest value (`base`), in `width` bits (0…64), packed
+/// little-endian from the column's first byte, so any value is read at a fixed position
+/// without reading the ones before it.
+///
+/// Stored as a zig-zag varint of the base and a width byte (``appendHeader(_:to:)``), and
+/// the packed bits apart (``appendBits(_:to:)``), so a row keeps its headers together.
+struct PackedColumn {
+    /// The smallest value.
+    let base: Int64
+    /// Bits per value.
+    let width: Int
+
+    /// The frame of reference of `values`: their smallest value and the bits their range needs.
+    init(fitting values: [Int64]) {
+        let base = values.min() ?? 0
+        var combined: UInt64 = 0
+        for value in values { combined |= UInt64(bitPattern: value &- base) }
+        self.init(base: base, width: 64 - combined.leadingZeroBitCount)
+    }
+
+    init(base: Int64, width: Int) {
+        self.base = base
+        self.width = width
+    }
+
+    /// The bytes `count` packed values take.
+    func byteCount(of count: Int) -> Int { (count * width + 7) / 8 }
+
+    /// Appends the base and the width.
+    func appendHeader(to writer: inout ByteWriter) {
+        writer.appendZigZag(base)
+        writer.append(UInt8(width))
+    }
+
+    /// Reads a header ``appendHeader(to:)`` wrote; `nil` for a width over 64.
+    static func readHeader(_ reader: inout ByteReader) throws(ByteReader.Truncated) -> PackedColumn?
+    {
+        let base = try reader.readZigZag()
+        let width = Int(try reader.readByte())
+        return width <= 64 ? PackedColumn(base: base, width: width) : nil
+    }
+
+    /// Appends `values` packed, padded to a whole byte.
+    func appendBits(_ values: [Int64], to writer: inout ByteWriter) {
+        var accumulator: UInt64 = 0
+        var filled = 0
+        for value in values {
+            let bits = UInt64(bitPattern: value &- base)
+            accumulator |= bits << UInt64(filled)
+            let taken = 64 - filled
+            filled += width
+            if filled >= 64 {
+                writer.appendLittleEndian(accumulator)
+                filled -= 64
+                // The bits of `bits` that did not fit (none when it fit exactly).
+                accumulator = taken >= 64 ? 0 : bits >> UInt64(taken)
+            }
+        }
+        var rest = filled
+        while rest > 0 {
+            writer.append(UInt8(truncatingIfNeeded: accumulator))
+            accumulator >>= 8
+            rest -= 8
+        }
+    }
+
+    /// The value at `index` of the column whose packed bits start at `offset` of `bytes`;
+    /// the caller has checked that the column's ``byteCount(of:)`` bytes lie inside `bytes`.
+    @inline(__always)
+    func value(at index: Int, offset: Int, in bytes: UnsafeRawBufferPointer) -> Int64 {
+        guard width > 0 else { return base }
+        let bit = index * width
+        let first = offset + bit >> 3
+        let shift = bit & 7
+        var raw: UInt64
+        if first + 8 <= bytes.count {
+            raw =
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+                >> UInt64(shift)
+            if shift + width > 64 { raw |= UInt64(bytes[first + 8]) << UInt64(64 - shift) }
+        } else {
+            raw = 0
+            var byte = 0
+            while byte * 8 < shift + width {
+                let position = byte * 8 - shift
+                let value = UInt64(bytes[first + byte])
+                raw |= position < 0 ? value >> UInt64(-position) : value << UInt64(position)
+                byte += 1
+            }
+        }
+        let bits = width == 64 ? raw : raw & ((1 << UInt64(width)) - 1)
+        return base &+ Int64(bitPattern: bits)
+    }
+}

@@ -1,0 +1,45 @@
+/// A sample that crosses exactly one quarter-hour boundary of a UTC day and is the only
+/// such sample there: it starts in the slot before the boundary and ends in the slot after
+/// it (either may lie in the next or previous day).
+///
+/// Its value is kept as a scaled integer of the day's exponent, so the two shares it gives
+/// (``Proration/share(of:overlap:duration:)`` of `before` and of `duration - before`) and
+/// the escaping integer of its start slot can be recomputed bit for bit from it.
+struct SlotCrossing: Equatable {
+    /// The boundary crossed, 0…96: the start of slot `boundary` (96 is the day's end).
+    let boundary: Int
+    /// The value as an integer of `10^exponent`.
+    let integer: Int64
+    /// Milliseconds from the sample's start to the boundary (more than zero).
+    let before: Int64
+    /// The sample's duration (more than `before`).
+    let duration: Int64
+
+    /// The lone single-boundary crossers among `samples` (sorted by `(start, end)`) of the
+    /// day starting at `dayStart`, in boundary order, whose values scale at `exponent`.
+    static func find(in samples: some Collection<Sample>, dayStart: Int64, exponent: Int)
+        -> [SlotCrossing]
+    {
+        var found: [Int: (sample: Sample, lone: Bool)] = [:]
+        for sample in samples {
+            let start = sample.startMilliseconds
+            let end = sample.endMilliseconds
+            guard end > start else { continue }
+            let firstSlot = (start - dayStart).floorDivided(by: TimeGrid.quarterHour)
+            let lastSlot = (end - 1 - dayStart).floorDivided(by: TimeGrid.quarterHour)
+            guard lastSlot == firstSlot + 1, (0...Int64(DayRollup.slotCount)).contains(lastSlot)
+            else { continue }
+            let boundary = Int(lastSlot)
+            found[boundary] = found[boundary] == nil ? (sample, true) : (sample, false)
+        }
+        return found.keys.sorted().compactMap { boundary in
+            guard let (sample, lone) = found[boundary], lone,
+                let integer = DecimalScale.scaled(sample.value, exponent: exponent)
+            else { return nil }
+            let instant = dayStart + Int64(boundary) * TimeGrid.quarterHour
+            return SlotCrossing(
+                boundary: boundary, integer: integer, before: instant - sample.startMilliseconds,
+                duration: sample.endMilliseconds - sample.startMilliseconds)
+        }
+    }
+}
