@@ -1,5 +1,5 @@
 // libFuzzer target: the decoders of stored bytes (blocks and format-1 chunks, rollup rows of
-// both formats, format-1 rollup blocks, hour summaries, cached payloads).
+// both formats and every row version, format-1 rollup blocks, hour summaries, cached payloads).
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
 
@@ -28,8 +28,9 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         var samples: [Sample] = []
         block.withUnsafeBytes { _ = try? BlockCodec.decode($0, zlib: zlib, appendingTo: &samples) }
     }
-    // The bytes as a row checked by zlib's CRC-32 (format-1 rows, row version 2) and by
-    // CRC-32C (row version 3), each read whole and from a slot the input picks.
+    // The bytes as a row checked by zlib's CRC-32 (format-1 rows, row version 2), by
+    // CRC-32C (row version 3) and, with the version byte set, as a row of version 4
+    // (``CompactRowCodec``), each read whole and from a slot the input picks.
     var row = bytes
     row.append(
         contentsOf: withUnsafeBytes(
@@ -38,8 +39,12 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     checkedRow.append(
         contentsOf: withUnsafeBytes(
             of: bytes.withUnsafeBytes { CRC32C.checksum($0) }.littleEndian, Array.init))
+    var compactRow = bytes.isEmpty ? [CompactRowCodec.version] : bytes
+    compactRow[0] = CompactRowCodec.version
+    let compactSum = compactRow.withUnsafeBytes { CRC32C.checksum($0) }
+    compactRow.append(contentsOf: withUnsafeBytes(of: compactSum.littleEndian, Array.init))
     let firstSlot = Int(bytes.last ?? 0) % (DayRollup.slotCount + 1)
-    for candidate in [row, checkedRow] {
+    for candidate in [row, checkedRow, compactRow] {
         candidate.withUnsafeBytes {
             _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in }
             _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }

@@ -100,6 +100,17 @@ enum CompactRowCodec {
         return writer.bytes
     }
 
+    /// One packed column of a row: its frame and where its bits start.
+    private struct Column {
+        let frame: PackedColumn
+        let offset: Int
+
+        @inline(__always)
+        func value(at index: Int, in bytes: UnsafeRawBufferPointer) -> Int64 {
+            frame.value(at: index, offset: offset, in: bytes)
+        }
+    }
+
     /// A checked row's header: where its bitmaps, columns and explicit fields are.
     private struct Layout {
         let bytes: UnsafeRawBufferPointer
@@ -108,8 +119,11 @@ enum CompactRowCodec {
         let touched: SlotBitmap
         let crossed: SlotBitmap
         let explicit: SlotBitmap
-        let frames: [PackedColumn]
-        let offsets: [Int]
+        let counts: Column
+        let starts: Column
+        let integers: Column
+        let befores: Column
+        let durations: Column
         /// Where the explicit slots' fields start.
         let explicitFields: Int
 
@@ -145,29 +159,29 @@ enum CompactRowCodec {
                 throw RollupCodec.Damage(reason: "an explicit slot that is not touched")
             }
             var reader = ByteReader(bytes, offset: fixed + (hasExplicit ? slotBitmapSize : 0))
-            var frames: [PackedColumn] = []
-            var offsets: [Int] = []
             do {
-                for _ in 0..<columnCount {
+                func header() throws -> PackedColumn {
                     guard let frame = try PackedColumn.readHeader(&reader) else {
                         throw RollupCodec.Damage(reason: "a column wider than 64 bits")
                     }
-                    frames.append(frame)
+                    return frame
                 }
-                let lengths = [
-                    touched.count, touched.count, crossed.count, crossed.count, crossed.count,
-                ]
-                for (frame, length) in zip(frames, lengths) {
-                    offsets.append(reader.offset)
+                let frames = (try header(), try header(), try header(), try header(), try header())
+                func column(_ frame: PackedColumn, length: Int) throws -> Column {
+                    let column = Column(frame: frame, offset: reader.offset)
                     try reader.skip(frame.byteCount(of: length))
+                    return column
                 }
+                counts = try column(frames.0, length: touched.count)
+                starts = try column(frames.1, length: touched.count)
+                integers = try column(frames.2, length: crossed.count)
+                befores = try column(frames.3, length: crossed.count)
+                durations = try column(frames.4, length: crossed.count)
             } catch let damage as RollupCodec.Damage {
                 throw damage
             } catch {
                 throw RollupCodec.Damage(reason: "truncated rollup row")
             }
-            self.frames = frames
-            self.offsets = offsets
             explicitFields = reader.offset
         }
 
@@ -176,14 +190,13 @@ enum CompactRowCodec {
         func crossing(at boundary: Int) throws(RollupCodec.Damage) -> SlotCrossing? {
             guard crossed.contains(boundary) else { return nil }
             let index = crossed.rank(of: boundary)
-            let before = frames[3].value(at: index, offset: offsets[3], in: bytes)
-            let duration = frames[4].value(at: index, offset: offsets[4], in: bytes)
+            let before = befores.value(at: index, in: bytes)
+            let duration = durations.value(at: index, in: bytes)
             guard before > 0, duration > before else {
                 throw RollupCodec.Damage(reason: "a crossing outside its sample")
             }
             return SlotCrossing(
-                boundary: boundary,
-                integer: frames[2].value(at: index, offset: offsets[2], in: bytes),
+                boundary: boundary, integer: integers.value(at: index, in: bytes),
                 before: before, duration: duration)
         }
     }
@@ -198,8 +211,6 @@ enum CompactRowCodec {
     ) throws(RollupCodec.Damage) {
         let layout = try Layout(row)
         let bytes = layout.bytes
-        let frames = layout.frames
-        let offsets = layout.offsets
         var reader = ByteReader(bytes, offset: layout.explicitFields)
         let firstSlot = max(0, min(slots.lowerBound, DayRollup.slotCount))
         let endSlot = max(firstSlot, min(slots.upperBound, DayRollup.slotCount))
@@ -214,8 +225,8 @@ enum CompactRowCodec {
                 let entering = leaving
                 leaving = try layout.crossing(at: slot + 1)
                 guard layout.touched.contains(slot) else { continue }
-                let count = frames[0].value(at: index, offset: offsets[0], in: bytes)
-                let start = frames[1].value(at: index, offset: offsets[1], in: bytes)
+                let count = layout.counts.value(at: index, in: bytes)
+                let start = layout.starts.value(at: index, in: bytes)
                 index += 1
                 guard count >= 0, count <= Int64(UInt32.max) else {
                     throw RollupCodec.Damage(reason: "start count out of range")

@@ -20,7 +20,12 @@ struct SlotCrossing: Equatable {
     static func find(in samples: some Collection<Sample>, dayStart: Int64, exponent: Int)
         -> [SlotCrossing]
     {
-        var found: [Int: (sample: Sample, lone: Bool)] = [:]
+        let boundaries = DayRollup.slotCount + 1
+        // Per boundary: how many single-boundary crossers (0, 1, or 2 for more), and the last.
+        var crossers = [UInt8](repeating: 0, count: boundaries)
+        var found = [Sample](
+            repeating: Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0),
+            count: boundaries)
         for sample in samples {
             let start = sample.startMilliseconds
             let end = sample.endMilliseconds
@@ -30,10 +35,12 @@ struct SlotCrossing: Equatable {
             guard lastSlot == firstSlot + 1, (0...Int64(DayRollup.slotCount)).contains(lastSlot)
             else { continue }
             let boundary = Int(lastSlot)
-            found[boundary] = found[boundary] == nil ? (sample, true) : (sample, false)
+            crossers[boundary] = min(crossers[boundary] + 1, 2)
+            found[boundary] = sample
         }
-        return found.keys.sorted().compactMap { boundary in
-            guard let (sample, lone) = found[boundary], lone,
+        return (0..<boundaries).compactMap { boundary in
+            let sample = found[boundary]
+            guard crossers[boundary] == 1,
                 let integer = DecimalScale.scaled(sample.value, exponent: exponent)
             else { return nil }
             let instant = dayStart + Int64(boundary) * TimeGrid.quarterHour
