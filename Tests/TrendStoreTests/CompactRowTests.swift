@@ -154,4 +154,30 @@ struct CompactRowTests {
         #expect(inexact.exponent == nil)
         #expect(RollupRowCodec.encode(inexact, version: CompactRowCodec.version).first == 3)
     }
+
+    @Test("packed columns of every width 0…64 read back every value, from the middle of a buffer and at its very end")
+    func packedColumnsRoundTrip() {
+        var generator = SampleGenerator(seed: 9)
+        for width in 0...64 {
+            let base = generator.integer(in: -1_000_000...1_000_000)
+            let values = (0..<37).map { _ -> Int64 in
+                let bits = UInt64(bitPattern: generator.integer(in: .min ... .max))
+                let offset = width == 64 ? bits : bits & ((1 << UInt64(width)) - 1)
+                return base &+ Int64(bitPattern: offset)
+            }
+            let column = PackedColumn(fitting: values + [base])
+            #expect(column.width <= width)
+            for padding in [0, 3, 16] {
+                var writer = ByteWriter(capacity: 0)
+                writer.append(contentsOf: [0xAB, 0xCD])
+                column.appendBits(values, to: &writer)
+                #expect(writer.bytes.count == 2 + column.byteCount(of: values.count))
+                let bytes = writer.bytes + [UInt8](repeating: 0xFF, count: padding)
+                let read = bytes.withUnsafeBytes { buffer in
+                    values.indices.map { column.value(at: $0, offset: 2, in: buffer) }
+                }
+                #expect(read == values, "width \(width), padding \(padding)")
+            }
+        }
+    }
 }

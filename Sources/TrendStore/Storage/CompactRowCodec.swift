@@ -29,24 +29,30 @@ enum CompactRowCodec {
         rollup.exponent != nil && rollup.extremes == nil
     }
 
-    /// The escaping integer and shares of `slot` as the crossings at its two boundaries
-    /// give them, added as ``DayRollup/build(day:kind:from:)`` adds them: the sample
-    /// entering first (it starts earlier), then the one leaving.
+    /// The two shares of a crossing sample: of the slot it leaves (its time before the
+    /// boundary) and of the slot it enters (the rest), by ``Proration/share(of:overlap:duration:)``
+    /// as ``DayRollup/build(day:kind:from:)`` computes them.
     @inline(__always)
-    static func recomputed(
-        entering: SlotCrossing?, leaving: SlotCrossing?, power: Double
-    ) -> (escaping: Int64, shares: Double) {
+    static func shares(
+        integer: Int64, before: Int64, duration: Int64, power: Double
+    ) -> (leaving: Double, entering: Double) {
+        let value = Double(integer) / power
+        let length = Double(duration)
+        return (
+            Proration.share(of: value, overlap: before, duration: length),
+            Proration.share(of: value, overlap: duration - before, duration: length)
+        )
+    }
+
+    /// A slot's shares from the crossing samples at its two boundaries, added as
+    /// ``DayRollup/build(day:kind:from:)`` adds them: the sample entering first (it starts
+    /// earlier), then the one leaving.
+    @inline(__always)
+    static func slotShares(entering: Double?, leaving: Double?) -> Double {
         var shares = 0.0
-        if let entering {
-            shares += Proration.share(
-                of: Double(entering.integer) / power,
-                overlap: entering.duration - entering.before, duration: Double(entering.duration))
-        }
-        guard let leaving else { return (0, shares) }
-        shares += Proration.share(
-            of: Double(leaving.integer) / power, overlap: leaving.before,
-            duration: Double(leaving.duration))
-        return (leaving.integer, shares)
+        if let entering { shares += entering }
+        if let leaving { shares += leaving }
+        return shares
     }
 
     /// The row of `rollup` (``applies(to:)`` holds).
@@ -65,10 +71,18 @@ enum CompactRowCodec {
             touched[slot / 8] |= 1 << UInt8(slot % 8)
             counts.append(Int64(rollup.startCounts[slot]))
             starts.append(rollup.startIntegers[slot])
-            let expected = recomputed(
-                entering: byBoundary[slot], leaving: byBoundary[slot + 1], power: power)
-            if expected.escaping != rollup.escapingIntegers[slot]
-                || expected.shares.bitPattern != rollup.shares[slot].bitPattern
+            let entering = byBoundary[slot].map {
+                shares(integer: $0.integer, before: $0.before, duration: $0.duration, power: power)
+                    .entering
+            }
+            let leaving = byBoundary[slot + 1]
+            let leavingShare = leaving.map {
+                shares(integer: $0.integer, before: $0.before, duration: $0.duration, power: power)
+                    .leaving
+            }
+            if (leaving?.integer ?? 0) != rollup.escapingIntegers[slot]
+                || slotShares(entering: entering, leaving: leavingShare).bitPattern
+                    != rollup.shares[slot].bitPattern
             {
                 explicit[slot / 8] |= 1 << UInt8(slot % 8)
                 explicitSlots.append(slot)
@@ -185,6 +199,22 @@ enum CompactRowCodec {
             explicitFields = reader.offset
         }
 
+        /// The integer and the two shares of the crossing at `index` (in boundary order).
+        @inline(__always)
+        func shares(ofCrossing index: Int) throws(RollupCodec.Damage) -> (
+            integer: Int64, leaving: Double, entering: Double
+        ) {
+            let integer = integers.frame.value(at: index, offset: integers.offset, in: bytes)
+            let before = befores.frame.value(at: index, offset: befores.offset, in: bytes)
+            let duration = durations.frame.value(at: index, offset: durations.offset, in: bytes)
+            guard before > 0, duration > before else {
+                throw RollupCodec.Damage(reason: "a crossing outside its sample")
+            }
+            let (leaving, entering) = CompactRowCodec.shares(
+                integer: integer, before: before, duration: duration, power: power)
+            return (integer, leaving, entering)
+        }
+
         /// The crossing at `boundary`, if one is stored.
         @inline(__always)
         func crossing(at boundary: Int) throws(RollupCodec.Damage) -> SlotCrossing? {
@@ -211,6 +241,7 @@ enum CompactRowCodec {
     ) throws(RollupCodec.Damage) {
         let layout = try Layout(row)
         let bytes = layout.bytes
+        let power = layout.power
         var reader = ByteReader(bytes, offset: layout.explicitFields)
         let firstSlot = max(0, min(slots.lowerBound, DayRollup.slotCount))
         let endSlot = max(firstSlot, min(slots.upperBound, DayRollup.slotCount))
@@ -220,24 +251,38 @@ enum CompactRowCodec {
                 try reader.skip(8)
             }
             var index = layout.touched.rank(of: firstSlot)
-            var leaving = try layout.crossing(at: firstSlot)
+            // The crossings are read in boundary order, each once: its integer and two shares.
+            var crossingIndex = layout.crossed.rank(of: firstSlot)
+            var entering: Double?
+            if layout.crossed.contains(firstSlot) {
+                entering = try layout.shares(ofCrossing: crossingIndex).entering
+                crossingIndex += 1
+            }
             for slot in firstSlot..<endSlot {
-                let entering = leaving
-                leaving = try layout.crossing(at: slot + 1)
+                var leaving: (integer: Int64, leaving: Double, entering: Double)?
+                if layout.crossed.contains(slot + 1) {
+                    leaving = try layout.shares(ofCrossing: crossingIndex)
+                    crossingIndex += 1
+                }
+                defer { entering = leaving?.entering }
                 guard layout.touched.contains(slot) else { continue }
-                let count = layout.counts.value(at: index, in: bytes)
-                let start = layout.starts.value(at: index, in: bytes)
+                let count = layout.counts.frame.value(
+                    at: index, offset: layout.counts.offset, in: bytes)
+                let start = layout.starts.frame.value(
+                    at: index, offset: layout.starts.offset, in: bytes)
                 index += 1
                 guard count >= 0, count <= Int64(UInt32.max) else {
                     throw RollupCodec.Damage(reason: "start count out of range")
                 }
-                let figures =
-                    layout.explicit.contains(slot)
-                    ? (escaping: try reader.readZigZag(), shares: try reader.readDouble())
-                    : recomputed(entering: entering, leaving: leaving, power: layout.power)
-                body(
-                    layout.exponent, layout.power, slot, UInt32(count), start, figures.escaping,
-                    figures.shares)
+                if layout.explicit.contains(slot) {
+                    let escaping = try reader.readZigZag()
+                    let shares = try reader.readDouble()
+                    body(layout.exponent, power, slot, UInt32(count), start, escaping, shares)
+                } else {
+                    body(
+                        layout.exponent, power, slot, UInt32(count), start, leaving?.integer ?? 0,
+                        slotShares(entering: entering, leaving: leaving?.leaving))
+                }
             }
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")

@@ -69,27 +69,35 @@ struct PackedColumn {
     /// the caller has checked that the column's ``byteCount(of:)`` bytes lie inside `bytes`.
     @inline(__always)
     func value(at index: Int, offset: Int, in bytes: UnsafeRawBufferPointer) -> Int64 {
-        guard width > 0 else { return base }
-        let bit = index * width
-        let first = offset + bit >> 3
+        let bit = index &* width
+        let first = offset &+ bit >> 3
         let shift = bit & 7
-        var raw: UInt64
-        if first + 8 <= bytes.count {
-            raw =
-                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
-                >> UInt64(shift)
-            if shift + width > 64 { raw |= UInt64(bytes[first + 8]) << UInt64(64 - shift) }
-        } else {
-            raw = 0
-            var byte = 0
-            while byte * 8 < shift + width {
-                let position = byte * 8 - shift
-                let value = UInt64(bytes[first + byte])
-                raw |= position < 0 ? value >> UInt64(-position) : value << UInt64(position)
-                byte += 1
-            }
+        guard first &+ 9 <= bytes.count else {
+            return base &+ Int64(bitPattern: bitsNearEnd(first: first, shift: shift, in: bytes))
         }
-        let bits = width == 64 ? raw : raw & ((1 << UInt64(width)) - 1)
-        return base &+ Int64(bitPattern: bits)
+        // Nine bytes are there: the value's bits lie in them whatever the shift and width.
+        let low =
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+            >> UInt64(shift)
+        // The ninth byte's bits above the first eight's (none when the shift is 0).
+        let high = shift == 0 ? 0 : UInt64(bytes[first &+ 8]) << UInt64(64 &- shift)
+        return base &+ Int64(bitPattern: (low | high) & mask)
+    }
+
+    /// The low `width` bits set.
+    @inline(__always)
+    private var mask: UInt64 { width >= 64 ? .max : (1 << UInt64(width)) &- 1 }
+
+    /// The value's bits read a byte at a time, for a value near the end of `bytes`.
+    private func bitsNearEnd(first: Int, shift: Int, in bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var raw: UInt64 = 0
+        var byte = 0
+        while byte * 8 < shift + width {
+            let position = byte * 8 - shift
+            let value = UInt64(bytes[first + byte])
+            raw |= position < 0 ? value >> UInt64(-position) : value << UInt64(position)
+            byte += 1
+        }
+        return raw & mask
     }
 }
