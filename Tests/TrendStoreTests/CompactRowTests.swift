@@ -70,7 +70,7 @@ struct CompactRowTests {
             for samples in Self.sampleSets(seed: seed) {
                 let rollup = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
                 #expect(rollup.exponent != nil)
-                let compact = RollupRowCodec.encode(rollup, version: CompactRowCodec.version)
+                let compact = CompactRowCodec.encode(rollup)
                 let old = RollupRowCodec.encode(rollup, version: RollupRowCodec.version)
                 #expect(compact.first == CompactRowCodec.version)
                 if compact[2] == 1 { rowsWithExplicitSlots += 1 }
@@ -84,7 +84,7 @@ struct CompactRowTests {
                 #expect(decoded.escapingIntegers == rollup.escapingIntegers)
                 #expect(decoded.shares.map(\.bitPattern) == rollup.shares.map(\.bitPattern))
                 #expect(decoded.crossings == rollup.crossings)
-                #expect(RollupRowCodec.encode(decoded, version: CompactRowCodec.version) == compact)
+                #expect(CompactRowCodec.encode(decoded) == compact)
                 let all = try Self.slots(compact)
                 #expect(all == (try Self.slots(old)))
                 for first in [1, 37, 95] {
@@ -128,8 +128,7 @@ struct CompactRowTests {
     func damageIsCaught() throws {
         let samples = Self.sampleSets(seed: 3)[2]
         let rollup = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
-        let row = RollupRowCodec.encode(rollup, version: CompactRowCodec.version)
-        #expect(row.first == CompactRowCodec.version)
+        let row = CompactRowCodec.encode(rollup)
         for index in stride(from: 0, to: row.count, by: 7) {
             var damaged = row
             damaged[index] ^= 0x5A
@@ -140,7 +139,9 @@ struct CompactRowTests {
         }
     }
 
-    @Test("discrete series and the Double form keep version 3 where version 4 is asked for")
+    @Test(
+        "discrete series, the Double form and days of a few samples keep version 3 where version 4 is allowed"
+    )
     func otherRowsStayVersionThree() {
         let samples = Self.sampleSets(seed: 1)[0]
         let discrete = DayRollup.build(day: Self.day, kind: .discrete, from: samples)
@@ -153,9 +154,22 @@ struct CompactRowTests {
         let inexact = DayRollup.build(day: Self.day, kind: .cumulative, from: doubles)
         #expect(inexact.exponent == nil)
         #expect(RollupRowCodec.encode(inexact, version: CompactRowCodec.version).first == 3)
+        // One body-mass reading a day: version 4's fixed part outweighs what it saves.
+        let start = Self.day * TimeGrid.day + 7 * TimeGrid.hour
+        let weight = DayRollup.build(
+            day: Self.day, kind: .cumulative,
+            from: [Sample(startMilliseconds: start, endMilliseconds: start, value: 71.4)])
+        let chosen = RollupRowCodec.encode(weight, version: CompactRowCodec.version)
+        #expect(chosen.first == 3)
+        #expect(chosen.count < CompactRowCodec.encode(weight).count)
+        // A dense day goes to version 4.
+        let dense = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
+        #expect(RollupRowCodec.encode(dense, version: CompactRowCodec.version).first == 4)
     }
 
-    @Test("packed columns of every width 0…64 read back every value, from the middle of a buffer and at its very end")
+    @Test(
+        "packed columns of every width 0…64 read back every value, from the middle of a buffer and at its very end"
+    )
     func packedColumnsRoundTrip() {
         var generator = SampleGenerator(seed: 9)
         for width in 0...64 {

@@ -74,30 +74,9 @@ struct RowChecksumTests {
 
             // Back to format 4: every row rewritten in version 2, migrations 0006 and 0007
             // unrecorded.
-            try store.engine.write { txn, _ in
-                let storage = store.engine.storage
-                let days = try storage.formatTwoDatabases().days
-                var rows: [([UInt8], [UInt8])] = []
-                try txn.withCursor(days) { cursor in
-                    try cursor.forEach { key, value in
-                        rows.append((Array(key), Array(value)))
-                        return true
-                    }
-                }
-                for (key, value) in rows {
-                    let day = try #require(key.withUnsafeBytes(StorageKey.parseDayRow)).day
-                    let rollup = try value.withUnsafeBytes {
-                        try RollupRowCodec.decode($0, day: day)
-                    }
-                    try txn.put(RollupRowCodec.encode(rollup, version: 2), forKey: key, in: days)
-                }
-                try StorageFormat.record(4, meta: storage.meta, in: txn)
-                let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
-                #expect(applied.suffix(2) == ["0006-row-checksums", "0007-compact-rows"])
-                try txn.put(
-                    Array(applied.dropLast(2).joined(separator: "\n").utf8),
-                    forKey: Array("migrations".utf8), in: storage.meta)
-            }
+            try rewind(
+                store, rowVersion: RollupRowCodec.zlibChecksumVersion, format: 4,
+                forgetting: ["0006-row-checksums", "0007-compact-rows"])
             #expect(try Self.rowVersions(store) == [2])
             #expect(try store.verify().isHealthy)
             #expect(try Self.answers(store, from: first) == before)

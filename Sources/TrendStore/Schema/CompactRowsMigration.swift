@@ -14,7 +14,8 @@ enum CompactRowsMigration {
     /// Rows looked at per transaction: rebuilding one reads its day's samples, well under
     /// a second for a batch of minute-cadence days.
     static let batchRows = 1_024
-    private static let resumeKey = Array("compact-rows-resume".utf8)
+    private static let batches = DayRowBatches(
+        resumeKey: Array("compact-rows-resume".utf8), batchRows: batchRows)
 
     static func apply(_ context: MigrationContext, _ txn: borrowing WriteTransaction, _: Date)
         throws -> MigrationProgress
@@ -23,29 +24,20 @@ enum CompactRowsMigration {
         if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 6 {
             try StorageFormat.record(6, meta: context.meta, in: txn)
         }
-        let days = try storage.formatTwoDatabases().days
         let records = Dictionary(
             try storage.allSeriesRecords(in: txn).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })
-        let resume = try txn.value(forKey: resumeKey, in: context.meta)
         var toRebuild: [UInt32: [Int64]] = [:]
-        var next: [UInt8]?
-        var count = 0
-        try txn.withCursor(days) { cursor in
-            try cursor.forEach(from: resume ?? []) { key, row in
-                guard count < batchRows else {
-                    next = Array(key)
-                    return false
-                }
-                count += 1
-                if let (series, day) = StorageKey.parseDayRow(key),
-                    records[series]?.kind == .cumulative, isOlderExactRow(row)
-                {
-                    toRebuild[series, default: []].append(day)
-                }
-                return true
+        let progress = try batches.visitNext(
+            days: try storage.formatTwoDatabases().days, meta: context.meta, in: txn
+        ) { key, row in
+            if let (series, day) = StorageKey.parseDayRow(key),
+                records[series]?.kind == .cumulative, isOlderExactRow(row)
+            {
+                toRebuild[series, default: []].append(day)
             }
         }
+        // Rebuilt after the walk: the rows are written to the database the walk reads.
         let rows = try RowWrites(storage: storage, txn: txn)
         let zlib = ZlibCodec(level: 1)
         for (series, seriesDays) in toRebuild {
@@ -54,12 +46,7 @@ enum CompactRowsMigration {
             for day in seriesDays { try writer.rebuildRows(ofDays: day..<(day + 1), in: txn) }
         }
         try rows.flush(in: txn)
-        if let next {
-            try txn.put(next, forKey: resumeKey, in: context.meta)
-            return .moreToDo
-        }
-        try txn.delete(forKey: resumeKey, in: context.meta)
-        return .finished
+        return progress
     }
 
     /// Whether `row` is a row of version 2 or 3 in the exact form (rows in the `Double`

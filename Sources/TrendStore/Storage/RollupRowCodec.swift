@@ -27,12 +27,16 @@ enum RollupRowCodec {
     private static let bitmapSize = 12
 
     /// The row of `rollup` in row version `version` (``CompactRowCodec/version``,
-    /// ``version`` or ``zlibChecksumVersion``); a rollup version 4 does not apply to (a
-    /// discrete series, the `Double` form) is written in version 3.
+    /// ``version`` or ``zlibChecksumVersion``). Where version 4 is allowed, a rollup it does
+    /// not apply to (a discrete series, the `Double` form) is written in version 3, and so is
+    /// one whose version-3 row is smaller (a day of a few samples: version 4's bitmaps and
+    /// column headers take about 25 bytes).
     static func encode(_ rollup: DayRollup, version: UInt8 = version) -> [UInt8] {
         if version >= CompactRowCodec.version {
-            if CompactRowCodec.applies(to: rollup) { return CompactRowCodec.encode(rollup) }
-            return encode(rollup, version: Self.version)
+            let checked = encode(rollup, version: Self.version)
+            guard CompactRowCodec.applies(to: rollup) else { return checked }
+            let compact = CompactRowCodec.encode(rollup)
+            return compact.count < checked.count ? compact : checked
         }
         var writer = ByteWriter(capacity: 3 + 2 * bitmapSize + DayRollup.slotCount * 6)
         writer.append(version)
