@@ -19,6 +19,7 @@
 /// whole byte; per explicit slot its escaping integer (zig-zag varint) and shares (8
 /// bytes); the CRC-32C of everything before (4 bytes).
 enum CompactRowCodec {
+    /// The row version, written once the store records format 6.
     static let version: UInt8 = 4
     private static let slotBitmapSize = 12
     private static let boundaryBitmapSize = 13

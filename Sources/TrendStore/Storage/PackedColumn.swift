@@ -19,6 +19,7 @@ struct PackedColumn {
         self.init(base: base, width: 64 - combined.leadingZeroBitCount)
     }
 
+    /// A frame read back from a row.
     init(base: Int64, width: Int) {
         self.base = base
         self.width = width
