@@ -21,9 +21,7 @@ enum CompactRowsMigration {
         throws -> MigrationProgress
     {
         let storage = context.storage
-        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 6 {
-            try StorageFormat.record(6, meta: context.meta, in: txn)
-        }
+        try StorageFormat.raise(to: 6, meta: context.meta, in: txn)
         let records = Dictionary(
             try storage.allSeriesRecords(in: txn).map { ($0.id, $0) },
             uniquingKeysWith: { first, _ in first })

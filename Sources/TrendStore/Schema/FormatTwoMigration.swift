@@ -41,9 +41,7 @@ enum FormatTwoMigration {
                 forKey: StorageKey.make(series: series, index: block), in: storage.rollups)
             return .moreToDo
         }
-        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 2 {
-            try StorageFormat.record(2, meta: context.meta, in: txn)
-        }
+        try StorageFormat.raise(to: 2, meta: context.meta, in: txn)
         return .finished
     }
 

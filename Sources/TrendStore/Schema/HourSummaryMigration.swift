@@ -18,9 +18,7 @@ enum HourSummaryMigration {
         throws -> MigrationProgress
     {
         let storage = context.storage
-        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 4 {
-            try StorageFormat.record(4, meta: context.meta, in: txn)
-        }
+        try StorageFormat.raise(to: 4, meta: context.meta, in: txn)
         let kinds = Dictionary(
             try storage.allSeriesRecords(in: txn).map { ($0.id, $0.kind) },
             uniquingKeysWith: { first, _ in first })

@@ -12,8 +12,6 @@ enum RowChecksumMigration {
     static func apply(_ context: MigrationContext, _ txn: borrowing WriteTransaction, _: Date)
         throws
     {
-        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 5 {
-            try StorageFormat.record(5, meta: context.meta, in: txn)
-        }
+        try StorageFormat.raise(to: 5, meta: context.meta, in: txn)
     }
 }

@@ -13,8 +13,6 @@ enum SeriesKindsMigration {
         for record in try context.storage.allSeriesRecords(in: txn) {
             try context.storage.saveSeriesRecord(record, in: txn)
         }
-        if try StorageFormat.stored(meta: context.meta, in: txn) ?? 1 < 3 {
-            try StorageFormat.record(3, meta: context.meta, in: txn)
-        }
+        try StorageFormat.raise(to: 3, meta: context.meta, in: txn)
     }
 }

@@ -119,11 +119,6 @@ enum CompactRowCodec {
     private struct Column {
         let frame: PackedColumn
         let offset: Int
-
-        @inline(__always)
-        func value(at index: Int, in bytes: UnsafeRawBufferPointer) -> Int64 {
-            frame.value(at: index, offset: offset, in: bytes)
-        }
     }
 
     /// A checked row's header: where its bitmaps, columns and explicit fields are.
@@ -192,12 +187,26 @@ enum CompactRowCodec {
                 integers = try column(frames.2, length: crossed.count)
                 befores = try column(frames.3, length: crossed.count)
                 durations = try column(frames.4, length: crossed.count)
-            } catch let damage as RollupCodec.Damage {
-                throw damage
             } catch {
-                throw RollupCodec.Damage(reason: "truncated rollup row")
+                throw RollupCodec.Damage(readError: error)
             }
             explicitFields = reader.offset
+        }
+
+        /// The stored fields of the crossing at `index` (in boundary order), checked.
+        @inline(__always)
+        func crossingFields(at index: Int) throws(RollupCodec.Damage) -> (
+            integer: Int64, before: Int64, duration: Int64
+        ) {
+            let before = befores.frame.value(at: index, offset: befores.offset, in: bytes)
+            let duration = durations.frame.value(at: index, offset: durations.offset, in: bytes)
+            guard before > 0, duration > before else {
+                throw RollupCodec.Damage(reason: "a crossing outside its sample")
+            }
+            return (
+                integers.frame.value(at: index, offset: integers.offset, in: bytes), before,
+                duration
+            )
         }
 
         /// The integer and the two shares of the crossing at `index` (in boundary order).
@@ -205,30 +214,11 @@ enum CompactRowCodec {
         func shares(ofCrossing index: Int) throws(RollupCodec.Damage) -> (
             integer: Int64, leaving: Double, entering: Double
         ) {
-            let integer = integers.frame.value(at: index, offset: integers.offset, in: bytes)
-            let before = befores.frame.value(at: index, offset: befores.offset, in: bytes)
-            let duration = durations.frame.value(at: index, offset: durations.offset, in: bytes)
-            guard before > 0, duration > before else {
-                throw RollupCodec.Damage(reason: "a crossing outside its sample")
-            }
+            let fields = try crossingFields(at: index)
             let (leaving, entering) = CompactRowCodec.shares(
-                integer: integer, before: before, duration: duration, power: power)
-            return (integer, leaving, entering)
-        }
-
-        /// The crossing at `boundary`, if one is stored.
-        @inline(__always)
-        func crossing(at boundary: Int) throws(RollupCodec.Damage) -> SlotCrossing? {
-            guard crossed.contains(boundary) else { return nil }
-            let index = crossed.rank(of: boundary)
-            let before = befores.value(at: index, in: bytes)
-            let duration = durations.value(at: index, in: bytes)
-            guard before > 0, duration > before else {
-                throw RollupCodec.Damage(reason: "a crossing outside its sample")
-            }
-            return SlotCrossing(
-                boundary: boundary, integer: integers.value(at: index, in: bytes),
-                before: before, duration: duration)
+                integer: fields.integer, before: fields.before, duration: fields.duration,
+                power: power)
+            return (fields.integer, leaving, entering)
         }
     }
 
@@ -240,7 +230,15 @@ enum CompactRowCodec {
         _ row: UnsafeRawBufferPointer, slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, Double, Int, UInt32, Int64, Int64, Double) -> Void
     ) throws(RollupCodec.Damage) {
-        let layout = try Layout(row)
+        try parse(try Layout(row), slots: slots, body)
+    }
+
+    /// ``parse(_:slots:_:)`` of a row whose header is read.
+    @inline(__always)
+    private static func parse(
+        _ layout: Layout, slots: Range<Int>,
+        _ body: (Int, Double, Int, UInt32, Int64, Int64, Double) -> Void
+    ) throws(RollupCodec.Damage) {
         let bytes = layout.bytes
         let power = layout.power
         var reader = ByteReader(bytes, offset: layout.explicitFields)
@@ -288,10 +286,8 @@ enum CompactRowCodec {
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
             }
-        } catch let damage as RollupCodec.Damage {
-            throw damage
         } catch {
-            throw RollupCodec.Damage(reason: "truncated rollup row")
+            throw RollupCodec.Damage(readError: error)
         }
     }
 
@@ -300,20 +296,25 @@ enum CompactRowCodec {
     static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
         -> DayRollup
     {
+        let layout = try Layout(row)
         var rollup = DayRollup(day: day, kind: .cumulative)
-        try parse(row) { _, _, slot, count, start, escaping, shares in
+        rollup.exponent = layout.exponent
+        try parse(layout, slots: 0..<DayRollup.slotCount) {
+            _, _, slot, count, start, escaping, shares in
             rollup.touched[slot] = true
             rollup.startCounts[slot] = count
             rollup.startIntegers[slot] = start
             rollup.escapingIntegers[slot] = escaping
             rollup.shares[slot] = shares
         }
-        let layout = try Layout(row)
-        rollup.exponent = layout.exponent
-        for boundary in 0...DayRollup.slotCount {
-            if let crossing = try layout.crossing(at: boundary) {
-                rollup.crossings.append(crossing)
-            }
+        var index = 0
+        for boundary in 0...DayRollup.slotCount where layout.crossed.contains(boundary) {
+            let fields = try layout.crossingFields(at: index)
+            rollup.crossings.append(
+                SlotCrossing(
+                    boundary: boundary, integer: fields.integer, before: fields.before,
+                    duration: fields.duration))
+            index += 1
         }
         return rollup
     }

@@ -17,6 +17,14 @@ enum RollupCodec {
     struct Damage: Error, CustomStringConvertible {
         let reason: String
         var description: String { reason }
+
+        init(reason: String) { self.reason = reason }
+
+        /// The damage an error thrown while reading a row stands for: itself when it is one,
+        /// else the row ended early (``ByteReader/Truncated``).
+        init(readError error: any Error) {
+            self = error as? Damage ?? Damage(reason: "truncated rollup row")
+        }
     }
 
     /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot, in order.
@@ -74,10 +82,8 @@ enum RollupCodec {
             guard reader.remaining == 0 else {
                 throw Damage(reason: "trailing bytes after the last slot")
             }
-        } catch let damage as Damage {
-            throw damage
         } catch {
-            throw Damage(reason: "truncated rollup row")
+            throw Damage(readError: error)
         }
     }
 }

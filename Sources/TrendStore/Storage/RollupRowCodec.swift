@@ -330,10 +330,8 @@ enum RollupRowCodec {
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
                 throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
             }
-        } catch let damage as RollupCodec.Damage {
-            throw damage
         } catch {
-            throw RollupCodec.Damage(reason: "truncated rollup row")
+            throw RollupCodec.Damage(readError: error)
         }
     }
 

@@ -22,6 +22,16 @@ enum StorageFormat {
         }
     }
 
+    /// Records `version` unless the store already records it or a later one (a migration's
+    /// batches may run again after a crash).
+    static func raise(to version: UInt32, meta: Database, in txn: borrowing WriteTransaction)
+        throws
+    {
+        if try stored(meta: meta, in: txn) ?? 1 < version {
+            try record(version, meta: meta, in: txn)
+        }
+    }
+
     /// Records the format the store's data is in.
     static func record(_ version: UInt32, meta: Database, in txn: borrowing WriteTransaction)
         throws
