@@ -48,7 +48,8 @@ struct TwoProcessTests {
             let counts: [Int] = try engine.read { txn in
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
                 let rows = try RollupRows(
-                    storage: engine.storage, record: record, days: days, includesStarts: true,
+                    storage: engine.storage, record: record, days: DaySlots(wholeDays: days),
+                    includesStarts: true,
                     txn: txn)
                 let samples = try engine.storage.samples(
                     of: record, from: days[0] * 86_400_000 - record.maximumDuration,

@@ -93,17 +93,19 @@ struct LocalDayGrid {
         }
     }
 
-    /// The first instant of `date` when the date is 24 whole UTC hours under one offset
-    /// (every date of a zone whose offset is whole hours, but its transition days), else
-    /// `nil`. Its hour spans are then the 24 UTC hours from there: a query over many days
-    /// reads them without forming them.
+    /// The first instant of `date` when the date is 24 hours under one offset starting on
+    /// a quarter-hour (every date of every modern zone but its transition days), else
+    /// `nil`. Its hour spans are then the 24 hours from there: a query over many days reads
+    /// them without forming them.
     @inline(__always)
-    func wholeHoursStart(of date: LocalDate) -> Int64? {
+    func regularStart(of date: LocalDate) -> Int64? {
         var start: Int64?
         var pieces = 0
         forEachPiece(of: date) { from, to, _ in
             pieces += 1
-            start = to - from == TimeGrid.day && from.floorModulo(TimeGrid.hour) == 0 ? from : nil
+            start =
+                to - from == TimeGrid.day && from.floorModulo(TimeGrid.quarterHour) == 0
+                ? from : nil
         }
         return pieces == 1 ? start : nil
     }

@@ -3,7 +3,9 @@ import LMDB
 /// The decoded rollup rows of one series over a range of UTC days, in flat arrays.
 ///
 /// Loaded once per query: by point lookups when few days are needed, by one cursor
-/// walk when most of the range is. Missing rows read as empty.
+/// walk when most of the range is. Missing rows read as empty. Of a row of format 2 only
+/// the slots the query covers are decoded (a local day in a zone a quarter-hour off UTC
+/// reads half of each of two rows); the others read as empty.
 struct RollupRows {
     private var index: DayRowIndex
     private(set) var prorated: [Double] = []
@@ -13,25 +15,28 @@ struct RollupRows {
     /// Whether `startCounts` and `startSums` were loaded.
     let includesStarts: Bool
 
-    /// Loads the rows of `days` (sorted, unique) for `record`: by point lookups when they
-    /// are sparse, by one cursor walk when they are an eighth of the range or more. Format-1 rows not yet
-    /// migrated are read first; a format-2 row of the same day replaces them.
+    /// Loads the rows of `days` for `record`: by point lookups when they are sparse, by one
+    /// cursor walk when they are an eighth of the range or more. Format-1 rows not yet
+    /// migrated are read first, whole; a format-2 row of the same day replaces them.
     init<T: ReadableTransaction & ~Copyable>(
-        storage: SampleStorage, record: SeriesRecord, days: [Int64], includesStarts: Bool,
-        txn: borrowing T
+        storage: SampleStorage, record: SeriesRecord, days daySlots: DaySlots,
+        includesStarts: Bool, txn: borrowing T
     ) throws {
         self.includesStarts = includesStarts
+        let days = daySlots.days
         let wanted = DayRowIndex(days: days)
         index = wanted
         try Self.forEachFormatOneRow(
             storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
         ) { day, row in
-            try self.append(row, format: 1, day: day, record: record)
+            try self.append(
+                row, format: 1, day: day, slots: 0..<DayRollup.slotCount, record: record)
         }
         try Self.forEachFormatTwoRow(
             storage: storage, record: record, days: days, isWanted: wanted.isWanted, txn: txn
         ) { day, row in
-            try self.append(row, format: 2, day: day, record: record)
+            try self.append(
+                row, format: 2, day: day, slots: daySlots.slots(ofDay: day), record: record)
         }
     }
 
@@ -103,7 +108,8 @@ struct RollupRows {
     }
 
     private mutating func append(
-        _ bytes: UnsafeRawBufferPointer, format: Int, day: Int64, record: SeriesRecord
+        _ bytes: UnsafeRawBufferPointer, format: Int, day: Int64, slots wanted: Range<Int>,
+        record: SeriesRecord
     ) throws {
         let row = prorated.count / DayRollup.slotCount
         let base = prorated.count
@@ -128,7 +134,7 @@ struct RollupRows {
                     try touched.withUnsafeMutableBufferPointer { touched in
                         try startCounts.withUnsafeMutableBufferPointer { startCounts in
                             try startSums.withUnsafeMutableBufferPointer { startSums in
-                                try Self.forEachSlot(bytes, format: format) {
+                                try Self.forEachSlot(bytes, format: format, slots: wanted) {
                                     slot, value, count, sum in
                                     prorated[base + slot] = value
                                     touched[base + slot] = true
@@ -142,7 +148,7 @@ struct RollupRows {
             } else {
                 try prorated.withUnsafeMutableBufferPointer { prorated in
                     try touched.withUnsafeMutableBufferPointer { touched in
-                        try Self.forEachSlot(bytes, format: format) {
+                        try Self.forEachSlot(bytes, format: format, slots: wanted) {
                             slot, value, _, _ in
                             prorated[base + slot] = value
                             touched[base + slot] = true
@@ -157,13 +163,15 @@ struct RollupRows {
         index.set(day, row: row)
     }
 
-    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot of a row of `format`.
+    /// Calls `body(slot, prorated, startCount, startSum)` for each touched slot of a row of
+    /// `format` (of `slots` only, in format 2).
     @inline(__always)
     private static func forEachSlot(
-        _ row: UnsafeRawBufferPointer, format: Int, _ body: (Int, Double, UInt32, Double) -> Void
+        _ row: UnsafeRawBufferPointer, format: Int, slots: Range<Int>,
+        _ body: (Int, Double, UInt32, Double) -> Void
     ) throws(RollupCodec.Damage) {
         if format == 2 {
-            try RollupRowCodec.forEachSlot(row, body)
+            try RollupRowCodec.forEachSlot(row, in: slots, body)
         } else {
             try RollupCodec.forEachSlot(row, body)
         }

@@ -58,35 +58,72 @@ struct SeriesAggregator {
         return result
     }
 
+    /// How the second pass of ``forEachDay(of:in:until:txn:_:)`` reads a date.
+    private enum DayReading {
+        /// Its 24 hours are whole UTC hours from `start`, read from hour summaries.
+        case summaries(start: Int64)
+        /// Its 24 hours are quarter-aligned from `start`, read from rollup slots.
+        case slots(start: Int64)
+        /// Hour span by hour span (a transition day, the day holding `now`, raw reads).
+        case spans
+    }
+
     /// Calls `body(index, figures)` with the figures of each of `dates` (ascending), in
     /// order, counting only instants before `now` (and instant samples at `now`) when given.
     ///
     /// A span that is a whole UTC hour before the current quarter-hour reads its hour
-    /// summary when the store has them, with the same bits as its four slots. Nothing is
+    /// summary when the store has them, with the same bits as its four slots. A date of
+    /// 24 regular hours before `now` is read without forming its spans. The dates are
+    /// read ``datesPerPass`` at a time, so memory stays flat over any range. Nothing is
     /// allocated per day: the figures passed to `body` are overwritten for the next day.
     func forEachDay<T: ReadableTransaction & ~Copyable>(
         of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64? = nil,
         txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
+        for first in stride(from: 0, to: dates.count, by: Self.datesPerPass) {
+            let pass = dates[first..<min(first + Self.datesPerPass, dates.count)]
+            try forEachDay(
+                of: pass, in: grid, until: now, hourDatabase: hourDatabase, txn: txn
+            ) { offset, figures in
+                try body(first + offset, figures)
+            }
+        }
+    }
+
+    /// How many dates one pass of ``forEachDay(of:in:until:txn:_:)`` loads rows for: their
+    /// slots (at most 512 rows of 96, 440 KiB) stay in the processor's cache and are reused.
+    static let datesPerPass = 256
+
+    /// One pass of ``forEachDay(of:in:until:txn:_:)``: loads the rows of `dates` and calls
+    /// `body(offset, figures)` with each date's offset in them.
+    private func forEachDay<T: ReadableTransaction & ~Copyable>(
+        of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
+        hourDatabase: Database?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
+    ) throws {
+        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
         var slotRanges = InstantRanges()
         var hourRanges = InstantRanges()
-        // With hour summaries, the first instant of each date that is 24 whole UTC hours
-        // before `cut`, read as a whole day from them; nil for every other date.
-        let wholeDays: [Int64?] = dates.map { date in
-            guard hourDatabase != nil, let start = grid.wholeHoursStart(of: date),
+        let readings: [DayReading] = dates.map { date in
+            guard usesRollups, let start = grid.regularStart(of: date),
                 start + TimeGrid.day <= cut ?? .max
-            else { return nil }
-            return start
+            else { return .spans }
+            return hourDatabase != nil && start.floorModulo(TimeGrid.hour) == 0
+                ? .summaries(start: start) : .slots(start: start)
         }
         if usesRollups {
             for (index, date) in dates.enumerated() {
-                if let start = wholeDays[index] {
+                switch readings[index] {
+                case .summaries(let start):
                     hourRanges.append(start, start + TimeGrid.day)
                     continue
+                case .slots(let start):
+                    slotRanges.append(start, start + TimeGrid.day)
+                    continue
+                case .spans:
+                    break
                 }
                 grid.spans(of: date, into: &spans)
                 for span in spans {
@@ -100,22 +137,22 @@ struct SeriesAggregator {
             }
         }
         let rows = try RollupRows(
-            storage: storage, record: record, days: slotRanges.utcDays, includesStarts: false,
+            storage: storage, record: record, days: slotRanges.daySlots, includesStarts: false,
             txn: txn)
         try HourRows.withRows(
             in: hourDatabase, record: record, days: hourRanges.utcDays, txn: txn
         ) { hours in
             try forEachDay(
-                of: dates, in: grid, until: now, cut: cut, wholeDays: wholeDays, rows: rows,
+                of: dates, in: grid, until: now, cut: cut, readings: readings, rows: rows,
                 hours: hours, txn: txn, body)
         }
     }
 
     /// The second pass of ``forEachDay(of:in:until:txn:_:)``: each day's figures from the
-    /// rows the first loaded for them (`wholeDays` as the first noted them, with `hours`).
+    /// rows the first loaded for them, as `readings` says.
     private func forEachDay<T: ReadableTransaction & ~Copyable>(
-        of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
-        wholeDays: [Int64?], rows: RollupRows, hours: HourRows?, txn: borrowing T,
+        of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
+        readings: [DayReading], rows: RollupRows, hours: HourRows?, txn: borrowing T,
         _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
         var spans: [HourSpan] = []
@@ -124,10 +161,26 @@ struct SeriesAggregator {
         var figures = LocalDayFigures()
         for (index, date) in dates.enumerated() {
             figures.reset()
-            if let hours, let start = wholeDays[index] {
-                summaries.addDay(startingAt: start, of: hours, to: &figures)
+            switch readings[index] {
+            case .summaries(let start):
+                if let hours {
+                    summaries.addDay(startingAt: start, of: hours, to: &figures)
+                    try body(index, figures)
+                    continue
+                }
+            case .slots(let start):
+                // The spans such a date has, each through ``addSlots(_:from:to:hour:into:)``
+                // as below, so the bits are the same.
+                for hour in 0..<24 {
+                    let hourStart = start + Int64(hour) * TimeGrid.hour
+                    addSlots(
+                        rows, from: hourStart, to: hourStart + TimeGrid.hour, hour: hour,
+                        into: &figures)
+                }
                 try body(index, figures)
                 continue
+            case .spans:
+                break
             }
             grid.spans(of: date, into: &spans)
             for span in spans {
@@ -237,7 +290,7 @@ struct SeriesAggregator {
             for run in runs { ranges.append(run) }
         }
         let rows = try RollupRows(
-            storage: storage, record: record, days: ranges.utcDays, includesStarts: true,
+            storage: storage, record: record, days: ranges.daySlots, includesStarts: true,
             txn: txn)
         var result: [DayCount] = []
         result.reserveCapacity(days.count)

@@ -41,7 +41,7 @@ enum CompactRowCodec {
         let length = Double(duration)
         return (
             Proration.share(of: value, overlap: before, duration: length),
-            Proration.share(of: value, overlap: duration - before, duration: length)
+            Proration.share(of: value, overlap: duration &- before, duration: length)
         )
     }
 
@@ -198,28 +198,28 @@ enum CompactRowCodec {
         func crossingFields(at index: Int) throws(RollupCodec.Damage) -> (
             integer: Int64, before: Int64, duration: Int64
         ) {
+            let crossing = self.crossing(at: index)
+            guard crossing.isValid else { throw Self.outsideItsSample }
+            return (crossing.integer, crossing.before, crossing.duration)
+        }
+
+        /// The stored fields of the crossing at `index` (in boundary order), and whether they
+        /// are valid: a time before the boundary inside the sample. Not throwing, so a row's
+        /// crossings are read in a loop that checks them all once at its end.
+        @inline(always)
+        func crossing(at index: Int) -> (
+            integer: Int64, before: Int64, duration: Int64, isValid: Bool
+        ) {
             let before = befores.frame.value(at: index, offset: befores.offset, in: bytes)
             let duration = durations.frame.value(at: index, offset: durations.offset, in: bytes)
-            guard before > 0, duration > before else {
-                throw RollupCodec.Damage(reason: "a crossing outside its sample")
-            }
             return (
                 integers.frame.value(at: index, offset: integers.offset, in: bytes), before,
-                duration
+                duration, before > 0 && duration > before
             )
         }
 
-        /// The integer and the two shares of the crossing at `index` (in boundary order).
-        @inline(__always)
-        func shares(ofCrossing index: Int) throws(RollupCodec.Damage) -> (
-            integer: Int64, leaving: Double, entering: Double
-        ) {
-            let fields = try crossingFields(at: index)
-            let (leaving, entering) = CompactRowCodec.shares(
-                integer: fields.integer, before: fields.before, duration: fields.duration,
-                power: power)
-            return (fields.integer, leaving, entering)
-        }
+        /// The damage of a crossing whose time before the boundary is outside its sample.
+        static let outsideItsSample = RollupCodec.Damage(reason: "a crossing outside its sample")
     }
 
     /// Checks a row and calls `body(exponent, 10^exponent, slot, count, startInteger,
@@ -234,6 +234,12 @@ enum CompactRowCodec {
     }
 
     /// ``parse(_:slots:_:)`` of a row whose header is read.
+    ///
+    /// A slot's shares are `(0.0 + entering) + leaving`, an absent crossing adding `+0.0`:
+    /// the same bits as ``slotShares(entering:leaving:)``, since a sum that starts at `+0.0`
+    /// is never `-0.0` and adding `+0.0` to anything else changes nothing. The crossings'
+    /// fields and the counts are checked once, after the loop (a damaged row is refused
+    /// whole), so nothing in the loop throws but a truncated explicit slot.
     @inline(__always)
     private static func parse(
         _ layout: Layout, slots: Range<Int>,
@@ -244,6 +250,8 @@ enum CompactRowCodec {
         var reader = ByteReader(bytes, offset: layout.explicitFields)
         let firstSlot = max(0, min(slots.lowerBound, DayRollup.slotCount))
         let endSlot = max(firstSlot, min(slots.upperBound, DayRollup.slotCount))
+        var crossingsValid = true
+        var countsValid = true
         do {
             for _ in 0..<layout.explicit.rank(of: firstSlot) {
                 try reader.skipVarint()
@@ -252,35 +260,48 @@ enum CompactRowCodec {
             var index = layout.touched.rank(of: firstSlot)
             // The crossings are read in boundary order, each once: its integer and two shares.
             var crossingIndex = layout.crossed.rank(of: firstSlot)
-            var entering: Double?
+            var entering = 0.0
             if layout.crossed.contains(firstSlot) {
-                entering = try layout.shares(ofCrossing: crossingIndex).entering
+                let crossing = layout.crossing(at: crossingIndex)
+                crossingsValid = crossing.isValid
+                entering =
+                    shares(
+                        integer: crossing.integer, before: crossing.before,
+                        duration: crossing.duration, power: power
+                    ).entering
                 crossingIndex += 1
             }
             for slot in firstSlot..<endSlot {
-                var leaving: (integer: Int64, leaving: Double, entering: Double)?
+                var leavingInteger: Int64 = 0
+                var leaving = 0.0
+                var nextEntering = 0.0
                 if layout.crossed.contains(slot + 1) {
-                    leaving = try layout.shares(ofCrossing: crossingIndex)
+                    let crossing = layout.crossing(at: crossingIndex)
+                    crossingsValid = crossingsValid && crossing.isValid
+                    leavingInteger = crossing.integer
+                    (leaving, nextEntering) = shares(
+                        integer: crossing.integer, before: crossing.before,
+                        duration: crossing.duration, power: power)
                     crossingIndex += 1
                 }
-                defer { entering = leaving?.entering }
+                defer { entering = nextEntering }
                 guard layout.touched.contains(slot) else { continue }
                 let count = layout.counts.frame.value(
                     at: index, offset: layout.counts.offset, in: bytes)
                 let start = layout.starts.frame.value(
                     at: index, offset: layout.starts.offset, in: bytes)
                 index += 1
-                guard count >= 0, count <= Int64(UInt32.max) else {
-                    throw RollupCodec.Damage(reason: "start count out of range")
-                }
+                countsValid = countsValid && count >= 0 && count <= Int64(UInt32.max)
                 if layout.explicit.contains(slot) {
                     let escaping = try reader.readZigZag()
                     let shares = try reader.readDouble()
-                    body(layout.exponent, power, slot, UInt32(count), start, escaping, shares)
+                    body(
+                        layout.exponent, power, slot, UInt32(truncatingIfNeeded: count), start,
+                        escaping, shares)
                 } else {
                     body(
-                        layout.exponent, power, slot, UInt32(count), start, leaving?.integer ?? 0,
-                        slotShares(entering: entering, leaving: leaving?.leaving))
+                        layout.exponent, power, slot, UInt32(truncatingIfNeeded: count), start,
+                        leavingInteger, (0.0 + entering) + leaving)
                 }
             }
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
@@ -289,6 +310,8 @@ enum CompactRowCodec {
         } catch {
             throw RollupCodec.Damage(readError: error)
         }
+        guard crossingsValid else { throw Layout.outsideItsSample }
+        guard countsValid else { throw RollupCodec.Damage(reason: "start count out of range") }
     }
 
     /// Reads a stored row back into the rollup it was encoded from (the `Double` sums of

@@ -68,7 +68,7 @@ struct PackedColumn {
 
     /// The value at `index` of the column whose packed bits start at `offset` of `bytes`;
     /// the caller has checked that the column's ``byteCount(of:)`` bytes lie inside `bytes`.
-    @inline(__always)
+    @inline(always)
     func value(at index: Int, offset: Int, in bytes: UnsafeRawBufferPointer) -> Int64 {
         let bit = index &* width
         let first = offset &+ bit >> 3
