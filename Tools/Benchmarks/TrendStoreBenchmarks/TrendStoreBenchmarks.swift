@@ -281,6 +281,40 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 ).map { Report.difference($0, $1) }.max()!,
                 unit: .microseconds)
         }
+        // Q1 and Q4 in a zone a quarter-hour off UTC: no local hour lines up with an hour
+        // summary, so every hour is read from rollup slots. Checked against the same queries
+        // from raw samples.
+        if wanted("K") {
+            let kathmandu = TimeZone(identifier: "Asia/Kathmandu")!
+            func averages(_ options: WeekdayAverageOptions) throws -> [[Double]] {
+                try store.weekdayAverages(
+                    of: series, now: now, options: options, timeZone: kathmandu
+                )
+                .map { $0.averageHourlyPattern ?? [] }
+            }
+            let recent = try averages(.init())
+            let recentRaw = try averages(.init(fromRawSamples: true))
+            report.add(
+                "K1 weekday average in Asia/Kathmandu, each weekday in turn",
+                trendStore: try BenchClock.time(iterations) { index in
+                    _ = try store.weekdayAverage(
+                        of: series, weekday: Weekday.allCases[index % 7], now: now,
+                        timeZone: kathmandu)
+                },
+                difference: zip(recent, recentRaw).map { Report.difference($0, $1) }.max()!,
+                unit: .microseconds)
+            let allTime = WeekdayAverageOptions(window: .allTime)
+            let all = try averages(allTime)
+            let allRaw = try averages(.init(window: .allTime, fromRawSamples: true))
+            report.add(
+                "K4 all seven weekday averages in Asia/Kathmandu, all time",
+                trendStore: try BenchClock.time(max(20, iterations / 50)) {
+                    _ = try store.weekdayAverages(
+                        of: series, now: now, options: allTime, timeZone: kathmandu)
+                },
+                difference: zip(all, allRaw).map { Report.difference($0, $1) }.max()!,
+                unit: .microseconds)
+        }
         if wanted("cached") {
             _ = try await store.refreshedWeekdayAverage(of: series, weekday: day, now: now)
             report.add(
