@@ -42,14 +42,7 @@ struct InstantRanges {
     /// The UTC days that `ranges` (sorted and disjoint, as ``merged()`` gives) touch,
     /// ascending and unique.
     static func utcDays(touchedBy ranges: [(start: Int64, end: Int64)]) -> [Int64] {
-        var days: [Int64] = []
-        for (start, end) in ranges {
-            let from = start.floorDivided(by: TimeGrid.day)
-            let first = days.last.map { max(from, $0 + 1) } ?? from
-            let last = (end - 1).floorDivided(by: TimeGrid.day)
-            if first <= last { days.append(contentsOf: first...last) }
-        }
-        return days
+        DaySlots(covering: ranges).days
     }
 }
 
