@@ -72,10 +72,13 @@ func expectClose(
 
 @Suite("Aggregates equal the reference in awkward zones")
 struct AggregationReferenceTests {
-    @Test("day curves, today's curve and heatmaps around an offset change", arguments: ZoneCase.all)
-    func curvesAndHeatmaps(zoneCase: ZoneCase) async throws {
+    @Test(
+        "day curves, today's curve and heatmaps around an offset change, on either rollup grid",
+        arguments: ZoneCase.all, RollupGrid.allCases)
+    func curvesAndHeatmaps(zoneCase: ZoneCase, grid: RollupGrid) async throws {
         var options = StoreOptions()
         options.timeZone = zoneCase.zone
+        options.rollupGrid = grid
         try await withTemporaryStore(options: options) { store, _ in
             let center = zoneCase.transition
             let samples = samplesAround(center, days: 5, seed: center.hashValue & 0xFFFF)
@@ -143,10 +146,13 @@ struct AggregationReferenceTests {
         }
     }
 
-    @Test("weekday averages over the 70 days before today", arguments: ZoneCase.all)
-    func weekdayAverages(zoneCase: ZoneCase) async throws {
+    @Test(
+        "weekday averages over the 70 days before today, on either rollup grid",
+        arguments: ZoneCase.all, RollupGrid.allCases)
+    func weekdayAverages(zoneCase: ZoneCase, grid: RollupGrid) async throws {
         var options = StoreOptions()
         options.timeZone = zoneCase.zone
+        options.rollupGrid = grid
         try await withTemporaryStore(options: options) { store, _ in
             let center = zoneCase.transition
             let start = center - 72 * 86_400_000

@@ -55,10 +55,13 @@ struct StatisticsReferenceTests {
         .weeks(1), .months(1),
     ]
 
-    @Test("discrete and cumulative statistics around an offset change", arguments: ZoneCase.all)
-    func statistics(zoneCase: ZoneCase) async throws {
+    @Test(
+        "discrete and cumulative statistics around an offset change, on either rollup grid",
+        arguments: ZoneCase.all, RollupGrid.allCases)
+    func statistics(zoneCase: ZoneCase, grid: RollupGrid) async throws {
         var options = StoreOptions()
         options.timeZone = zoneCase.zone
+        options.rollupGrid = grid
         try await withTemporaryStore(options: options) { store, _ in
             let center = zoneCase.transition
             let labels = ReferenceAggregator(zone: zoneCase.zone)

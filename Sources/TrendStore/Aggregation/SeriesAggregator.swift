@@ -30,9 +30,12 @@ struct LocalDayFigures {
 
 /// Computes local-day figures of one series from its rollups.
 ///
-/// Quarter-aligned hour spans (every modern zone) are sums of rollup slots. A span
-/// that is not aligned (a historical offset such as Monrovia's −0:44:30), and the
-/// part of the current quarter-hour before `now`, are computed from raw samples.
+/// Quarter-aligned hour spans (every modern zone) are sums of rollup slots, whole UTC
+/// hours sums of hour summaries. A span that is not aligned (a historical offset such as
+/// Monrovia's −0:44:30), and the part of the current quarter-hour before `now`, are
+/// computed from raw samples. In a store of the hour grid (``RollupGrid/hour``) only whole
+/// UTC hours are read from rollups: any other span, and the part of the current hour
+/// before `now`, come from raw samples.
 struct SeriesAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
@@ -45,6 +48,9 @@ struct SeriesAggregator {
         self.record = record
         self.usesRollups = usesRollups
     }
+
+    /// Whether quarter-aligned spans read rollup slots: the store keeps rows.
+    private var readsSlots: Bool { usesRollups && storage.rollupGrid == .quarterHour }
 
     /// The figures of `date`, counting only instants before `now` (and instant samples at
     /// `now`) when given.
@@ -101,7 +107,7 @@ struct SeriesAggregator {
         of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
         hourDatabase: Database?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let cut = now.map { $0 - $0.floorModulo(TimeGrid.quarterHour) }
+        let cut = now.map { $0 - $0.floorModulo(storage.rollupGrid.step) }
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
         var slotRanges = InstantRanges()
@@ -110,8 +116,10 @@ struct SeriesAggregator {
             guard usesRollups, let start = grid.regularStart(of: date),
                 start + TimeGrid.day <= cut ?? .max
             else { return .spans }
-            return hourDatabase != nil && start.floorModulo(TimeGrid.hour) == 0
-                ? .summaries(start: start) : .slots(start: start)
+            if hourDatabase != nil && start.floorModulo(TimeGrid.hour) == 0 {
+                return .summaries(start: start)
+            }
+            return readsSlots ? .slots(start: start) : .spans
         }
         if usesRollups {
             for (index, date) in dates.enumerated() {
@@ -130,7 +138,7 @@ struct SeriesAggregator {
                     if let now, span.start > now { break }
                     if hourDatabase != nil && Self.readsHour(span, cut: cut) {
                         hourRanges.append(span.start, span.end)
-                    } else if span.isQuarterAligned {
+                    } else if readsSlots && span.isQuarterAligned {
                         slotRanges.append(span.start, min(span.end, cut ?? .max))
                     }
                 }
@@ -188,7 +196,7 @@ struct SeriesAggregator {
                 if let hours, Self.readsHour(span, cut: cut) {
                     summaries.add(
                         hourStarting: span.start, of: hours, toHour: span.hour, of: &figures)
-                } else if usesRollups && span.isQuarterAligned {
+                } else if readsSlots && span.isQuarterAligned {
                     addSlots(
                         rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
                         into: &figures)
@@ -281,13 +289,16 @@ struct SeriesAggregator {
     /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.
     ///
     /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
-    /// slots; any other run (a historical offset) is counted from raw samples.
+    /// slots; any other run (a historical offset), and every run of a store of the hour
+    /// grid, is counted from raw samples.
     func dayTotals<T: ReadableTransaction & ~Copyable>(
         of days: [DayRuns], txn: borrowing T
     ) throws -> [DayCount] {
         var ranges = InstantRanges()
-        for runs in days {
-            for run in runs { ranges.append(run) }
+        if readsSlots {
+            for runs in days {
+                for run in runs { ranges.append(run) }
+            }
         }
         let rows = try RollupRows(
             storage: storage, record: record, days: ranges.daySlots, includesStarts: true,
@@ -303,13 +314,13 @@ struct SeriesAggregator {
     }
 
     /// Adds the count and start sum of the samples starting in `run`: from rollup slots when
-    /// its ends fall on quarter-hours, else from raw samples.
+    /// the store keeps them and its ends fall on quarter-hours, else from raw samples.
     @inline(__always)
     private func addStarts<T: ReadableTransaction & ~Copyable>(
         in run: Range<Int64>, rows: RollupRows, into figures: inout LocalDayFigures,
         txn: borrowing T
     ) throws {
-        if run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
+        if readsSlots && run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
             && run.upperBound.floorModulo(TimeGrid.quarterHour) == 0
         {
             addSlots(rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)

@@ -1,9 +1,10 @@
 import LMDB
 
 /// Computes interval statistics of one series (SPEC §3.4) from its rollups: the
-/// quarter-hours inside each run of a bucket are rollup slots, and only the parts of a run
-/// that are not quarter-aligned (an anchor off the grid, buckets shorter than a
-/// quarter-hour, a historical offset) decode raw samples.
+/// quarter-hours inside each run of a bucket are rollup slots (whole UTC hours hour
+/// summaries), and only the parts of a run that are not quarter-aligned (an anchor off the
+/// grid, buckets shorter than a quarter-hour, a historical offset) decode raw samples. In a
+/// store of the hour grid (``RollupGrid/hour``) every part that is not a whole UTC hour does.
 struct StatisticsAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
@@ -40,7 +41,8 @@ struct StatisticsAggregator {
             var hourRanges = InstantRanges()
             if usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
-                    let parts = AlignedParts(run, wholeHours: hourDatabase != nil)
+                    let parts = AlignedParts(
+                        run, step: storage.rollupGrid.step, wholeHours: hourDatabase != nil)
                     parts.forEachSlotRange { slotRanges.append($0, $1) }
                     if let hours = parts.hours { hourRanges.append(hours) }
                 }
@@ -72,8 +74,11 @@ struct StatisticsAggregator {
         _ run: Range<Int64>, into figures: inout RunFigures, txn: borrowing T,
         hours: HourRows?, slots: SlotFigures
     ) throws {
-        let parts = AlignedParts(run, wholeHours: hours != nil)
-        guard usesRollups, let aligned = parts.aligned else {
+        let parts = AlignedParts(run, step: storage.rollupGrid.step, wholeHours: hours != nil)
+        // Without rows (the hour grid) only hour summaries answer.
+        guard usesRollups, let aligned = parts.aligned,
+            storage.rollupGrid == .quarterHour || parts.hours == aligned
+        else {
             try addRaw(run, into: &figures, txn: txn)
             return
         }
@@ -133,18 +138,19 @@ struct StatisticsAggregator {
     }
 }
 
-/// How a bucket's run splits: its quarter-aligned middle (`aligned`) and, within it, the
-/// whole UTC hours (`hours`) that hour summaries answer; the rest of `aligned` is slots.
+/// How a bucket's run splits: its middle aligned to the rollup grid's `step` (`aligned`)
+/// and, within it, the whole UTC hours (`hours`) that hour summaries answer; the rest of
+/// `aligned` is slots.
 private struct AlignedParts {
     let aligned: Range<Int64>?
     let hours: Range<Int64>?
 
-    init(_ run: Range<Int64>, wholeHours: Bool) {
+    init(_ run: Range<Int64>, step: Int64, wholeHours: Bool) {
         func rounded(_ instant: Int64, up: Bool, to unit: Int64) -> Int64 {
             (up ? instant + unit - 1 : instant).floorDivided(by: unit) * unit
         }
-        let start = rounded(run.lowerBound, up: true, to: TimeGrid.quarterHour)
-        let end = rounded(run.upperBound, up: false, to: TimeGrid.quarterHour)
+        let start = rounded(run.lowerBound, up: true, to: step)
+        let end = rounded(run.upperBound, up: false, to: step)
         aligned = start < end ? start..<end : nil
         let hourStart = rounded(start, up: true, to: TimeGrid.hour)
         let hourEnd = rounded(end, up: false, to: TimeGrid.hour)

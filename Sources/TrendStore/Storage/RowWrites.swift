@@ -10,7 +10,9 @@ import LMDB
 /// transaction already changed see the change.
 ///
 /// Every changed row's day gets its summary (``DayHours``) rebuilt from the row's bytes in
-/// the same transaction, so the `hours` database never disagrees with `days`.
+/// the same transaction, so the `hours` database never disagrees with `days`. A store of
+/// the hour grid (``RollupGrid/hour``) keeps only the summaries: its rows are formed, summarised
+/// and dropped.
 final class RowWrites {
     private let days: Database
     private let hours: Database
@@ -24,6 +26,8 @@ final class RowWrites {
     /// 6, ``RollupRowCodec/version`` once it records format 5, so code that cannot read a
     /// version refuses the store before it meets a row of it.
     let rowVersion: UInt8
+    /// Whether rows are stored (a store of the quarter-hour grid) or only summarised.
+    let storesRows: Bool
 
     /// Changes to the rollup rows and hour summaries of `storage` (a writable store), in `txn`.
     init(storage: SampleStorage, txn: borrowing WriteTransaction) throws {
@@ -35,6 +39,7 @@ final class RowWrites {
             format >= 6
             ? CompactRowCodec.version
             : format >= 5 ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
+        storesRows = storage.rollupGrid == .quarterHour
     }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.
@@ -46,6 +51,25 @@ final class RowWrites {
             return try pending.map { try $0.withUnsafeBytes(body) }
         }
         return try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: days, body) }
+    }
+
+    /// Whether the day of `key` may hold samples whose row this transaction cannot read:
+    /// rows are not stored, none is pending for it, and the day has an hour summary. A
+    /// write into such a day rebuilds its row from the samples.
+    func rowIsUnknown(forKey key: [UInt8], kind: SeriesKind, in txn: borrowing WriteTransaction)
+        throws -> Bool
+    {
+        guard !storesRows, changed[key] == nil,
+            let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow)
+        else { return false }
+        let rowKey = StorageKey.make(
+            series: series, index: HourSummaryCodec.group(ofDay: day, kind: kind))
+        let offset = UInt8(day.floorModulo(HourSummaryCodec.daysPerRow(kind)))
+        return try rowKey.withUnsafeBytes { rowKey in
+            try txn.withValue(forKey: rowKey, in: hours) {
+                HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
+            }
+        } ?? false
     }
 
     /// Records `row` (or the removal of the row, when `nil`) of a series of `kind` under `key`.
@@ -72,7 +96,7 @@ final class RowWrites {
             unchangedToSummarize.removeAll()
             kinds.removeAll()
         }
-        if !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
+        if storesRows && !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
         try storeSummaries(of: changed.merging(unchangedToSummarize) { new, _ in new }, in: txn)
     }
 

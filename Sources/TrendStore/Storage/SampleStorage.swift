@@ -39,11 +39,17 @@ final class SampleStorage: Sendable {
     let rollups: Database
     /// The chunk window of format-1 chunks, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
+    /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps no rows in
+    /// `days`, only their hour summaries in `hours`.
+    let rollupGrid: RollupGrid
     /// Blocks and chunks recently decoded by queries.
     let decodedChunks = DecodedChunkCache()
 
-    /// Opens the sample databases of `environment`; `chunkWindow` comes from the store's settings.
-    init(environment: Environment, meta: Database, chunkWindow: Int64) throws {
+    /// Opens the sample databases of `environment`; `chunkWindow` and `rollupGrid` come from
+    /// the store's settings.
+    init(
+        environment: Environment, meta: Database, chunkWindow: Int64, rollupGrid: RollupGrid
+    ) throws {
         self.meta = meta
         series = try environment.openDatabase(named: "series")
         blocks = try Self.openFormatTwo("blocks", in: environment)
@@ -52,6 +58,7 @@ final class SampleStorage: Sendable {
         chunks = try environment.openDatabase(named: "chunks")
         rollups = try environment.openDatabase(named: "rollups")
         self.chunkWindow = chunkWindow
+        self.rollupGrid = rollupGrid
     }
 
     /// Opens a format-2 database; `nil` when a read-only handle finds a store that has not

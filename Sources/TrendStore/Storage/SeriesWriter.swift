@@ -165,13 +165,15 @@ struct SeriesWriter: ~Copyable {
     // MARK: Rollup rows
 
     /// Adds samples each contained in one quarter-hour of `day` to its stored row, the
-    /// same bits a rebuild would give; `false` when the row must be rebuilt instead (it is
-    /// in the `Double` form, a value does not scale at its exponent, a sum would overflow,
-    /// or it cannot be read).
+    /// same bits a rebuild would give; `false` when the row must be rebuilt instead (the
+    /// store keeps no rows and the day has samples, the row is in the `Double` form, a value does not scale at its
+    /// exponent, a sum would overflow, or it cannot be read).
     private mutating func updateInPlace(
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
         let key = StorageKey.dayRowKey(series: record.id, day: day)
+        // A day of a store without rows (the hour grid) that has samples is rebuilt from them.
+        if try rows.rowIsUnknown(forKey: key, kind: record.kind, in: txn) { return false }
         let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
             forKey: key, in: txn
         ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }

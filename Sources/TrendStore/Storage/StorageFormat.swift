@@ -7,10 +7,11 @@ import LMDB
 /// 0005 began building hour summaries (``HourSummaryCodec``; code that does not keep
 /// them up to date must not write the store from then on), 5 once rollup rows may be
 /// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006), 6 once
-/// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007).
+/// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007), 7 for a
+/// store created with ``RollupGrid/hour``: format 6 without rollup rows, only hour summaries.
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...6
+    static let readable: ClosedRange<UInt32> = 1...7
     private static let key = Array("format-version".utf8)
 
     /// The recorded format, or `nil` for a new store.

@@ -51,9 +51,11 @@ final class StoreEngine: Sendable {
             keyValues = try environment.openDatabase(named: "key-values")
             let settings = try StoreSettings.load(
                 environment: environment, meta: meta, newStoreZone: options.timeZone,
-                defaultWindow: SampleStorage.defaultChunkWindow, formatVersion: Self.formatVersion)
+                newStoreGrid: options.rollupGrid, defaultWindow: SampleStorage.defaultChunkWindow,
+                formatVersion: Self.formatVersion)
             storage = try SampleStorage(
-                environment: environment, meta: meta, chunkWindow: settings.chunkWindow)
+                environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
+                rollupGrid: settings.rollupGrid)
             storedZone = Mutex(settings.storedTimeZone)
             timeZone = options.timeZone ?? settings.storedTimeZone
         } catch {

@@ -16,9 +16,14 @@ public struct StoreOptions: Sendable {
     /// a power loss may then lose the last batches, never the store's consistency.
     public var durableCommits: Bool = true
 
+    /// The grid a new store's rollups resolve (default ``RollupGrid/quarterHour``). An
+    /// existing store keeps the grid it was created with.
+    public var rollupGrid: RollupGrid = .quarterHour
+
     /// The clock cache freshness rules and migrations read; tests set it to move time.
     public var clock: @Sendable () -> Date = { Date() }
 
-    /// The defaults: the current time zone for a new store, read-write, durable commits, the system clock.
+    /// The defaults: the current time zone and quarter-hour rollups for a new store,
+    /// read-write, durable commits, the system clock.
     public init() {}
 }

@@ -1,26 +1,36 @@
 import Foundation
 import LMDB
 
-/// The settings a store records in `meta`: format version, chunk window and default time zone.
+/// The settings a store records in `meta`: format version, chunk window, default time zone
+/// and rollup grid.
 struct StoreSettings {
     let chunkWindow: Int64
     /// The default zone the store records.
     let storedTimeZone: TimeZone
+    /// The grid the store's rollups resolve, fixed when it was created.
+    let rollupGrid: RollupGrid
 
     private static let windowKey = Array("chunk-window-ms".utf8)
     static let zoneKey = Array("time-zone".utf8)
+    /// Present only in a store of ``RollupGrid/hour`` (format 7): older stores have quarter-hour rows.
+    private static let gridKey = Array("rollup-grid".utf8)
+    /// The format a new store of the hour grid records, so code that expects a rollup row
+    /// for every day with samples refuses it.
+    static let hourGridFormat: UInt32 = 7
 
     /// Reads the settings, writing them first when the store is new.
     ///
-    /// A new store records `newStoreZone` (or the system's zone) as its default; an
-    /// existing store keeps the zone it recorded: opening never changes it (SPEC §4).
+    /// A new store records `newStoreZone` (or the system's zone) as its default and
+    /// `newStoreGrid` as its rollup grid; an existing store keeps the zone and grid it
+    /// recorded: opening never changes them (SPEC §4).
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version.
+    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version
+    ///   or grid.
     static func load(
-        environment: Environment, meta: Database, newStoreZone: TimeZone?, defaultWindow: Int64,
-        formatVersion: UInt32
+        environment: Environment, meta: Database, newStoreZone: TimeZone?,
+        newStoreGrid: RollupGrid, defaultWindow: Int64, formatVersion: UInt32
     ) throws -> StoreSettings {
-        let stored = try environment.read { txn -> (UInt32?, Int64?, String?) in
+        let stored = try environment.read { txn -> (UInt32?, Int64?, String?, String?) in
             let version = try StorageFormat.stored(meta: meta, in: txn)
             let window = try txn.value(forKey: windowKey, in: meta).map {
                 Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
@@ -28,7 +38,10 @@ struct StoreSettings {
             let zone = try txn.value(forKey: zoneKey, in: meta).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            return (version, window, zone)
+            let grid = try txn.value(forKey: gridKey, in: meta).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            return (version, window, zone, grid)
         }
         if let version = stored.0, !StorageFormat.readable.contains(version) {
             throw StoreError.incompatibleFormat(
@@ -40,13 +53,26 @@ struct StoreSettings {
             throw StoreError.incompatibleFormat(
                 "chunk window of \(window) ms is not a whole number of days")
         }
+        let grid: RollupGrid
+        if let name = stored.3 {
+            guard let recordedGrid = RollupGrid(rawValue: name) else {
+                throw StoreError.incompatibleFormat("unknown rollup grid \"\(name)\"")
+            }
+            grid = recordedGrid
+        } else {
+            grid = stored.0 == nil ? newStoreGrid : .quarterHour
+        }
         let recorded = stored.2.flatMap(TimeZone.init(identifier:))
         let zone = recorded ?? newStoreZone ?? TimeZone.current
         let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
                 if stored.0 == nil {
-                    try StorageFormat.record(formatVersion, meta: meta, in: txn)
+                    try StorageFormat.record(
+                        grid == .hour ? hourGridFormat : formatVersion, meta: meta, in: txn)
+                    if grid == .hour {
+                        try txn.put(Array(grid.rawValue.utf8), forKey: gridKey, in: meta)
+                    }
                 }
                 try txn.put(
                     withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,
@@ -54,6 +80,6 @@ struct StoreSettings {
                 try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
             }
         }
-        return StoreSettings(chunkWindow: window, storedTimeZone: zone)
+        return StoreSettings(chunkWindow: window, storedTimeZone: zone, rollupGrid: grid)
     }
 }

@@ -1,0 +1,178 @@
+import Foundation
+import LMDB
+import Testing
+import TestSupport
+@testable import TrendStore
+
+@Suite("Stores of the hour grid")
+struct RollupGridTests {
+    /// Every key and value of one of the store's databases.
+    private static func contents(
+        of store: TrendStore, _ database: KeyPath<SampleStorage, Database?>
+    )
+        throws -> [[UInt8]: [UInt8]]
+    {
+        try store.engine.read { txn in
+            var contents: [[UInt8]: [UInt8]] = [:]
+            guard let database = store.engine.storage[keyPath: database] else { return contents }
+            try txn.withCursor(database) {
+                try $0.forEach { key, value in
+                    contents[Array(key)] = Array(value)
+                    return true
+                }
+            }
+            return contents
+        }
+    }
+
+    private static var hourGrid: StoreOptions {
+        var options = StoreOptions()
+        options.timeZone = TimeZone(identifier: "America/Los_Angeles")
+        options.rollupGrid = .hour
+        return options
+    }
+
+    @Test("keeps hour summaries and no rows, records format 7 and keeps its grid when reopened")
+    func keepsSummariesOnly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("store")
+        var generator = SampleGenerator(seed: 7)
+        let first = generator.minuteSamples(from: 1_700_000_000_000, count: 5_000)
+        do {
+            let store = try TrendStore(directory: url, options: Self.hourGrid)
+            try await store.write(first, to: "energy", unit: "kcal")
+            #expect(try store.formatVersion == 7)
+            #expect(try Self.contents(of: store, \.days).isEmpty)
+            #expect(try Self.contents(of: store, \.hours).count >= 1)
+        }
+        // Reopened with the default options, the store keeps the grid it was created with.
+        let store = try TrendStore(directory: url)
+        #expect(store.engine.storage.rollupGrid == .hour)
+        let second = generator.minuteSamples(
+            from: (first.last?.endMilliseconds ?? 0) + 60_000, count: 2_000)
+        try await store.write(second, to: "energy", unit: "kcal")
+        #expect(try Self.contents(of: store, \.days).isEmpty)
+        let report = try store.verify()
+        #expect(report.isHealthy, "\(report.problems)")
+        #expect(report.rollupsChecked >= 5)
+    }
+
+    @Test("single-sample writes give the summaries one batch gives, byte for byte")
+    func appendsMatchABatch() async throws {
+        var generator = SampleGenerator(seed: 11)
+        // Minute samples over two UTC days, and a few that straddle hours and days.
+        var samples = generator.minuteSamples(from: 1_700_006_400_000, count: 1_800)
+        samples += generator.awkwardSamples(
+            in: 1_700_006_400_000..<1_700_179_200_000, count: 40)
+        let batch = try SampleBatch(series: "energy", samples: samples).samples
+        try await withTemporaryStore(options: Self.hourGrid) { whole, _ in
+            try await whole.write(batch, to: "energy", unit: "kcal")
+            try await withTemporaryStore(options: Self.hourGrid) { oneByOne, _ in
+                // In a shuffled order, one transaction a sample, a few hundred of them.
+                var order = SampleGenerator(seed: 3)
+                var rest = batch
+                var written: [Sample] = []
+                while !rest.isEmpty {
+                    let index = Int(order.integer(in: 0...Int64(rest.count - 1)))
+                    let chunk = Array(rest[index..<min(rest.count, index + 8)])
+                    rest.removeSubrange(index..<min(rest.count, index + 8))
+                    written += chunk
+                    if written.count % 200 < 8 || rest.isEmpty {
+                        for sample in chunk {
+                            try await oneByOne.write([sample], to: "energy", unit: "kcal")
+                        }
+                    } else {
+                        try await oneByOne.write(chunk, to: "energy", unit: "kcal")
+                    }
+                }
+                #expect(
+                    try Self.contents(of: oneByOne, \.hours) == Self.contents(of: whole, \.hours))
+                #expect(try oneByOne.verify().isHealthy)
+            }
+        }
+    }
+
+    @Test("answers equal a quarter-hour store's in Kolkata, Los Angeles and Kathmandu")
+    func answersEqualQuarterHourStore() async throws {
+        var generator = SampleGenerator(seed: 19)
+        let start: Int64 = 1_760_000_000_000
+        let samples = try SampleBatch(
+            series: "energy",
+            samples: generator.minuteSamples(from: start, count: 20_000)
+                + generator.awkwardSamples(in: start..<(start + 14 * 86_400_000), count: 300)
+                .map {
+                    Sample(
+                        startMilliseconds: $0.startMilliseconds,
+                        endMilliseconds: $0.endMilliseconds, value: abs($0.value))
+                }
+        ).samples
+        try await withTemporaryStore(options: Self.hourGrid) { hourly, _ in
+            try await hourly.write(samples, to: "energy", unit: "kcal")
+            try await withTemporaryStore { quarterly, _ in
+                try await quarterly.write(samples, to: "energy", unit: "kcal")
+                for identifier in ["Asia/Kolkata", "America/Los_Angeles", "Asia/Kathmandu"] {
+                    let zone = try #require(TimeZone(identifier: identifier))
+                    let now = Date(milliseconds: start + 13 * 86_400_000 + 1_234_567)
+                    for weekday in Weekday.allCases {
+                        let a = try hourly.weekdayAverage(
+                            of: "energy", weekday: weekday, now: now, timeZone: zone)
+                        let b = try quarterly.weekdayAverage(
+                            of: "energy", weekday: weekday, now: now, timeZone: zone)
+                        #expect(a.days == b.days && !a.days.isEmpty)
+                        expectClose(
+                            a.averageHourlyPattern ?? [], b.averageHourlyPattern ?? [],
+                            "\(identifier) \(weekday)")
+                    }
+                    let today = try hourly.todayCurve(of: "energy", now: now, timeZone: zone)
+                    let todayQuarter = try quarterly.todayCurve(
+                        of: "energy", now: now, timeZone: zone)
+                    expectClose(today.cumulative, todayQuarter.cumulative, "\(identifier) today")
+                    let from = LocalDate(dayNumber: start / 86_400_000)
+                    let heatmap = try hourly.heatmap(
+                        of: ["energy"], from: from, through: from.adding(days: 13), timeZone: zone)
+                    let heatmapQuarter = try quarterly.heatmap(
+                        of: ["energy"], from: from, through: from.adding(days: 13), timeZone: zone)
+                    #expect(heatmap.days.map(\.count) == heatmapQuarter.days.map(\.count))
+                    expectClose(
+                        heatmap.days.map(\.total), heatmapQuarter.days.map(\.total),
+                        "\(identifier) heatmap")
+                }
+            }
+        }
+    }
+
+    @Test("verify reports a changed summary and a row the store should not have")
+    func verifyFindsDamage() async throws {
+        try await withTemporaryStore(options: Self.hourGrid) { store, _ in
+            var generator = SampleGenerator(seed: 23)
+            try await store.write(
+                generator.minuteSamples(from: 1_700_000_000_000, count: 3_000), to: "energy",
+                unit: "kcal")
+            let engine = store.engine
+            let day: Int64 = try engine.write { txn, _ in
+                let hours = try engine.storage.formatTwoDatabases().hours
+                let (key, value) = try #require(
+                    try txn.withCursor(hours) {
+                        try $0.first().map { (Array($0.key), Array($0.value)) }
+                    })
+                var changed = value
+                // A byte of the first segment's first sum (after its offset, bitmap and count).
+                changed[12] ^= 0x01
+                try txn.put(changed, forKey: key, in: hours)
+                let record = try engine.storage.requireSeries(named: "energy", in: txn)
+                let day = 1_700_000_000_000 / TimeGrid.day
+                try txn.put(
+                    [1, 2, 3], forKey: StorageKey.dayRowKey(series: record.id, day: day),
+                    in: try engine.storage.formatTwoDatabases().days)
+                return day
+            }
+            let problems = try store.verify().problems
+            #expect(problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
+            #expect(
+                problems.contains {
+                    $0.kind == .orphanRollup && $0.at.millisecondsSince1970 == day * TimeGrid.day
+                })
+        }
+    }
+}
