@@ -49,3 +49,12 @@ public func committedSamples(of series: String, in store: TrendStore) throws -> 
         return []
     }
 }
+
+extension StoreOptions {
+    /// The defaults with quarter-hour rollup rows, whatever the zone: for tests of the rows.
+    public static var quarterHourGrid: StoreOptions {
+        var options = StoreOptions()
+        options.rollupGrid = .quarterHour
+        return options
+    }
+}

@@ -16,7 +16,7 @@ private func la(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: In
 }
 
 private func withLosAngelesStore(_ body: (TrendStore) async throws -> Void) async throws {
-    var options = StoreOptions()
+    var options = StoreOptions.quarterHourGrid
     options.timeZone = losAngeles
     try await withTemporaryStore(options: options) { store, _ in try await body(store) }
 }

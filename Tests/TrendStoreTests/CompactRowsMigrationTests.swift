@@ -21,7 +21,7 @@ struct CompactRowsMigrationTests {
         directory: TemporaryDirectory, answers: [String], freshRows: [UInt8: Int]
     ) {
         let directory = try TemporaryDirectory()
-        let store = try TrendStore(directory: directory.url)
+        let store = try TrendStore(directory: directory.url, options: .quarterHourGrid)
         var generator = SampleGenerator(seed: 21)
         var batches: [SeriesSamples] = []
         for series in Self.series {

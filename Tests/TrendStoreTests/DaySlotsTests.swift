@@ -43,7 +43,7 @@ struct DaySlotsTests {
         "rows decoded for a query's slots hold those slots' figures with the same bits as whole rows, and nothing else"
     )
     func partialRowsMatchWholeRows() async throws {
-        try await withTemporaryStore { store, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
             var generator = SampleGenerator(seed: 11)
             let firstDay: Int64 = 20_100
             // Minute samples with jitter: a crossing at nearly every boundary, rows of version 4.

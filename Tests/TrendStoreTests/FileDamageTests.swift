@@ -29,7 +29,7 @@ struct FileDamageTests {
         let original = try TemporaryDirectory()
         let copy = try TemporaryDirectory()
         defer { original.remove(); copy.remove() }
-        var options = StoreOptions()
+        var options = StoreOptions.quarterHourGrid
         options.timeZone = TimeZone(identifier: "UTC")
         let now = Date(milliseconds: 1_780_000_000_000 + 20 * 86_400_000)
         options.clock = { now }

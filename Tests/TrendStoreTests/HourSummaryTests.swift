@@ -111,7 +111,7 @@ struct HourSummaryTests {
         "answers from hour summaries have the very bits of answers from slots",
         arguments: ZoneCase.all)
     func sameBitsAsSlots(zoneCase: ZoneCase) async throws {
-        var options = StoreOptions()
+        var options = StoreOptions.quarterHourGrid
         options.timeZone = zoneCase.zone
         try await withTemporaryStore(options: options) { store, _ in
             let center = zoneCase.transition
@@ -173,7 +173,7 @@ struct HourSummaryTests {
         "migration 0005 builds, in batches, the very summaries that writes keep; the store verifies"
     )
     func migrationBuildsWhatWritesKeep() async throws {
-        try await withTemporaryStore { store, directory in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, directory in
             // Two series over 2,200 days: 4,400 rows, two batches of the migration.
             var generator = SampleGenerator(seed: 5)
             let first: Int64 = 18_000 * TimeGrid.day

@@ -32,6 +32,24 @@ struct RollupGridTests {
         return options
     }
 
+    @Test(
+        "a new store gets the hour grid where every offset since 1970 is whole hours, else quarter-hours",
+        arguments: [
+            ("America/Los_Angeles", RollupGrid.hour), ("UTC", .hour), ("Europe/Berlin", .hour),
+            ("Asia/Kolkata", .quarterHour), ("Asia/Kathmandu", .quarterHour),
+            ("Australia/Lord_Howe", .quarterHour), ("America/St_Johns", .quarterHour),
+            ("Africa/Monrovia", .quarterHour),
+        ])
+    func gridSuitsTheZone(identifier: String, expected: RollupGrid) async throws {
+        var options = StoreOptions()
+        options.timeZone = try #require(TimeZone(identifier: identifier))
+        try await withTemporaryStore(options: options) { store, _ in
+            let format = try store.formatVersion
+            #expect(store.rollupGrid == expected)
+            #expect(format == (expected == .hour ? 7 : 6))
+        }
+    }
+
     @Test("keeps hour summaries and no rows, records format 7 and keeps its grid when reopened")
     func keepsSummariesOnly() async throws {
         let directory = try TemporaryDirectory()

@@ -27,8 +27,8 @@ struct RollupTests {
                 endMilliseconds: min(slotEnd, start + generator.integer(in: 0...120_000)),
                 value: Double(generator.integer(in: -50_000...50_000)) / 10_000)
         }
-        try await withTemporaryStore { streamed, _ in
-            try await withTemporaryStore { batched, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { streamed, _ in
+            try await withTemporaryStore(options: .quarterHourGrid) { batched, _ in
                 for sample in samples {
                     try await streamed.write([sample], to: "e", unit: "kcal")
                     try await streamed.write([sample], to: "hr", unit: "count/min", kind: .discrete)
@@ -57,7 +57,7 @@ struct RollupTests {
         "rollups equal a brute-force recomputation after inserts, replacements and deletes",
         arguments: 0..<12)
     func rollupsMatchReference(seed: Int) async throws {
-        try await withTemporaryStore { store, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
             var generator = SampleGenerator(seed: seed)
             let base: Int64 =
                 1_710_000_000_000 + generator.integer(in: -86_400_000 * 400...86_400_000 * 400)
@@ -127,7 +127,7 @@ struct RollupTests {
 
     @Test("a sample from 13:57 to 14:02 UTC splits 3:2 between the two quarter-hours around 14:00")
     func handWorkedSplit() async throws {
-        try await withTemporaryStore { store, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
             let day: Int64 = 20_000
             let start = day * 86_400_000 + 13 * 3_600_000 + 57 * 60_000
             try await store.write(
@@ -143,7 +143,7 @@ struct RollupTests {
 
     @Test("a sample straddling UTC midnight feeds both days' rollups")
     func straddlesMidnight() async throws {
-        try await withTemporaryStore { store, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
             let midnight: Int64 = 20_001 * 86_400_000
             try await store.write(
                 [

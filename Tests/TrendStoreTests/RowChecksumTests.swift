@@ -48,7 +48,7 @@ struct RowChecksumTests {
         "a format-4 store of version-2 rows opens as format 6: cumulative rows rebuilt in version 4 (migration 0007), discrete ones kept until a write makes its day's row version 3; same answers, verifies throughout"
     )
     func formatFourStoreKeepsWorking() async throws {
-        try await withTemporaryStore { store, directory in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, directory in
             let first: Int64 = 20_400 * TimeGrid.day
             var generator = SampleGenerator(seed: 11)
             let energy = (0..<(20 * 96)).map { index -> Sample in

@@ -31,7 +31,7 @@ struct TwoProcessTests {
         let start: Int64 = 1_780_000_000_000
         let (csv, _) = try writeCSV(
             directory, series: "energy", seed: 3, count: 60_000, from: start)
-        let store = try TrendStore(directory: storeURL)
+        let store = try TrendStore(directory: storeURL, options: .quarterHourGrid)
         try await store.write(
             [Sample(startMilliseconds: start, endMilliseconds: start + 1, value: 0)], to: "energy",
             unit: "kcal")

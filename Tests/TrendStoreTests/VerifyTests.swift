@@ -57,7 +57,7 @@ struct VerifyTests {
 
     @Test("a tampered rollup is reported as a mismatch")
     func tamperedRollup() async throws {
-        try await withTemporaryStore { store, _ in
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
             var generator = SampleGenerator(seed: 4)
             try await store.write(
                 generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e",

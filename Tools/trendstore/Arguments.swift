@@ -54,6 +54,14 @@ enum Arguments {
         return kind
     }
 
+    /// A rollup grid: `quarterHour` or `hour`.
+    static func grid(_ text: String) throws -> RollupGrid {
+        guard let grid = RollupGrid(rawValue: text) else {
+            throw ValidationError("\(text) is not a rollup grid: use quarterHour or hour")
+        }
+        return grid
+    }
+
     /// A statistics interval: a count and `min`, `h`, `d`, `w` or `mo`.
     static func interval(_ text: String) throws -> StatisticsInterval {
         guard let interval = StatisticsInterval(text) else {

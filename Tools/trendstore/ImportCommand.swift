@@ -37,6 +37,12 @@ struct ImportCommand: AsyncParsableCommand {
         help: "The time zone of a new store (default: the system's).", transform: Arguments.zone)
     var tz: TimeZone?
 
+    @Option(
+        help:
+            "The rollup grid of a new store: quarterHour (every zone's hours from rollups) or hour (smaller; zones a half or quarter hour off UTC read raw samples). Default: hour when the store's zone has only whole-hour offsets.",
+        transform: Arguments.grid)
+    var rollupGrid: RollupGrid?
+
     @Option(help: "Samples per write transaction.")
     var batchSize = 250_000
 
@@ -96,7 +102,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     private func importFiles() async throws {
         try await reportingErrors {
-            let store = try location.open(newStoreZone: tz)
+            let store = try location.open(newStoreZone: tz, newStoreGrid: rollupGrid)
             var options = ImportOptions()
             options.format = format
             options.skipInvalid = skipInvalid

@@ -27,7 +27,7 @@ struct InfoCommand: AsyncParsableCommand {
             let samples = series.reduce(0) { $0 + $1.sampleCount }
             let info = StoreInfo(
                 directory: store.directory.path, timeZone: store.defaultTimeZone.identifier,
-                formatVersion: try store.formatVersion,
+                formatVersion: try store.formatVersion, rollupGrid: store.rollupGrid,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, footprint: try store.footprint(), sampleCount: samples,
                 series: series)
@@ -38,7 +38,7 @@ struct InfoCommand: AsyncParsableCommand {
             print("store     \(info.directory)")
             print("zone      \(info.timeZone)")
             print(
-                "format    version \(info.formatVersion), cache schema v\(info.schemaVersion), migrations: "
+                "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid, cache schema v\(info.schemaVersion), migrations: "
                     + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
             print(
                 "size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
@@ -70,6 +70,7 @@ struct StoreInfo: Encodable {
     var directory: String
     var timeZone: String
     var formatVersion: Int
+    var rollupGrid: RollupGrid
     var schemaVersion: Int
     var migrations: [String]
     var bytesOnDisk: Int

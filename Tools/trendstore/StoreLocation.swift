@@ -42,11 +42,14 @@ struct StoreLocation: ParsableArguments {
         }
     }
 
-    /// Opens the store; `timeZone` replaces the recorded zone only for a new store.
+    /// Opens the store; `timeZone` and `grid` are recorded only by a new store.
     ///
     /// - Throws: ``CommandFailure`` naming the path when it is a file, cannot be read or
     ///   written, or (to read) holds no store.
-    func open(newStoreZone timeZone: TimeZone? = nil, readOnly: Bool = false) throws -> TrendStore {
+    func open(
+        newStoreZone timeZone: TimeZone? = nil, newStoreGrid grid: RollupGrid? = nil,
+        readOnly: Bool = false
+    ) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
         let path = directory.path
@@ -64,6 +67,7 @@ struct StoreLocation: ParsableArguments {
         if !holdsStore {
             if readOnly { throw CommandFailure("store \(path): no store there") }
             options.timeZone = timeZone
+            options.rollupGrid = grid
         }
         return try TrendStore(directory: directory, options: options)
     }

@@ -16,14 +16,16 @@ public struct StoreOptions: Sendable {
     /// a power loss may then lose the last batches, never the store's consistency.
     public var durableCommits: Bool = true
 
-    /// The grid a new store's rollups resolve (default ``RollupGrid/quarterHour``). An
-    /// existing store keeps the grid it was created with.
-    public var rollupGrid: RollupGrid = .quarterHour
+    /// The grid a new store's rollups resolve; `nil` (the default) chooses from the new
+    /// store's zone: ``RollupGrid/hour`` when every offset it has had since 1970 is a
+    /// whole number of hours, else ``RollupGrid/quarterHour``. An existing store keeps the
+    /// grid it was created with.
+    public var rollupGrid: RollupGrid?
 
     /// The clock cache freshness rules and migrations read; tests set it to move time.
     public var clock: @Sendable () -> Date = { Date() }
 
-    /// The defaults: the current time zone and quarter-hour rollups for a new store,
+    /// The defaults: the current time zone and the grid it suits for a new store,
     /// read-write, durable commits, the system clock.
     public init() {}
 }

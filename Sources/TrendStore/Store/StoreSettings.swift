@@ -21,14 +21,15 @@ struct StoreSettings {
     /// Reads the settings, writing them first when the store is new.
     ///
     /// A new store records `newStoreZone` (or the system's zone) as its default and
-    /// `newStoreGrid` as its rollup grid; an existing store keeps the zone and grid it
+    /// `newStoreGrid` (or the grid that zone suits, ``RollupGrid/suited(to:)``) as its
+    /// rollup grid; an existing store keeps the zone and grid it
     /// recorded: opening never changes them (SPEC §4).
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version
     ///   or grid.
     static func load(
         environment: Environment, meta: Database, newStoreZone: TimeZone?,
-        newStoreGrid: RollupGrid, defaultWindow: Int64, formatVersion: UInt32
+        newStoreGrid: RollupGrid?, defaultWindow: Int64, formatVersion: UInt32
     ) throws -> StoreSettings {
         let stored = try environment.read { txn -> (UInt32?, Int64?, String?, String?) in
             let version = try StorageFormat.stored(meta: meta, in: txn)
@@ -53,6 +54,8 @@ struct StoreSettings {
             throw StoreError.incompatibleFormat(
                 "chunk window of \(window) ms is not a whole number of days")
         }
+        let recorded = stored.2.flatMap(TimeZone.init(identifier:))
+        let zone = recorded ?? newStoreZone ?? TimeZone.current
         let grid: RollupGrid
         if let name = stored.3 {
             guard let recordedGrid = RollupGrid(rawValue: name) else {
@@ -60,10 +63,8 @@ struct StoreSettings {
             }
             grid = recordedGrid
         } else {
-            grid = stored.0 == nil ? newStoreGrid : .quarterHour
+            grid = stored.0 == nil ? newStoreGrid ?? .suited(to: zone) : .quarterHour
         }
-        let recorded = stored.2.flatMap(TimeZone.init(identifier:))
-        let zone = recorded ?? newStoreZone ?? TimeZone.current
         let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in

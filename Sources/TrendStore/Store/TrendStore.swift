@@ -153,11 +153,15 @@ public actor TrendStore {
 }
 
 extension TrendStore {
-    /// The storage format the store's data is in: 2 once the format migration has run
-    /// (a store opened writable always is), 1 for an older store opened read-only.
+    /// The storage format the store's data is in: 6 for a store of the quarter-hour grid
+    /// whose migrations have run (a store opened writable always has), 7 for a store of the
+    /// hour grid, less for an older store opened read-only.
     public nonisolated var formatVersion: Int {
         get throws {
             Int(try engine.read { try StorageFormat.stored(meta: engine.meta, in: $0) } ?? 1)
         }
     }
+
+    /// The grid the store's rollups resolve, chosen when it was created (``StoreOptions/rollupGrid``).
+    public nonisolated var rollupGrid: RollupGrid { engine.storage.rollupGrid }
 }

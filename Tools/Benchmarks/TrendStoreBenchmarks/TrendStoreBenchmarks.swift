@@ -59,6 +59,17 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         help: "Threads the ingest suite's imports and DuckDB's loads use (default: every core).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(
+        help:
+            "The rollup grid of the queries suite's store: quarterHour or hour (default: the one its zone, Los Angeles, suits: hour).",
+        transform: { text in
+            guard let grid = RollupGrid(rawValue: text) else {
+                throw ValidationError("\(text) is not a rollup grid: use quarterHour or hour")
+            }
+            return grid
+        })
+    var rollupGrid: RollupGrid?
+
     @Flag(help: "Skip the DuckDB peer.")
     var noDuckdb = false
 
@@ -115,6 +126,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
         var options = StoreOptions()
         options.timeZone = Self.zone
+        options.rollupGrid = rollupGrid
         let storeURL = directory.appendingPathComponent("trendstore")
         try? FileManager.default.removeItem(at: storeURL)
         let store = try TrendStore(directory: storeURL, options: options)
@@ -152,6 +164,11 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             String(
                 format: "TrendStore ingest peak RSS %.1f MiB (before SQLite loaded the CSV)",
                 Double(ingestRSS) / 1_048_576))
+        print(
+            String(
+                format: "rollups (%@ grid): %.3f bytes per sample of LMDB pages",
+                store.rollupGrid.rawValue,
+                Double(try store.footprint().rollupBytes) / Double(samples)))
 
         let peerRuns = max(5, iterations / 100)
         func wanted(_ label: String) -> Bool { only.map(label.hasPrefix) ?? true }
