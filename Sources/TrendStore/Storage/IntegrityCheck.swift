@@ -66,10 +66,9 @@ struct IntegrityCheck {
         }
         var rows: [Int64: [UInt8]] = [:]
         try storage.forEachRow(series: record.id, in: txn) { rows[$0] = Array($1) }
-        // A store of the hour grid keeps no rows: its summaries are checked against the
-        // rows recomputed from samples, which are not reported as missing.
+        // A store of the hour grid keeps the rows of its newest days only: the summaries of
+        // the others are checked against rows recomputed from samples.
         let storesRows = storage.rollupGrid == .quarterHour
-        let storedRowDays = Set(rows.keys)
 
         /// Whether a sample of a damaged piece could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {
@@ -103,11 +102,7 @@ struct IntegrityCheck {
                 }
                 let rollup = DayRollup.build(day: day, kind: record.kind, from: pending)
                 report.rollupsChecked += 1
-                if !storesRows {
-                    if !rollup.isEmpty {
-                        rows[day] = RollupRowCodec.encode(rollup, version: CompactRowCodec.version)
-                    }
-                } else if let stored = rows[day] {
+                if let stored = rows[day] {
                     if stored != RollupRowCodec.encode(rollup, version: stored.first ?? 0) {
                         problem(
                             .rollupMismatch, dayStart,
@@ -116,6 +111,10 @@ struct IntegrityCheck {
                 } else if let legacy = legacyRows[day] {
                     if let issue = Self.legacyDisagreement(legacy, rollup) {
                         problem(.rollupMismatch, dayStart, issue)
+                    }
+                } else if !storesRows {
+                    if !rollup.isEmpty {
+                        rows[day] = RollupRowCodec.encode(rollup, version: CompactRowCodec.version)
                     }
                 } else if !rollup.isEmpty {
                     // (A discrete series' day that samples only span, with no start, has no row.)
@@ -159,12 +158,7 @@ struct IntegrityCheck {
         try checkHourSummaries(
             of: record, rows: rows, unchecked: dependsOnDamage, txn: txn, problem: problem)
 
-        if !storesRows {
-            for day in storedRowDays.sorted() {
-                problem(.orphanRollup, day * TimeGrid.day, "rollup row in a store of the hour grid")
-            }
-        }
-        let storedDays = storedRowDays.union(legacyRows.keys)
+        let storedDays = Set(rows.keys).union(legacyRows.keys)
         for day in storedDays.sorted() where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
                 if let row = rows[day] {

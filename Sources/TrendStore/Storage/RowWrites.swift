@@ -11,8 +11,9 @@ import LMDB
 ///
 /// Every changed row's day gets its summary (``DayHours``) rebuilt from the row's bytes in
 /// the same transaction, so the `hours` database never disagrees with `days`. A store of
-/// the hour grid (``RollupGrid/hour``) keeps only the summaries: its rows are formed, summarised
-/// and dropped.
+/// the hour grid (``RollupGrid/hour``) keeps the rows of only the two newest days of each
+/// series (``keptDays``), so writes as samples arrive update a row in place; older rows are
+/// removed once summarised, and a write into such a day rebuilds its row from the samples.
 final class RowWrites {
     private let days: Database
     private let hours: Database
@@ -26,8 +27,10 @@ final class RowWrites {
     /// 6, ``RollupRowCodec/version`` once it records format 5, so code that cannot read a
     /// version refuses the store before it meets a row of it.
     let rowVersion: UInt8
-    /// Whether rows are stored (a store of the quarter-hour grid) or only summarised.
+    /// Whether every row is stored (a store of the quarter-hour grid) or only the newest.
     let storesRows: Bool
+    /// How many of each series' newest days keep their rows in a store of the hour grid.
+    static let keptDays: Int64 = 2
 
     /// Changes to the rollup rows and hour summaries of `storage` (a writable store), in `txn`.
     init(storage: SampleStorage, txn: borrowing WriteTransaction) throws {
@@ -54,13 +57,15 @@ final class RowWrites {
     }
 
     /// Whether the day of `key` may hold samples whose row this transaction cannot read:
-    /// rows are not stored, none is pending for it, and the day has an hour summary. A
-    /// write into such a day rebuilds its row from the samples.
+    /// not every row is stored, none is stored or pending for it, and the day has an hour
+    /// summary. A write into such a day rebuilds its row from the samples.
     func rowIsUnknown(forKey key: [UInt8], kind: SeriesKind, in txn: borrowing WriteTransaction)
         throws -> Bool
     {
         guard !storesRows, changed[key] == nil,
-            let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow)
+            let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
+            try key.withUnsafeBytes({ try txn.withValue(forKey: $0, in: days) { _ in true } })
+                == nil
         else { return false }
         let rowKey = StorageKey.make(
             series: series, index: HourSummaryCodec.group(ofDay: day, kind: kind))
@@ -96,8 +101,45 @@ final class RowWrites {
             unchangedToSummarize.removeAll()
             kinds.removeAll()
         }
-        if storesRows && !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
+        if storesRows {
+            if !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
+        } else {
+            try Self.store(try newestRows(in: txn), in: days, txn: txn)
+        }
         try storeSummaries(of: changed.merging(unchangedToSummarize) { new, _ in new }, in: txn)
+    }
+
+    /// The puts and deletions that leave `days` holding, of each series with changed rows,
+    /// the rows of its ``keptDays`` newest days with rows (a store of the hour grid keeps
+    /// few rows, so all are read).
+    private func newestRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]: [UInt8]?] {
+        var rows: [[UInt8]: Bool] = [:]
+        try txn.withCursor(days) { cursor in
+            try cursor.forEach { key, _ in
+                rows[Array(key)] = true
+                return true
+            }
+        }
+        for (key, row) in changed { rows[key] = row != nil }
+        var newest: [UInt32: Int64] = [:]
+        for (key, present) in rows where present {
+            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
+                kinds[series] != nil
+            else { continue }
+            newest[series] = max(newest[series] ?? .min, day)
+        }
+        var result: [[UInt8]: [UInt8]?] = [:]
+        for (key, present) in rows {
+            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
+                let last = newest[series]
+            else { continue }
+            if !present || day <= last - Self.keptDays {
+                result[key] = .some(nil)
+            } else if let row = changed[key] {
+                result[key] = row
+            }
+        }
+        return result
     }
 
     /// Rebuilds the hour rows holding the days of `rows`: each day's segment from its row.
