@@ -100,6 +100,43 @@ struct RollupGridTests {
         #expect(report.rollupsChecked >= 5)
     }
 
+    @Test("deleting the newest days' samples removes their rows; later writes rebuild older days")
+    func deletionsRemoveRows() async throws {
+        try await withTemporaryStore(options: Self.hourGrid) { store, _ in
+            let dayStart: Int64 = 19_700 * TimeGrid.day
+            // Three whole UTC days of minute samples, none crossing midnight.
+            let samples = (0..<(3 * 1_440)).map { minute -> Sample in
+                let start = dayStart + Int64(minute) * 60_000
+                return Sample(
+                    startMilliseconds: start, endMilliseconds: start + 30_000,
+                    value: Double(minute % 7) + 0.25)
+            }
+            try await store.write(samples, to: "energy", unit: "kcal")
+            #expect(try Self.rowDays(of: store) == [19_701, 19_702])
+            let removed = try await store.deleteSamples(
+                of: "energy", from: Date(milliseconds: dayStart + TimeGrid.day),
+                to: Date(milliseconds: dayStart + 3 * TimeGrid.day))
+            #expect(removed == 2 * 1_440)
+            #expect(try Self.rowDays(of: store).isEmpty)
+            #expect(try store.verify().isHealthy)
+            // Into the first day, which has a summary and no row: rebuilt from its samples.
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: dayStart + 5_000, endMilliseconds: dayStart + 6_000,
+                        value: 2)
+                ],
+                to: "energy", unit: "kcal")
+            let report = try store.verify()
+            #expect(report.isHealthy, "\(report.problems)")
+            let curve = try store.dayCurve(
+                of: "energy", on: LocalDate(dayNumber: 19_700),
+                timeZone: TimeZone(identifier: "UTC"))
+            let expected = samples[..<1_440].reduce(2.0) { $0 + $1.value }
+            #expect(abs(curve.cumulative[23] - expected) < 1e-9)
+        }
+    }
+
     @Test("single-sample writes give the summaries one batch gives, byte for byte")
     func appendsMatchABatch() async throws {
         var generator = SampleGenerator(seed: 11)

@@ -130,10 +130,15 @@ final class RowWrites {
         }
         var result: [[UInt8]: [UInt8]?] = [:]
         for (key, present) in rows {
+            // A removed row goes whatever else the series keeps.
+            guard present else {
+                result[key] = .some(nil)
+                continue
+            }
             guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
                 let last = newest[series]
             else { continue }
-            if !present || day <= last - Self.keptDays {
+            if day <= last - Self.keptDays {
                 result[key] = .some(nil)
             } else if let row = changed[key] {
                 result[key] = row
