@@ -1,12 +1,14 @@
 // libFuzzer target: the write path. The input becomes batches of samples (times, durations
 // and values drawn from its bytes, values often as raw IEEE bit patterns, so every finite
 // double, huge and tiny ones mixed in one chunk, reaches the encoder); they are written
-// through the engine, read back and compared bit for bit, and the store is verified.
+// through the engine, read back and compared bit for bit, and the store is verified. Inputs
+// alternate between a store of each rollup grid.
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources.
 import Foundation
 
-/// One store for the whole run, in a fresh temporary directory.
-nonisolated(unsafe) private var fuzzEngine: StoreEngine?  // unsafe: libFuzzer calls in one thread
+/// One store of each rollup grid for the whole run, in fresh temporary directories.
+/// (unsafe: libFuzzer calls in one thread)
+nonisolated(unsafe) private var fuzzEngines: [StoreEngine] = []
 nonisolated(unsafe) private var iteration = 0  // unsafe: as above
 
 /// Reads integers of the input in order, zero past its end.
@@ -29,16 +31,19 @@ private struct InputReader {
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    if fuzzEngine == nil {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "trendstore-fuzz-write-\(getpid())")
-        var options = StoreOptions()
-        options.durableCommits = false
-        options.timeZone = TimeZone(identifier: "UTC")
-        fuzzEngine = try! StoreEngine(directory: directory, options: options)
+    if fuzzEngines.isEmpty {
+        fuzzEngines = RollupGrid.allCases.map { grid in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "trendstore-fuzz-write-\(getpid())-\(grid.rawValue)")
+            var options = StoreOptions()
+            options.durableCommits = false
+            options.timeZone = TimeZone(identifier: "UTC")
+            options.rollupGrid = grid
+            return try! StoreEngine(directory: directory, options: options)
+        }
     }
-    guard let engine = fuzzEngine else { return 0 }
     iteration += 1
+    let engine = fuzzEngines[iteration % fuzzEngines.count]
     let series = "fuzz-\(iteration % 8)"
     var reader = InputReader(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     var expected: [Int64: [Int64: Sample]] = [:]
@@ -93,7 +98,7 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     else {
         fatalError("read back \(stored.count) samples, expected \(wanted.count), or values differ")
     }
-    if iteration % 256 == 0 {
+    if iteration % 256 < fuzzEngines.count {
         let report = try? engine.read { try IntegrityCheck(storage: engine.storage).run(in: $0) }
         guard let report, report.isHealthy else {
             fatalError("the store fails its integrity check")
