@@ -100,6 +100,21 @@ struct RollupGridTests {
         #expect(report.rollupsChecked >= 5)
     }
 
+    @Test("a store of format 7 whose meta lost its grid is refused, not read as quarter-hours")
+    func lostGridIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("store")
+        do {
+            let store = try TrendStore(directory: url, options: Self.hourGrid)
+            try store.engine.write { txn, _ in
+                try txn.delete(forKey: Array("rollup-grid".utf8), in: store.engine.storage.meta)
+            }
+            await store.close()
+        }
+        #expect(throws: StoreError.self) { try TrendStore(directory: url) }
+    }
+
     @Test("deleting the newest days' samples removes their rows; later writes rebuild older days")
     func deletionsRemoveRows() async throws {
         try await withTemporaryStore(options: Self.hourGrid) { store, _ in

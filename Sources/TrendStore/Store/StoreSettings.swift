@@ -62,6 +62,9 @@ struct StoreSettings {
                 throw StoreError.incompatibleFormat("unknown rollup grid \"\(name)\"")
             }
             grid = recordedGrid
+        } else if stored.0 == hourGridFormat {
+            throw StoreError.incompatibleFormat(
+                "format version \(hourGridFormat) without its rollup grid in meta")
         } else {
             grid = stored.0 == nil ? newStoreGrid ?? .suited(to: zone) : .quarterHour
         }
