@@ -13,10 +13,11 @@ public enum RollupGrid: String, Sendable, Codable, CaseIterable {
     /// A row per series and UTC day with exact figures per quarter-hour, and a summary per
     /// UTC hour: every real zone's local hours and days are read from rollups.
     case quarterHour
-    /// Only the summary per UTC hour: local hours and days of whole-hour zones are read
-    /// from rollups, those of zones off UTC by a half or a quarter of an hour (India,
-    /// Nepal, Newfoundland, South Australia) from raw samples, and day heatmaps count
-    /// raw samples.
+    /// The summary per UTC hour, and the rows of each series' two newest days only (so
+    /// samples written as they arrive update a row in place): local hours and days of
+    /// whole-hour zones are read from rollups, those of zones off UTC by a half or a quarter
+    /// of an hour (India, Nepal, Newfoundland, South Australia) from raw samples, and day
+    /// heatmaps count raw samples.
     case hour
 
     /// The grid's step in milliseconds: every boundary it resolves is a multiple of it.

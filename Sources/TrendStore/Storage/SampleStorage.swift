@@ -39,8 +39,8 @@ final class SampleStorage: Sendable {
     let rollups: Database
     /// The chunk window of format-1 chunks, in milliseconds (recorded in `meta`).
     let chunkWindow: Int64
-    /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps no rows in
-    /// `days`, only their hour summaries in `hours`.
+    /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
+    /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
     /// Blocks and chunks recently decoded by queries.
     let decodedChunks = DecodedChunkCache()

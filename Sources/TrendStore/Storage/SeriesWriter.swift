@@ -166,8 +166,8 @@ struct SeriesWriter: ~Copyable {
 
     /// Adds samples each contained in one quarter-hour of `day` to its stored row, the
     /// same bits a rebuild would give; `false` when the row must be rebuilt instead (the
-    /// store keeps no rows and the day has samples, the row is in the `Double` form, a value does not scale at its
-    /// exponent, a sum would overflow, or it cannot be read).
+    /// store did not keep the row of a day with samples, the row is in the `Double` form,
+    /// a value does not scale at its exponent, a sum would overflow, or it cannot be read).
     private mutating func updateInPlace(
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {

@@ -8,7 +8,8 @@ import LMDB
 /// them up to date must not write the store from then on), 5 once rollup rows may be
 /// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006), 6 once
 /// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007), 7 for a
-/// store created with ``RollupGrid/hour``: format 6 without rollup rows, only hour summaries.
+/// store created with ``RollupGrid/hour``: format 6 with the rollup rows of each series' two
+/// newest days only, beside every hour summary.
 enum StorageFormat {
     /// The formats this code reads.
     static let readable: ClosedRange<UInt32> = 1...7
