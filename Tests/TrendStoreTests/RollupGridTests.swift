@@ -100,6 +100,38 @@ struct RollupGridTests {
         #expect(report.rollupsChecked >= 5)
     }
 
+    @Test(
+        "trendstore import --rollup-grid picks a new store's grid; info reports it; others keep theirs"
+    )
+    func commandLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = directory.url.appendingPathComponent("a.csv").path
+        try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
+            toFile: csv, atomically: true, encoding: .utf8)
+        for (grid, arguments, format) in [
+            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 7),
+            ("quarterHour", ["--tz", "Asia/Kolkata"], 6),
+            ("hour", ["--tz", "Europe/Berlin"], 7),
+        ] {
+            let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
+            let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)
+            #expect(imported.status == 0, "\(imported.output)")
+            // A later import naming another grid does not change the store's.
+            let again = try CommandLineTool.run([
+                "import", csv, "--store", store, "--rollup-grid",
+                grid == "hour" ? "quarterHour" : "hour",
+            ])
+            #expect(again.status == 0, "\(again.output)")
+            let info = try CommandLineTool.run(["info", "--store", store, "--json"])
+            #expect(info.output.contains("\"rollupGrid\" : \"\(grid)\""), "\(info.output)")
+            #expect(info.output.contains("\"formatVersion\" : \(format)"), "\(info.output)")
+        }
+        let bad = try CommandLineTool.run(["import", csv, "--rollup-grid", "minute"])
+        #expect(bad.status == 2)
+        #expect(bad.output.contains("minute is not a rollup grid"))
+    }
+
     @Test("a store of format 7 whose meta lost its grid is refused, not read as quarter-hours")
     func lostGridIsRefused() async throws {
         let directory = try TemporaryDirectory()
