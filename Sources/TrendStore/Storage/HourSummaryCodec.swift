@@ -37,6 +37,17 @@ enum HourSummaryCodec {
         day.floorDivided(by: daysPerRow(kind))
     }
 
+    /// Where the segment of `day` of series `series` lives: the key of its hour row and its
+    /// offset in that row's group.
+    static func location(ofDay day: Int64, series: UInt32, kind: SeriesKind) -> (
+        rowKey: [UInt8], offset: UInt8
+    ) {
+        (
+            StorageKey.make(series: series, index: group(ofDay: day, kind: kind)),
+            UInt8(day.floorModulo(daysPerRow(kind)))
+        )
+    }
+
     /// The bytes of one hour's entry.
     @inline(__always)
     static func entrySize(_ kind: SeriesKind, wide: Bool) -> Int {

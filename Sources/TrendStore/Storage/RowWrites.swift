@@ -56,20 +56,18 @@ final class RowWrites {
         return try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: days, body) }
     }
 
-    /// Whether the day of `key` may hold samples whose row this transaction cannot read:
-    /// not every row is stored, none is stored or pending for it, and the day has an hour
+    /// Whether the day of the row `key`, which ``withRow(forKey:in:_:)`` did not find, may
+    /// still hold samples: not every row is kept (the hour grid) and the day has an hour
     /// summary. A write into such a day rebuilds its row from the samples.
-    func rowIsUnknown(forKey key: [UInt8], kind: SeriesKind, in txn: borrowing WriteTransaction)
+    func mayHoldSamples(
+        withoutRow key: [UInt8], kind: SeriesKind, in txn: borrowing WriteTransaction
+    )
         throws -> Bool
     {
-        guard !storesRows, changed[key] == nil,
-            let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
-            try key.withUnsafeBytes({ try txn.withValue(forKey: $0, in: days) { _ in true } })
-                == nil
-        else { return false }
-        let rowKey = StorageKey.make(
-            series: series, index: HourSummaryCodec.group(ofDay: day, kind: kind))
-        let offset = UInt8(day.floorModulo(HourSummaryCodec.daysPerRow(kind)))
+        guard !storesRows, let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow) else {
+            return false
+        }
+        let (rowKey, offset) = HourSummaryCodec.location(ofDay: day, series: series, kind: kind)
         return try rowKey.withUnsafeBytes { rowKey in
             try txn.withValue(forKey: rowKey, in: hours) {
                 HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
@@ -163,9 +161,8 @@ final class RowWrites {
                         DayHours.build(fromRow: bytes, day: day), day: day, series: series)
                 }
             }
-            let rowKey = StorageKey.make(
-                series: series, index: HourSummaryCodec.group(ofDay: day, kind: kind))
-            let offset = UInt8(day.floorModulo(HourSummaryCodec.daysPerRow(kind)))
+            let (rowKey, offset) = HourSummaryCodec.location(
+                ofDay: day, series: series, kind: kind)
             segments[rowKey, default: (kind, [:])].days[offset] = .some(segment)
         }
         var hourRows: [[UInt8]: [UInt8]?] = [:]

@@ -172,14 +172,16 @@ struct SeriesWriter: ~Copyable {
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
         let key = StorageKey.dayRowKey(series: record.id, day: day)
-        // A day of a store without rows (the hour grid) that has samples is rebuilt from them.
-        if try rows.rowIsUnknown(forKey: key, kind: record.kind, in: txn) { return false }
         let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
             forKey: key, in: txn
         ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }
         var rollup: DayRollup
         switch stored {
         case .none:
+            // A day of the hour grid whose row was not kept is rebuilt from its samples.
+            if try rows.mayHoldSamples(withoutRow: key, kind: record.kind, in: txn) {
+                return false
+            }
             // No row: nothing else touches the day, so these samples are all of it.
             rollup = DayRollup.build(day: day, kind: record.kind, from: inserts)
         case .some((_, .none)):
