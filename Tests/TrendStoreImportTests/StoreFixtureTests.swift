@@ -19,7 +19,7 @@ struct StoreFixtureTests {
         try FileManager.default.copyItem(
             atPath: fixture + "/data.mdb", toPath: copy.appendingPathComponent("data.mdb").path)
         let store = try TrendStore(directory: copy)
-        #expect(try store.formatVersion == 6)
+        #expect(try store.formatVersion == 8)
         #expect(try store.verify().isHealthy)
 
         // Figures computed without the engine: the source file read by plain splitting, and

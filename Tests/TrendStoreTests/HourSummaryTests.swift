@@ -209,16 +209,17 @@ struct HourSummaryTests {
                 try StorageFormat.record(3, meta: storage.meta, in: txn)
                 let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
                 try txn.put(
-                    Array(applied.dropLast(3).joined(separator: "\n").utf8),
+                    Array(applied.dropLast(4).joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
             #expect(try Self.hourRows(of: store).isEmpty)
             await store.close()
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 6)
+            #expect(try reopened.formatVersion == 8)
             #expect(
-                try reopened.appliedMigrations().suffix(3) == [
+                try reopened.appliedMigrations().suffix(4) == [
                     "0005-hour-summaries", "0006-row-checksums", "0007-compact-rows",
+                    "0008-packed-blocks",
                 ])
             let rebuilt = try Self.hourRows(of: reopened)
             #expect(rebuilt == kept)

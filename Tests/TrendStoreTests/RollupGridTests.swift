@@ -59,12 +59,12 @@ struct RollupGridTests {
         try await withTemporaryStore(options: options) { store, _ in
             let format = try store.formatVersion
             #expect(store.rollupGrid == expected)
-            #expect(format == (expected == .hour ? 7 : 6))
+            #expect(format == 8)
         }
     }
 
     @Test(
-        "keeps hour summaries and the rows of the two newest days, records format 7 and keeps its grid when reopened"
+        "keeps hour summaries and the rows of the two newest days, records its grid and keeps it when reopened"
     )
     func keepsSummariesOnly() async throws {
         let directory = try TemporaryDirectory()
@@ -75,7 +75,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try await store.write(first, to: "energy", unit: "kcal")
-            #expect(try store.formatVersion == 7)
+            #expect(try store.formatVersion == 8)
             #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
             #expect(try Self.contents(of: store, \.hours).count >= 1)
         }
@@ -110,9 +110,9 @@ struct RollupGridTests {
         try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
             toFile: csv, atomically: true, encoding: .utf8)
         for (grid, arguments, format) in [
-            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 7),
-            ("quarterHour", ["--tz", "Asia/Kolkata"], 6),
-            ("hour", ["--tz", "Europe/Berlin"], 7),
+            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 8),
+            ("quarterHour", ["--tz", "Asia/Kolkata"], 8),
+            ("hour", ["--tz", "Europe/Berlin"], 8),
         ] {
             let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
             let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)
@@ -132,7 +132,7 @@ struct RollupGridTests {
         #expect(bad.output.contains("minute is not a rollup grid"))
     }
 
-    @Test("a store of format 7 whose meta lost its grid is refused, not read as quarter-hours")
+    @Test("a store of format 8 whose meta lost its grid is refused, not read as quarter-hours")
     func lostGridIsRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -3,8 +3,9 @@ import Testing
 @testable import TrendStore
 
 /// Puts `store` back to how an older release left it: every rollup row rewritten in row
-/// `version`, storage `format` recorded, and the newest migrations, which must be
-/// `forgotten`, unrecorded, so the next writable open runs them again.
+/// `version`, every block in format 2, storage `format` recorded (with no rollup grid
+/// before format 7), and the newest migrations, which must be `forgotten`, unrecorded, so
+/// the next writable open runs them again.
 func rewind(
     _ store: TrendStore, rowVersion version: UInt8, format: UInt32, forgetting forgotten: [String]
 ) throws {
@@ -23,7 +24,28 @@ func rewind(
             let rollup = try value.withUnsafeBytes { try RollupRowCodec.decode($0, day: day) }
             try txn.put(RollupRowCodec.encode(rollup, version: version), forKey: key, in: days)
         }
+        let blocks = try storage.formatTwoDatabases().blocks
+        var stored: [([UInt8], [UInt8])] = []
+        try txn.withCursor(blocks) { cursor in
+            try cursor.forEach { key, value in
+                stored.append((Array(key), Array(value)))
+                return true
+            }
+        }
+        let zlib = ZlibCodec()
+        for (key, value) in stored {
+            var samples: [Sample] = []
+            try value.withUnsafeBytes {
+                try BlockCodec.decode($0, zlib: zlib, appendingTo: &samples)
+            }
+            try txn.put(
+                BlockCodec.encode(samples[...], packing: false, zlib: zlib), forKey: key,
+                in: blocks)
+        }
         try StorageFormat.record(format, meta: storage.meta, in: txn)
+        if format < StorageFormat.recordsGrid {
+            _ = try txn.delete(forKey: Array("rollup-grid".utf8), in: storage.meta)
+        }
         let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
         try #require(Array(applied.suffix(forgotten.count)) == forgotten)
         try txn.put(

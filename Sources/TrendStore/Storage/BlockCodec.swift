@@ -1,16 +1,17 @@
-/// Encodes a sorted run of samples into one compressed, checksummed block (format 2), and back.
+/// Encodes a sorted run of samples into one compressed, checksummed block (formats 2 and 3),
+/// and back.
 ///
 /// Header (72 bytes, little-endian):
 ///
 /// | offset | size | field |
 /// |---|---|---|
-/// | 0 | 1 | format version (2) |
+/// | 0 | 1 | block format version (2 or 3) |
 /// | 1 | 1 | value scheme (``ValueCoding/Scheme``) |
 /// | 2 | 1 | decimal exponent `e` |
 /// | 3 | 1 | decimal factor `f` |
-/// | 4 | 1 | duration column width in bytes (1…8) |
-/// | 5 | 1 | gap column width |
-/// | 6 | 1 | value column width |
+/// | 4 | 1 | duration column layout (``ColumnLayout/headerByte``) |
+/// | 5 | 1 | gap column layout |
+/// | 6 | 1 | value column layout |
 /// | 7 | 1 | unit divisor (index into ``ValueCoding/conversionDivisors``) |
 /// | 8 | 4 | sample count |
 /// | 12 | 4 | exception count |
@@ -24,13 +25,18 @@
 /// | 68 | 4 | CRC-32 of bytes 0…67 and the compressed payload |
 /// | 72 | … | zlib-deflated payload |
 ///
-/// The payload holds, as byte planes of zig-zag integers (``ByteColumns``): durations
-/// minus the reference (a median of a few samples: ~0 for steady cadences); start gaps
+/// The payload holds three columns of zig-zag integers, each in its layout: durations minus
+/// the reference (a median of a few samples: ~0 for steady cadences); start gaps
 /// (`start − previous end`, the first against the smallest start); the value column of
 /// ``ValueCoding``; then each exception's position (4 bytes) and IEEE bits (8 bytes).
+/// Format 2 stores every column as byte planes (a layout byte of 1…8); format 3, written
+/// once a store records storage format 8, may bit-pack any column (``ColumnLayout``).
 /// Integer arithmetic wraps, so any Int64 times round-trip.
 enum BlockCodec {
-    static let formatVersion: UInt8 = 2
+    /// The format of blocks whose columns are all byte planes.
+    static let planesVersion: UInt8 = 2
+    /// The format of blocks whose columns may be bit-packed.
+    static let packedVersion: UInt8 = 3
     static let headerSize = 72
 
     /// What a block's header says, readable without inflating the payload.
@@ -43,23 +49,30 @@ enum BlockCodec {
         var valueSum: Double
         var durationReference: Int64
         var values: ValueCoding.Parameters
-        var widths: Widths
+        var layouts: Layouts
         var checksum: UInt32
 
-        /// Bytes per sample of the three columns.
-        struct Widths {
-            var duration: Int
-            var gap: Int
-            var value: Int
+        /// How the three columns are stored.
+        struct Layouts {
+            var duration: ColumnLayout
+            var gap: ColumnLayout
+            var value: ColumnLayout
         }
 
-        var payloadLength: Int {
-            count * (widths.duration + widths.gap + widths.value) + exceptionCount * 12
-        }
+        /// Where the gap, value and exception columns start in the payload.
+        var gapOffset: Int { layouts.duration.byteCount(of: count) }
+        var valueOffset: Int { gapOffset + layouts.gap.byteCount(of: count) }
+        var exceptionOffset: Int { valueOffset + layouts.value.byteCount(of: count) }
+
+        var payloadLength: Int { exceptionOffset + exceptionCount * 12 }
     }
 
-    /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities.
-    static func encode(_ samples: ArraySlice<Sample>, zlib: ZlibCodec) throws -> [UInt8] {
+    /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities, as a
+    /// block of format 3 when `packing`, else of format 2 (for a store that older code may
+    /// still open).
+    static func encode(_ samples: ArraySlice<Sample>, packing: Bool, zlib: ZlibCodec) throws
+        -> [UInt8]
+    {
         guard !samples.isEmpty else {
             throw ChunkDamage(reason: "a block holds at least one sample")
         }
@@ -86,30 +99,30 @@ enum BlockCodec {
             previousEnd = sample.endMilliseconds
             values[index] = sample.value
         }
-        let coded = ValueCoding.encode(values)
-        let widths = Header.Widths(
-            duration: ByteColumns.width(of: durations), gap: ByteColumns.width(of: gaps),
-            value: ByteColumns.width(of: coded.column))
+        let coded = ValueCoding.encode(values, packing: packing)
+        let layouts = Header.Layouts(
+            duration: ColumnLayout.chosen(for: durations, packing: packing).layout,
+            gap: ColumnLayout.chosen(for: gaps, packing: packing).layout, value: coded.layout)
         var payload = [UInt8]()
         payload.reserveCapacity(
-            count * (widths.duration + widths.gap + widths.value)
-                + coded.exceptionPositions.count * 12)
-        ByteColumns.appendPlanes(durations, width: widths.duration, to: &payload)
-        ByteColumns.appendPlanes(gaps, width: widths.gap, to: &payload)
-        ByteColumns.appendPlanes(coded.column, width: widths.value, to: &payload)
+            layouts.duration.byteCount(of: count) + layouts.gap.byteCount(of: count)
+                + layouts.value.byteCount(of: count) + coded.exceptionPositions.count * 12)
+        layouts.duration.append(durations, to: &payload)
+        layouts.gap.append(gaps, to: &payload)
+        layouts.value.append(coded.column, to: &payload)
         var exceptions = ByteWriter(capacity: coded.exceptionPositions.count * 12)
         for position in coded.exceptionPositions { exceptions.appendLittleEndian(position) }
         for bits in coded.exceptionBits { exceptions.appendLittleEndian(bits) }
         payload.append(contentsOf: exceptions.bytes)
 
         var block = ByteWriter(capacity: headerSize + payload.count / 2)
-        block.append(formatVersion)
+        block.append(packing ? packedVersion : planesVersion)
         block.append(coded.parameters.scheme.rawValue)
         block.append(coded.parameters.exponent)
         block.append(coded.parameters.factor)
-        block.append(UInt8(widths.duration))
-        block.append(UInt8(widths.gap))
-        block.append(UInt8(widths.value))
+        block.append(layouts.duration.headerByte)
+        block.append(layouts.gap.headerByte)
+        block.append(layouts.value.headerByte)
         block.append(coded.parameters.divisor)
         block.appendLittleEndian(UInt32(count))
         block.appendLittleEndian(UInt32(coded.exceptionPositions.count))
@@ -122,7 +135,12 @@ enum BlockCodec {
         block.appendLittleEndian(UInt32(payload.count))
         block.appendLittleEndian(UInt32(0))  // checksum, filled in below
         var bytes = block.bytes
-        try payload.withUnsafeBytes { try zlib.deflate($0, appendingTo: &bytes) }
+        let segments =
+            layouts.duration.segments(of: count) + layouts.gap.segments(of: count)
+            + layouts.value.segments(of: count) + [exceptions.bytes.count]
+        try payload.withUnsafeBytes {
+            try zlib.deflate($0, segments: segments, appendingTo: &bytes)
+        }
         let checksum = bytes.withUnsafeBytes(checksum(of:))
         withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(68..<72, with: $0) }
         return bytes
@@ -140,8 +158,9 @@ enum BlockCodec {
         guard bytes.count >= headerSize else {
             throw ChunkDamage(reason: "\(bytes.count) bytes is shorter than a block header")
         }
-        guard bytes[0] == formatVersion else {
-            throw ChunkDamage(reason: "unknown block format version \(bytes[0])")
+        let version = bytes[0]
+        guard version == planesVersion || version == packedVersion else {
+            throw ChunkDamage(reason: "unknown block format version \(version)")
         }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
@@ -155,16 +174,17 @@ enum BlockCodec {
         guard ValueCoding.isValid(values) else {
             throw ChunkDamage(reason: "invalid value parameters")
         }
-        let widths = Header.Widths(
-            duration: Int(bytes[4]), gap: Int(bytes[5]), value: Int(bytes[6]))
-        guard (1...8).contains(widths.duration), (1...8).contains(widths.gap),
-            (1...8).contains(widths.value)
-        else { throw ChunkDamage(reason: "invalid column widths") }
+        let packing = version == packedVersion
+        guard let duration = ColumnLayout(headerByte: bytes[4], allowsPacked: packing),
+            let gap = ColumnLayout(headerByte: bytes[5], allowsPacked: packing),
+            let value = ColumnLayout(headerByte: bytes[6], allowsPacked: packing)
+        else { throw ChunkDamage(reason: "invalid column layouts") }
         let header = Header(
             count: Int(load(8, UInt32.self)), exceptionCount: Int(load(12, UInt32.self)),
             minimumStart: load(16, Int64.self), maximumStart: load(24, Int64.self),
             maximumEnd: load(32, Int64.self), valueSum: Double(bitPattern: load(40, UInt64.self)),
-            durationReference: load(48, Int64.self), values: values, widths: widths,
+            durationReference: load(48, Int64.self), values: values,
+            layouts: Header.Layouts(duration: duration, gap: gap, value: value),
             checksum: load(68, UInt32.self))
         let storedLength = Int(load(64, UInt32.self))
         guard header.count > 0, header.exceptionCount <= header.count,
@@ -197,16 +217,13 @@ enum BlockCodec {
         }
         let count = header.count
         let base = UnsafeRawBufferPointer(payload)
-        let valueOffset = count * (header.widths.duration + header.widths.gap)
-        let exceptionOffset = valueOffset + count * header.widths.value
+        let exceptionOffset = header.exceptionOffset
         let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
         defer { values.deallocate() }
-        let valueWidth = header.widths.value
+        let valueColumn = ColumnReader(
+            payload: base, offset: header.valueOffset, count: count, layout: header.layouts.value)
         ValueCoding.decode(
-            header.values, count: count,
-            column: {
-                ByteColumns.plane(base, valueOffset, count, valueWidth, $0)
-            }, into: values)
+            header.values, count: count, column: { valueColumn.value($0) }, into: values)
         let bitsOffset = exceptionOffset + header.exceptionCount * 4
         var lastPosition = -1
         for exception in 0..<header.exceptionCount {
@@ -234,9 +251,13 @@ enum BlockCodec {
         samples.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
             ByteColumns.forEachSpan(
-                base, count: count, durationWidth: header.widths.duration,
-                gapWidth: header.widths.gap, durationReference: header.durationReference,
-                firstStart: header.minimumStart
+                count: count,
+                durations: ColumnReader(
+                    payload: base, offset: 0, count: count, layout: header.layouts.duration),
+                gaps: ColumnReader(
+                    payload: base, offset: header.gapOffset, count: count,
+                    layout: header.layouts.gap),
+                durationReference: header.durationReference, firstStart: header.minimumStart
             ) { index, start, end in
                 let value = values[index]
                 out[index] = Sample(startMilliseconds: start, endMilliseconds: end, value: value)

@@ -39,20 +39,18 @@ enum ByteColumns {
         return value
     }
 
-    /// Calls `body(index, start, end)` for each sample of a block's two time columns:
-    /// durations against `durationReference` from offset 0, then start gaps against the
-    /// previous end (the first against `firstStart`). Integer arithmetic wraps.
+    /// Calls `body(index, start, end)` for each of `count` samples of a block's two time
+    /// columns: durations against `durationReference`, start gaps against the previous end
+    /// (the first against `firstStart`). Integer arithmetic wraps.
     @inline(__always)
     static func forEachSpan(
-        _ base: UnsafeRawBufferPointer, count: Int, durationWidth: Int, gapWidth: Int,
-        durationReference: Int64, firstStart: Int64, _ body: (Int, Int64, Int64) -> Void
+        count: Int, durations: ColumnReader, gaps: ColumnReader, durationReference: Int64,
+        firstStart: Int64, _ body: (Int, Int64, Int64) -> Void
     ) {
-        let gapOffset = count * durationWidth
         var previousEnd = firstStart
         for index in 0..<count {
-            let duration =
-                durationReference &+ unZigZag(plane(base, 0, count, durationWidth, index))
-            let start = previousEnd &+ unZigZag(plane(base, gapOffset, count, gapWidth, index))
+            let duration = durationReference &+ unZigZag(durations.value(index))
+            let start = previousEnd &+ unZigZag(gaps.value(index))
             let end = start &+ duration
             body(index, start, end)
             previousEnd = end

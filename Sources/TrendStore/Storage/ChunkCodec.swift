@@ -119,9 +119,14 @@ enum ChunkCodec {
             let raw = header.valueExponent == rawValuesMarker
             let power = raw ? 1 : DecimalScale.powers[Int(header.valueExponent)]
             ByteColumns.forEachSpan(
-                base, count: count, durationWidth: header.widths.duration,
-                gapWidth: header.widths.gap, durationReference: header.durationReference,
-                firstStart: header.minimumStart
+                count: count,
+                durations: ColumnReader(
+                    payload: base, offset: 0, count: count,
+                    layout: .planes(width: header.widths.duration)),
+                gaps: ColumnReader(
+                    payload: base, offset: count * header.widths.duration, count: count,
+                    layout: .planes(width: header.widths.gap)),
+                durationReference: header.durationReference, firstStart: header.minimumStart
             ) { index, start, end in
                 let bits = ByteColumns.plane(base, valueOffset, count, header.widths.value, index)
                 let value: Double

@@ -44,23 +44,37 @@ struct PackedColumn {
 
     /// Appends `values` packed, padded to a whole byte.
     func appendBits(_ values: [Int64], to writer: inout ByteWriter) {
+        Self.pack(
+            count: values.count, width: width, bits: { UInt64(bitPattern: values[$0] &- base) },
+            word: { writer.appendLittleEndian($0) },
+            byte: { writer.append($0) })
+    }
+
+    /// Packs `count` values of `width` bits (`bits(i)` gives value `i`'s, above `width` all
+    /// zero) little-endian from the first bit: calls `word` with each whole 64 bits, then
+    /// `byte` with each of the last bytes, padded to a whole byte.
+    @inline(__always)
+    static func pack(
+        count: Int, width: Int, bits: (Int) -> UInt64, word: (UInt64) -> Void,
+        byte: (UInt8) -> Void
+    ) {
         var accumulator: UInt64 = 0
         var filled = 0
-        for value in values {
-            let bits = UInt64(bitPattern: value &- base)
-            accumulator |= bits << UInt64(filled)
+        for index in 0..<count {
+            let value = bits(index)
+            accumulator |= value << UInt64(filled)
             let taken = 64 - filled
             filled += width
             if filled >= 64 {
-                writer.appendLittleEndian(accumulator)
+                word(accumulator)
                 filled -= 64
-                // The bits of `bits` that did not fit (none when it fit exactly).
-                accumulator = taken >= 64 ? 0 : bits >> UInt64(taken)
+                // The bits of `value` that did not fit (none when it fit exactly).
+                accumulator = taken >= 64 ? 0 : value >> UInt64(taken)
             }
         }
         var rest = filled
         while rest > 0 {
-            writer.append(UInt8(truncatingIfNeeded: accumulator))
+            byte(UInt8(truncatingIfNeeded: accumulator))
             accumulator >>= 8
             rest -= 8
         }

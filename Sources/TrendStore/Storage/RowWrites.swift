@@ -29,6 +29,9 @@ final class RowWrites {
     let rowVersion: UInt8
     /// Whether every row is stored (a store of the quarter-hour grid) or only the newest.
     let storesRows: Bool
+    /// The storage format the store recorded when the transaction began: which row and
+    /// block versions its writes may use.
+    let storeFormat: UInt32
     /// How many of each series' newest days keep their rows in a store of the hour grid.
     static let keptDays: Int64 = 2
 
@@ -38,6 +41,7 @@ final class RowWrites {
         days = databases.days
         hours = databases.hours
         let format = try StorageFormat.stored(meta: storage.meta, in: txn) ?? 1
+        storeFormat = format
         rowVersion =
             format >= 6
             ? CompactRowCodec.version

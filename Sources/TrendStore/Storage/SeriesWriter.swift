@@ -310,7 +310,8 @@ struct SeriesWriter: ~Copyable {
             }
             let part = parts[..<end]
             let key = part[part.startIndex].startMilliseconds
-            let bytes = try BlockCodec.encode(part, zlib: zlib)
+            let bytes = try BlockCodec.encode(
+                part, packing: rows.storeFormat >= StorageFormat.packedBlocks, zlib: zlib)
             try txn.put(
                 bytes, forKey: StorageKey.make(series: record.id, index: key), in: blockDatabase)
             blocks[key] = (Array(part), bytes.count)

@@ -9,11 +9,20 @@ import LMDB
 /// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006), 6 once
 /// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007), 7 for a
 /// store created with ``RollupGrid/hour``: format 6 with the rollup rows of each series' two
-/// newest days only, beside every hour summary.
+/// newest days only, beside every hour summary, 8 once blocks may bit-pack their columns
+/// (``BlockCodec`` format 3, migration 0008). From format 7 on, `meta` records the store's
+/// rollup grid (``storedGrid(meta:in:)``); before it, every store has quarter-hour rows.
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...7
+    static let readable: ClosedRange<UInt32> = 1...8
+    /// The format new stores record, and migration 0008 raises older stores to.
+    static let current: UInt32 = 8
+    /// The first format whose blocks may be of ``BlockCodec/packedVersion``.
+    static let packedBlocks: UInt32 = 8
+    /// The first format that records its rollup grid in `meta`.
+    static let recordsGrid: UInt32 = 7
     private static let key = Array("format-version".utf8)
+    private static let gridKey = Array("rollup-grid".utf8)
 
     /// The recorded format, or `nil` for a new store.
     static func stored<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
@@ -39,5 +48,19 @@ enum StorageFormat {
         throws
     {
         try txn.put(withUnsafeBytes(of: version.littleEndian, Array.init), forKey: key, in: meta)
+    }
+
+    /// The name of the rollup grid `meta` records, or `nil` (formats before 7 record none).
+    static func storedGrid<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
+        throws -> String?
+    {
+        try txn.value(forKey: gridKey, in: meta).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Records the store's rollup grid.
+    static func recordGrid(_ grid: RollupGrid, meta: Database, in txn: borrowing WriteTransaction)
+        throws
+    {
+        try txn.put(Array(grid.rawValue.utf8), forKey: gridKey, in: meta)
     }
 }

@@ -17,8 +17,8 @@ import Foundation
 ///   value's (small for slowly changing measurements), or the raw bits; the byte planes of
 ///   the sign and exponent are nearly constant and compress to almost nothing.
 ///
-/// Sizes are compared by the order-0 entropy of each candidate column's byte planes,
-/// which is what the block's deflate stage comes close to.
+/// Sizes are compared by each candidate column's estimated deflated size in the smaller of
+/// its layouts (``ColumnLayout/chosen(for:packing:)``).
 enum ValueCoding {
     /// How a block's value column is to be read.
     enum Scheme: UInt8 {
@@ -42,8 +42,10 @@ enum ValueCoding {
     /// A block's values, coded.
     struct Encoded {
         var parameters: Parameters
-        /// One unsigned integer per value, to be stored as byte planes.
+        /// One unsigned integer per value.
         var column: [UInt64]
+        /// How the column is to be stored.
+        var layout: ColumnLayout
         /// The positions of the values the decimal scheme could not represent, ascending.
         var exceptionPositions: [UInt32] = []
         /// Their IEEE bits.
@@ -101,9 +103,10 @@ enum ValueCoding {
 
     // MARK: Encoding
 
-    /// Codes `values` (at least one).
-    static func encode(_ values: [Double]) -> Encoded {
-        let decimal = decimalCandidate(values)
+    /// Codes `values` (at least one), for a block that may pack its columns (format 3) when
+    /// `packing`.
+    static func encode(_ values: [Double], packing: Bool) -> Encoded {
+        let decimal = decimalCandidate(values, packing: packing)
         // Narrow decimal integers always win; wide ones (16 or more digits) are weighed
         // against the bits.
         if let decimal, ByteColumns.width(of: decimal.encoded.column) < 6 { return decimal.encoded }
@@ -113,16 +116,21 @@ enum ValueCoding {
             return value.bitPattern ^ previous
         }
         let raw = values.map(\.bitPattern)
-        let (xorBits, rawBits) = (estimatedBits(xor), estimatedBits(raw))
-        if let decimal, decimal.estimatedBits <= min(xorBits, rawBits) { return decimal.encoded }
-        return xorBits < rawBits
-            ? Encoded(parameters: Parameters(scheme: .xorBits), column: xor)
-            : Encoded(parameters: Parameters(scheme: .rawBits), column: raw)
+        let xorLayout = ColumnLayout.chosen(for: xor, packing: packing)
+        let rawLayout = ColumnLayout.chosen(for: raw, packing: packing)
+        if let decimal, decimal.estimatedBits <= min(xorLayout.bits, rawLayout.bits) {
+            return decimal.encoded
+        }
+        return xorLayout.bits < rawLayout.bits
+            ? Encoded(
+                parameters: Parameters(scheme: .xorBits), column: xor, layout: xorLayout.layout)
+            : Encoded(
+                parameters: Parameters(scheme: .rawBits), column: raw, layout: rawLayout.layout)
     }
 
     /// The decimal coding of `values` with its estimated size in bits, or `nil` when too
     /// many would be exceptions.
-    private static func decimalCandidate(_ values: [Double]) -> (
+    private static func decimalCandidate(_ values: [Double], packing: Bool) -> (
         encoded: Encoded, estimatedBits: Double
     )? {
         guard let form = decimalParameters(values) else { return nil }
@@ -155,16 +163,18 @@ enum ValueCoding {
         }
         let smallest = integers.min() ?? 0
         let offsets = integers.map { UInt64(bitPattern: $0 &- smallest) }
-        let (deltaBits, offsetBits) = (estimatedBits(deltas), estimatedBits(offsets))
-        let useDeltas = deltaBits <= offsetBits
+        let deltaLayout = ColumnLayout.chosen(for: deltas, packing: packing)
+        let offsetLayout = ColumnLayout.chosen(for: offsets, packing: packing)
+        let useDeltas = deltaLayout.bits <= offsetLayout.bits
         let encoded = Encoded(
             parameters: Parameters(
                 scheme: useDeltas ? .decimalDeltas : .decimalOffsets,
                 exponent: UInt8(form.exponent), factor: UInt8(form.factor),
                 divisor: UInt8(form.divisor), reference: useDeltas ? 0 : smallest),
-            column: useDeltas ? deltas : offsets, exceptionPositions: positions,
-            exceptionBits: bits)
-        return (encoded, min(deltaBits, offsetBits) + Double(positions.count) * 96)
+            column: useDeltas ? deltas : offsets,
+            layout: useDeltas ? deltaLayout.layout : offsetLayout.layout,
+            exceptionPositions: positions, exceptionBits: bits)
+        return (encoded, min(deltaLayout.bits, offsetLayout.bits) + Double(positions.count) * 96)
     }
 
     /// The exponent and factor that make a sample of `values` smallest (as ALP chooses:
@@ -219,25 +229,6 @@ enum ValueCoding {
             return nil
         }
         return best.form
-    }
-
-    /// An estimate of the deflated size of `column` stored as byte planes: the sum of
-    /// each plane's order-0 entropy, in bits.
-    private static func estimatedBits(_ column: [UInt64]) -> Double {
-        let width = ByteColumns.width(of: column)
-        var total = 0.0
-        var histogram = [Int](repeating: 0, count: 256)
-        let count = Double(column.count)
-        for byte in 0..<width {
-            for index in histogram.indices { histogram[index] = 0 }
-            let shift = UInt64(byte * 8)
-            for value in column { histogram[Int(UInt8(truncatingIfNeeded: value >> shift))] += 1 }
-            for frequency in histogram where frequency > 0 {
-                let p = Double(frequency) / count
-                total -= Double(frequency) * log2(p)
-            }
-        }
-        return total
     }
 
     // MARK: Decoding

@@ -31,20 +31,37 @@ final class ZlibCodec: @unchecked Sendable {
         }
     }
 
-    /// Appends the deflated form of `input` to `output`.
-    func deflate(_ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(Failure)
-    {
+    /// Appends the deflated form of `input` to `output`, as one zlib stream.
+    ///
+    /// Each of `segments` (lengths adding up to `input.count`; the whole input when empty)
+    /// ends a deflate block, so each gets Huffman codes of its own: the byte planes of a
+    /// block's columns differ far more from each other than within themselves. Any inflate
+    /// reads the stream.
+    func deflate(
+        _ input: UnsafeRawBufferPointer, segments: [Int] = [], appendingTo output: inout [UInt8]
+    ) throws(Failure) {
         let stream = try deflateStream()
-        let bound = Int(deflateBound(stream, uLong(input.count)))
+        // Room for every block's end besides the bound of one stream.
+        let bound = Int(deflateBound(stream, uLong(input.count))) + 16 * segments.count
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: bound))
         let code: Int32 = output.withUnsafeMutableBytes { out in
             stream.pointee.next_in = UnsafeMutablePointer(
                 mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
-            stream.pointee.avail_in = uInt(input.count)
             stream.pointee.next_out = out.baseAddress!.advanced(by: start).assumingMemoryBound(
                 to: Bytef.self)
             stream.pointee.avail_out = uInt(bound)
+            var fed = 0
+            for length in segments.dropLast() where length > 0 {
+                guard fed + length < input.count else { break }
+                stream.pointee.avail_in = uInt(length)
+                fed += length
+                let code = CZlibSystem.deflate(stream, Z_BLOCK)
+                guard code == Z_OK, stream.pointee.avail_in == 0 else {
+                    return code == Z_OK ? Z_BUF_ERROR : code
+                }
+            }
+            stream.pointee.avail_in = uInt(input.count - fed)
             return CZlibSystem.deflate(stream, Z_FINISH)
         }
         let produced = bound - Int(stream.pointee.avail_out)

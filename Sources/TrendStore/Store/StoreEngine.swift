@@ -9,8 +9,6 @@ import Synchronization
 /// transaction; writes are serialised by `writer`, which also owns the write path's
 /// reusable zlib stream.
 final class StoreEngine: Sendable {
-    /// The storage format this code writes (it also reads format 1, see ``SampleStorage``).
-    static let formatVersion: UInt32 = 6
     let environment: Environment
     let meta: Database
     /// The series, their chunks and rollups.
@@ -51,8 +49,7 @@ final class StoreEngine: Sendable {
             keyValues = try environment.openDatabase(named: "key-values")
             let settings = try StoreSettings.load(
                 environment: environment, meta: meta, newStoreZone: options.timeZone,
-                newStoreGrid: options.rollupGrid, defaultWindow: SampleStorage.defaultChunkWindow,
-                formatVersion: Self.formatVersion)
+                newStoreGrid: options.rollupGrid, defaultWindow: SampleStorage.defaultChunkWindow)
             storage = try SampleStorage(
                 environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
                 rollupGrid: settings.rollupGrid)

@@ -12,11 +12,6 @@ struct StoreSettings {
 
     private static let windowKey = Array("chunk-window-ms".utf8)
     static let zoneKey = Array("time-zone".utf8)
-    /// Present only in a store of ``RollupGrid/hour`` (format 7): older stores have quarter-hour rows.
-    private static let gridKey = Array("rollup-grid".utf8)
-    /// The format a new store of the hour grid records, so code that expects a rollup row
-    /// for every day with samples refuses it.
-    static let hourGridFormat: UInt32 = 7
 
     /// Reads the settings, writing them first when the store is new.
     ///
@@ -25,11 +20,13 @@ struct StoreSettings {
     /// rollup grid; an existing store keeps the zone and grid it
     /// recorded: opening never changes them (SPEC §4).
     ///
+    /// A new store records ``StorageFormat/current``.
+    ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version
     ///   or grid.
     static func load(
         environment: Environment, meta: Database, newStoreZone: TimeZone?,
-        newStoreGrid: RollupGrid?, defaultWindow: Int64, formatVersion: UInt32
+        newStoreGrid: RollupGrid?, defaultWindow: Int64
     ) throws -> StoreSettings {
         let stored = try environment.read { txn -> (UInt32?, Int64?, String?, String?) in
             let version = try StorageFormat.stored(meta: meta, in: txn)
@@ -39,10 +36,7 @@ struct StoreSettings {
             let zone = try txn.value(forKey: zoneKey, in: meta).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            let grid = try txn.value(forKey: gridKey, in: meta).map {
-                String(decoding: $0, as: UTF8.self)
-            }
-            return (version, window, zone, grid)
+            return (version, window, zone, try StorageFormat.storedGrid(meta: meta, in: txn))
         }
         if let version = stored.0, !StorageFormat.readable.contains(version) {
             throw StoreError.incompatibleFormat(
@@ -62,9 +56,9 @@ struct StoreSettings {
                 throw StoreError.incompatibleFormat("unknown rollup grid \"\(name)\"")
             }
             grid = recordedGrid
-        } else if stored.0 == hourGridFormat {
+        } else if let version = stored.0, version >= StorageFormat.recordsGrid {
             throw StoreError.incompatibleFormat(
-                "format version \(hourGridFormat) without its rollup grid in meta")
+                "format version \(version) without its rollup grid in meta")
         } else {
             grid = stored.0 == nil ? newStoreGrid ?? .suited(to: zone) : .quarterHour
         }
@@ -72,11 +66,8 @@ struct StoreSettings {
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
                 if stored.0 == nil {
-                    try StorageFormat.record(
-                        grid == .hour ? hourGridFormat : formatVersion, meta: meta, in: txn)
-                    if grid == .hour {
-                        try txn.put(Array(grid.rawValue.utf8), forKey: gridKey, in: meta)
-                    }
+                    try StorageFormat.record(StorageFormat.current, meta: meta, in: txn)
+                    try StorageFormat.recordGrid(grid, meta: meta, in: txn)
                 }
                 try txn.put(
                     withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,

@@ -4,17 +4,26 @@ import TrendStore
 /// Bytes per sample for value profiles unlike the generator's, each beside its order-0
 /// entropy per column (start gap, duration, value): the floor any coder of independent
 /// symbols meets, to which the store adds its rollups.
+///
+/// The entropy of a column is estimated from its samples' frequencies, which cannot exceed
+/// log2 of the sample count (19 bits for half a million): for values nearly all distinct
+/// (random doubles) that estimate says nothing about the values' distribution, so the
+/// profile states the entropy its generator gives them instead (marked `*`).
 enum SizeProfiles {
     struct Profile {
         let name: String
         let samples: [Sample]
+        /// The entropy of the values' distribution in bits, where the estimate from
+        /// frequencies is capped by the sample count.
+        var valueEntropy: Double? = nil
     }
 
     static func run(directory: URL) async throws -> String {
         var lines = [
             "profile".padding(toLength: 34, withPad: " ", startingAt: 0)
-                + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor"
+                + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor  (file−empty)÷floor"
         ]
+        let emptyBytes = try emptyStoreBytes(directory: directory)
         for profile in profiles() {
             let store = try WritePathBenchmark.freshStore(
                 "size-\(lines.count)", in: directory, durable: false)
@@ -24,35 +33,49 @@ enum SizeProfiles {
             }
             let footprint = try store.footprint()
             let count = Double(profile.samples.count)
-            let (gap, duration, value) = entropies(profile.samples)
+            let (gap, duration, counted) = entropies(profile.samples)
+            let value = profile.valueEntropy ?? counted
             let floor = (gap + duration + value) / 8 + Double(footprint.rollupBytes) / count
             let perSample = Double(footprint.fileBytes) / count
+            let added = Double(footprint.fileBytes - emptyBytes) / count
             lines.append(
                 profile.name.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + String(
-                        format: "%7d   %8.2f  %12.2f  %7.2f  %6.1f %6.1f %6.1f       %13.2f  %9.2f",
+                        format:
+                            "%7d   %8.2f  %12.2f  %7.2f  %6.1f %6.1f %6.1f%@      %13.2f  %9.2f  %18.2f",
                         profile.samples.count, perSample,
                         Double(footprint.sampleBytes) / count,
-                        Double(footprint.rollupBytes) / count, gap, duration, value, floor,
-                        perSample / floor))
+                        Double(footprint.rollupBytes) / count, gap, duration, value,
+                        profile.valueEntropy == nil ? " " : "*", floor, perSample / floor,
+                        added / floor))
         }
         lines.append(
-            "B/s = bytes per sample; file = the whole data file (free and LMDB pages included); H = order-0 entropy in bits per sample."
+            "B/s = bytes per sample; file = the whole data file (free and LMDB pages included); H = order-0 entropy in bits per sample"
+                + " (* = of the generator's distribution: counted frequencies stop at log2 of the sample count); empty = a store with nothing written, \(emptyBytes) bytes."
         )
         return lines.joined(separator: "\n")
     }
 
+    /// The data file of a store opened and closed with nothing written: LMDB's and the
+    /// store's own pages, which a store pays once, whatever its series.
+    private static func emptyStoreBytes(directory: URL) throws -> Int {
+        let store = try WritePathBenchmark.freshStore("size-empty", in: directory, durable: false)
+        return try store.footprint().fileBytes
+    }
+
+    /// Order-0 entropy in bits per symbol of `symbols`, from their frequencies.
+    static func entropy<T: Hashable>(_ symbols: [T]) -> Double {
+        var counts: [T: Int] = [:]
+        for symbol in symbols { counts[symbol, default: 0] += 1 }
+        let total = Double(symbols.count)
+        return counts.values.reduce(0) { sum, count in
+            let p = Double(count) / total
+            return sum - p * log2(p)
+        }
+    }
+
     /// Order-0 entropy in bits per sample of the start gaps, durations and value bits.
     static func entropies(_ samples: [Sample]) -> (Double, Double, Double) {
-        func entropy<T: Hashable>(_ symbols: [T]) -> Double {
-            var counts: [T: Int] = [:]
-            for symbol in symbols { counts[symbol, default: 0] += 1 }
-            let total = Double(symbols.count)
-            return counts.values.reduce(0) { sum, count in
-                let p = Double(count) / total
-                return sum - p * log2(p)
-            }
-        }
         var previousEnd = samples.first?.startMilliseconds ?? 0
         let gaps = samples.map { sample in
             defer { previousEnd = sample.endMilliseconds }
@@ -82,7 +105,19 @@ enum SizeProfiles {
         var steps = 40
         var mass = 712
         var heart = 70
-        var walk = 0.0
+        // Steps are multiples of 2^-30, uniform over one unit: whatever the walk's whole part,
+        // its fraction is uniform over 2^30 values, so the values' entropy is that of the
+        // whole parts (a few hundred, well counted) plus 30 bits.
+        func randomWalk() -> Profile {
+            var walk = 0.0
+            let samples = cadence(525_600, every: minute, duration: minute) { _ in
+                walk += Double(random.below(1 << 30)) / Double(1 << 30) - 0.5
+                return walk
+            }
+            return Profile(
+                name: "random walk doubles (minute)", samples: samples,
+                valueEntropy: entropy(samples.map { $0.value.rounded(.down) }) + 30)
+        }
         // A watch's minute samples: ends and starts drift by milliseconds, durations jitter.
         var unalignedEnd = start
         let unaligned = (0..<525_600).map { _ -> (Int64, Int64) in
@@ -127,17 +162,14 @@ enum SizeProfiles {
                     heart = max(40, min(200, heart + Int(random.below(5)) - 2))
                     return Double(heart)
                 }),
-            Profile(
-                name: "random walk doubles (minute)",
-                samples: cadence(525_600, every: minute, duration: minute) { _ in
-                    walk += Double(random.below(1 << 30)) / Double(1 << 30) - 0.5
-                    return walk
-                }),
+            randomWalk(),
+            // 2^53 equally likely integers scaled into 0..<1,000: 53 bits, less the 0.02 that
+            // rounding above 512 loses (it merges about one neighbour in 40 there).
             Profile(
                 name: "random full-precision doubles",
                 samples: cadence(525_600, every: minute, duration: minute) { _ in
                     Double(random.next() >> 11) / Double(1 << 53) * 1_000
-                }),
+                }, valueEntropy: 52.98),
         ]
     }
 

@@ -1,0 +1,175 @@
+import Foundation
+
+/// How a block (``BlockCodec``) stores one column of unsigned integers before deflate.
+///
+/// - Byte planes (every value's lowest byte, then every second byte, …, ``ByteColumns``):
+///   deflate models them well when a few values dominate (small deltas, rare spikes).
+/// - Bit-packed (``PackedColumn`` with base 0), block format 3 only: values spread evenly
+///   over their range (random decimals, jittering durations) cost their width in bits, where
+///   their byte planes cost more (a plane holding the ninth bit of 0…399 is a byte a sample
+///   to deflate, which codes no symbol in less than a bit). A column of zeros packs in 0 bytes.
+///
+/// A block chooses per column by estimated deflated size (``deflatedBits(_:count:)``) of its
+/// byte planes against that of its packed bytes.
+enum ColumnLayout: Equatable {
+    /// `width` byte planes, 1…8.
+    case planes(width: Int)
+    /// Values of `bits` bits each (0…64), packed little-endian.
+    case packed(bits: Int)
+
+    /// The flag that marks a packed layout in a header byte (the low bits hold its width).
+    private static let packedFlag: UInt8 = 0x80
+
+    /// The layout a block header's byte states, or `nil` when the byte is invalid; packed
+    /// layouts only in blocks that may hold them.
+    init?(headerByte: UInt8, allowsPacked: Bool) {
+        if (1...8).contains(headerByte) {
+            self = .planes(width: Int(headerByte))
+        } else if allowsPacked, headerByte & Self.packedFlag != 0,
+            headerByte & ~Self.packedFlag <= 64
+        {
+            self = .packed(bits: Int(headerByte & ~Self.packedFlag))
+        } else {
+            return nil
+        }
+    }
+
+    /// The byte a block header stores for this layout.
+    var headerByte: UInt8 {
+        switch self {
+        case .planes(let width): UInt8(width)
+        case .packed(let bits): Self.packedFlag | UInt8(bits)
+        }
+    }
+
+    /// The payload bytes `count` values take.
+    func byteCount(of count: Int) -> Int {
+        switch self {
+        case .planes(let width): count * width
+        case .packed(let bits): PackedColumn(base: 0, width: bits).byteCount(of: count)
+        }
+    }
+
+    /// The lengths of the parts of the column's bytes that each deflate best alone: its
+    /// planes, or its packed bytes.
+    func segments(of count: Int) -> [Int] {
+        switch self {
+        case .planes(let width): Array(repeating: count, count: width)
+        case .packed: [byteCount(of: count)]
+        }
+    }
+
+    /// Appends `column` in this layout.
+    func append(_ column: [UInt64], to payload: inout [UInt8]) {
+        switch self {
+        case .planes(let width):
+            ByteColumns.appendPlanes(column, width: width, to: &payload)
+        case .packed(let bits):
+            column.withUnsafeBufferPointer { values in
+                PackedColumn.pack(
+                    count: values.count, width: bits, bits: { values[$0] },
+                    word: { word in
+                        withUnsafeBytes(of: word.littleEndian) { payload.append(contentsOf: $0) }
+                    },
+                    byte: { payload.append($0) })
+            }
+        }
+    }
+
+    /// The smaller layout for `column` by estimated deflated size, and that size in bits;
+    /// byte planes only unless `packing` (a block of format 3).
+    static func chosen(for column: [UInt64], packing: Bool) -> (layout: ColumnLayout, bits: Double)
+    {
+        let bits = 64 - column.reduce(0, |).leadingZeroBitCount
+        // A column of zeros packs in no bytes.
+        if packing && bits == 0 { return (.packed(bits: 0), 0) }
+        let planeWidth = max(1, (bits + 7) / 8)
+        let planeBits = planeDeflatedBits(column, width: planeWidth)
+        guard packing else { return (.planes(width: planeWidth), planeBits) }
+        let packedBits = packedDeflatedBits(column, bits: bits)
+        return packedBits < planeBits
+            ? (.packed(bits: bits), packedBits) : (.planes(width: planeWidth), planeBits)
+    }
+
+    /// The estimated deflated size of `column`'s `width` byte planes, in bits.
+    private static func planeDeflatedBits(_ column: [UInt64], width: Int) -> Double {
+        var histograms = [Int](repeating: 0, count: 256 * width)
+        histograms.withUnsafeMutableBufferPointer { counts in
+            for value in column {
+                for byte in 0..<width {
+                    counts[
+                        byte &* 256 &+ Int(UInt8(truncatingIfNeeded: value >> UInt64(byte &* 8)))] &+=
+                        1
+                }
+            }
+        }
+        return (0..<width).reduce(0) { total, byte in
+            total + deflatedBits(histograms[(byte * 256)..<(byte * 256 + 256)], count: column.count)
+        }
+    }
+
+    /// The estimated deflated size of `column` packed in `bits` bits a value, in bits.
+    private static func packedDeflatedBits(_ column: [UInt64], bits: Int) -> Double {
+        var histogram = [Int](repeating: 0, count: 256)
+        var bytes = 0
+        histogram.withUnsafeMutableBufferPointer { counts in
+            column.withUnsafeBufferPointer { values in
+                PackedColumn.pack(
+                    count: values.count, width: bits, bits: { values[$0] },
+                    word: { word in
+                        for shift in stride(from: 0, to: 64, by: 8) {
+                            counts[Int(UInt8(truncatingIfNeeded: word >> UInt64(shift)))] &+= 1
+                        }
+                        bytes &+= 8
+                    },
+                    byte: { byte in
+                        counts[Int(byte)] &+= 1
+                        bytes &+= 1
+                    })
+            }
+        }
+        return deflatedBits(histogram[...], count: bytes)
+    }
+
+    /// The estimated size in bits of `count` bytes of `histogram`'s frequencies deflated at
+    /// level 1: their order-0 entropy `H`, plus what deflate codes above it per byte, as
+    /// measured on bytes of uniform, binary and geometric distributions: 0.7–0.9 bits for
+    /// `H` of 0.5 to 4.5 bits a byte (it takes short matches that cost more than the literals
+    /// they replace, and codes no literal in less than a bit), falling to nothing for nearly
+    /// random bytes (`H` ≥ 6) and to 1.5 `H` for nearly constant ones (runs).
+    private static func deflatedBits(_ histogram: ArraySlice<Int>, count: Int) -> Double {
+        guard count > 0 else { return 0 }
+        let total = Double(count)
+        var bits = 0.0
+        for frequency in histogram where frequency > 0 {
+            bits -= Double(frequency) * log2(Double(frequency) / total)
+        }
+        let perByte = bits / total
+        let overhead =
+            perByte < 0.5 ? 1.5 * perByte : 0.8 * min(1, max(0, (6.2 - perByte) / 1.7))
+        return bits + overhead * total
+    }
+}
+
+/// One column of a block's inflated payload, read by index.
+struct ColumnReader {
+    let payload: UnsafeRawBufferPointer
+    /// Where the column starts in `payload`.
+    let offset: Int
+    /// The values in the column.
+    let count: Int
+    let layout: ColumnLayout
+
+    /// Value `index` (below `count`); the caller has checked that the column lies in `payload`.
+    @inline(__always)
+    func value(_ index: Int) -> UInt64 {
+        switch layout {
+        case .planes(let width):
+            ByteColumns.plane(payload, offset, count, width, index)
+        case .packed(let bits):
+            UInt64(
+                bitPattern: PackedColumn(base: 0, width: bits).value(
+                    at: index, offset: offset, in: payload))
+        }
+    }
+}
