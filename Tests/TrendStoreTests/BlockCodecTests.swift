@@ -215,6 +215,30 @@ struct BlockCodecTests {
         #expect(try roundTripsInBothFormats(samples))
     }
 
+    @Test(
+        "a header claiming more samples than its compressed bytes can hold is refused before inflating"
+    )
+    func refusesImpossibleExpansion() throws {
+        let samples = (0..<100).map {
+            Sample(
+                startMilliseconds: Int64($0) * 60_000, endMilliseconds: Int64($0) * 60_000, value: 1
+            )
+        }
+        let zlib = ZlibCodec()
+        var bytes = try BlockCodec.encode(samples[...], packing: true, zlib: zlib)
+        // Two billion samples of eight value bytes: 16 GB from a few dozen.
+        let count: UInt32 = 2_000_000_000
+        bytes[4] = ColumnLayout.packed(bits: 0).headerByte
+        bytes[5] = ColumnLayout.packed(bits: 0).headerByte
+        bytes[6] = 2  // two byte planes: 4 GB, the most the length field holds
+        withUnsafeBytes(of: count.littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
+        withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
+        withUnsafeBytes(of: (count * 2).littleEndian) { bytes.replaceSubrange(64..<68, with: $0) }
+        #expect {
+            try bytes.withUnsafeBytes { _ = try BlockCodec.header($0) }
+        } throws: { "\($0)".contains("cannot inflate to 4000000000") }
+    }
+
     @Test("a block of format 2 with a packed layout is refused")
     func formatTwoHoldsPlanesOnly() throws {
         var generator = SampleGenerator(seed: 5)

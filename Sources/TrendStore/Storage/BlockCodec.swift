@@ -193,6 +193,13 @@ enum BlockCodec {
             throw ChunkDamage(
                 reason: "header claims \(header.count) samples in \(storedLength) payload bytes")
         }
+        // Refused before inflating: it would first allocate for nothing.
+        guard storedLength <= (bytes.count - headerSize) * ZlibCodec.maximumExpansion else {
+            throw ChunkDamage(
+                reason:
+                    "\(bytes.count - headerSize) compressed bytes cannot inflate to \(storedLength)"
+            )
+        }
         return header
     }
 

@@ -81,6 +81,12 @@ enum ChunkCodec {
                     "header claims \(header.count) samples in \(load(12, UInt32.self)) payload bytes"
             )
         }
+        guard header.payloadLength <= (bytes.count - headerSize) * ZlibCodec.maximumExpansion else {
+            throw ChunkDamage(
+                reason:
+                    "\(bytes.count - headerSize) compressed bytes cannot inflate to \(header.payloadLength)"
+            )
+        }
         return header
     }
 

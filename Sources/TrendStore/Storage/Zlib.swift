@@ -13,6 +13,10 @@ final class ZlibCodec: @unchecked Sendable {
         var description: String { "zlib \(operation) failed (\(code))" }
     }
 
+    /// The most bytes inflate makes of one compressed byte (a 258-byte match coded in about
+    /// a bit): a stream said to inflate to more than this many times its size is damaged.
+    static let maximumExpansion = 1_032
+
     private var deflater: UnsafeMutablePointer<z_stream>?
     private var inflater: UnsafeMutablePointer<z_stream>?
     /// The compression level, 1 (fastest) to 9 (smallest).
