@@ -3,28 +3,45 @@ import Testing
 import TestSupport
 import TrendStore
 
-/// A store written by this release's format (chunk and rollup format 1), committed under
-/// `Fixtures/stores/`, so later formats can prove they open, answer and migrate old stores.
+/// Stores written by earlier releases (format 1 of 2026-11-23; formats 6 and 7 of 2026-11-24),
+/// committed under `Fixtures/stores/`, so later formats prove they open, answer and migrate them.
 @Suite("Stores written by earlier releases")
 struct StoreFixtureTests {
     private static let zone = TimeZone(identifier: "America/Los_Angeles")!
 
-    @Test("the format-1 store opens, verifies and answers as its source file says")
-    func formatOneStore() async throws {
-        let fixture = Fixtures.path("stores/v1-la-3-days")
+    @Test(
+        "a store of an earlier release opens read-only and answers as its source file says; opened, it migrates to format 8, verifies and answers the same",
+        arguments: ["stores/v1-la-3-days", "stores/v6-la-3-days", "stores/v7-la-3-days"])
+    func earlierStore(_ path: String) async throws {
+        let fixture = Fixtures.path(path)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let copy = directory.url.appendingPathComponent("store")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: fixture + "/data.mdb", toPath: copy.appendingPathComponent("data.mdb").path)
+        // Figures computed without the engine: the source file read by plain splitting, and
+        // the 30-second wall-clock reference.
+        let source = try independentlyReadSamples(
+            Fixtures.path("stores/v1-la-3-days") + "/source.csv")
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let before = try TrendStore(directory: copy, options: readOnly)
+        let oldFormat = try before.formatVersion
+        #expect(oldFormat < 8)
+        #expect(try before.verify().isHealthy)
+        try Self.expectAnswers(of: before, as: source)
+        await before.close()
+
         let store = try TrendStore(directory: copy)
         #expect(try store.formatVersion == 8)
         #expect(try store.verify().isHealthy)
+        try Self.expectAnswers(of: store, as: source)
+    }
 
-        // Figures computed without the engine: the source file read by plain splitting, and
-        // the 30-second wall-clock reference.
-        let source = try independentlyReadSamples(fixture + "/source.csv")
+    /// Checks the store's samples, day curves, heatmap and cached weekday average against
+    /// `source`, the fixtures' source file.
+    private static func expectAnswers(of store: TrendStore, as source: [String: [Sample]]) throws {
         let energy = try #require(source["activeEnergy"])
         #expect(
             try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture) == energy)

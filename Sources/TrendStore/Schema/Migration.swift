@@ -85,24 +85,43 @@ enum Migrator {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Applies every migration not yet recorded.
+    /// Applies every migration not yet recorded, each batch in its own transaction; in a new
+    /// store (none recorded, no series) every step in one transaction, as nothing needs batches.
     static func run(_ context: MigrationContext) throws {
+        let isNew = try context.environment.read { txn in
+            try applied(context, in: txn).isEmpty
+                && context.storage.allSeriesRecords(in: txn).isEmpty
+        }
+        if isNew {
+            try context.environment.write { txn in
+                for migration in all {
+                    while try step(migration, context, txn) == .moreToDo {}
+                }
+            }
+            return
+        }
         for migration in all {
             var progress = MigrationProgress.moreToDo
             while progress == .moreToDo {
                 progress = try context.environment.write { txn in
-                    var done = try applied(context, in: txn)
-                    guard !done.contains(migration.identifier) else { return .finished }
-                    let progress = try migration.apply(context, txn, context.clock())
-                    if progress == .finished {
-                        done.append(migration.identifier)
-                        try txn.put(
-                            Array(done.joined(separator: "\n").utf8), forKey: appliedKey,
-                            in: context.meta)
-                    }
-                    return progress
+                    try step(migration, context, txn)
                 }
             }
         }
+    }
+
+    /// Applies one batch of `migration` unless it is recorded, and records it when it finishes.
+    private static func step(
+        _ migration: Migration, _ context: MigrationContext, _ txn: borrowing WriteTransaction
+    ) throws -> MigrationProgress {
+        var done = try applied(context, in: txn)
+        guard !done.contains(migration.identifier) else { return .finished }
+        let progress = try migration.apply(context, txn, context.clock())
+        if progress == .finished {
+            done.append(migration.identifier)
+            try txn.put(
+                Array(done.joined(separator: "\n").utf8), forKey: appliedKey, in: context.meta)
+        }
+        return progress
     }
 }
