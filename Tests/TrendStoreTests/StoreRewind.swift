@@ -12,28 +12,14 @@ func rewind(
     try store.engine.write { txn, _ in
         let storage = store.engine.storage
         let days = try storage.formatTwoDatabases().days
-        var rows: [([UInt8], [UInt8])] = []
-        try txn.withCursor(days) { cursor in
-            try cursor.forEach { key, value in
-                rows.append((Array(key), Array(value)))
-                return true
-            }
-        }
-        for (key, value) in rows {
+        for (key, value) in try contents(of: days, in: txn) {
             let day = try #require(key.withUnsafeBytes(StorageKey.parseDayRow)).day
             let rollup = try value.withUnsafeBytes { try RollupRowCodec.decode($0, day: day) }
             try txn.put(RollupRowCodec.encode(rollup, version: version), forKey: key, in: days)
         }
         let blocks = try storage.formatTwoDatabases().blocks
-        var stored: [([UInt8], [UInt8])] = []
-        try txn.withCursor(blocks) { cursor in
-            try cursor.forEach { key, value in
-                stored.append((Array(key), Array(value)))
-                return true
-            }
-        }
         let zlib = ZlibCodec()
-        for (key, value) in stored {
+        for (key, value) in try contents(of: blocks, in: txn) {
             var samples: [Sample] = []
             try value.withUnsafeBytes {
                 try BlockCodec.decode($0, zlib: zlib, appendingTo: &samples)
@@ -52,4 +38,18 @@ func rewind(
             Array(applied.dropLast(forgotten.count).joined(separator: "\n").utf8),
             forKey: Array("migrations".utf8), in: storage.meta)
     }
+}
+
+/// Every key and value of `database`, in key order.
+private func contents(of database: Database, in txn: borrowing WriteTransaction) throws
+    -> [([UInt8], [UInt8])]
+{
+    var pairs: [([UInt8], [UInt8])] = []
+    try txn.withCursor(database) { cursor in
+        try cursor.forEach { key, value in
+            pairs.append((Array(key), Array(value)))
+            return true
+        }
+    }
+    return pairs
 }

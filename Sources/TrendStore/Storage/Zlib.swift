@@ -45,8 +45,9 @@ final class ZlibCodec: @unchecked Sendable {
         _ input: UnsafeRawBufferPointer, segments: [Int] = [], appendingTo output: inout [UInt8]
     ) throws(Failure) {
         let stream = try deflateStream()
-        // Room for every block's end besides the bound of one stream.
-        let bound = Int(deflateBound(stream, uLong(input.count))) + 16 * segments.count
+        // Room besides the bound of one stream for each segment's block: a stored block of it
+        // (what deflate falls back to) costs 5 bytes more than its bytes.
+        let bound = Int(deflateBound(stream, uLong(input.count))) + 64 * segments.count
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: bound))
         let code: Int32 = output.withUnsafeMutableBytes { out in
