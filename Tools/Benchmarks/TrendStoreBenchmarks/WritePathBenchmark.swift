@@ -64,29 +64,40 @@ enum WritePathBenchmark {
     }
 
     /// A 1 Hz stream of one-sample commits for an hour, and the same samples in one batch:
-    /// the two stores' sizes.
+    /// the two stores' sizes, in new stores and in stores that already hold the week before.
     private static func streamAgainstBatch(directory: URL, report: inout Report) async throws {
         var generator = Values(seed: 4)
-        let hour = (0..<3_600).map { index in
+        let samples = (0..<603_600).map { index in
             Sample(
                 startMilliseconds: weekStart + Int64(index) * 1_000,
                 endMilliseconds: weekStart + Int64(index) * 1_000 + 1_000,
                 value: generator.fourDecimals())
         }
-        let stream = try freshStore("stream", in: directory, durable: false)
-        for sample in hour { try await stream.write([sample], to: "hr", unit: "count/min") }
-        let batch = try freshStore("batch", in: directory, durable: false)
-        try await batch.write(hour, to: "hr", unit: "count/min")
-        let (streamPages, batchPages) = (try stream.footprint(), try batch.footprint())
-        report.add(
-            "1 Hz 1 h: file KiB, streamed | one batch",
-            trendStore: Double(stream.fileSize) / 1024, sqliteSQL: Double(batch.fileSize) / 1024,
-            unit: .plain)
-        report.add(
-            "1 Hz 1 h: data KiB, streamed | one batch",
-            trendStore: Double(streamPages.sampleBytes + streamPages.rollupBytes) / 1024,
-            sqliteSQL: Double(batchPages.sampleBytes + batchPages.rollupBytes) / 1024,
-            unit: .plain)
+        let hour = Array(samples.suffix(3_600))
+        for before in [[], Array(samples.prefix(600_000))] {
+            let label = before.isEmpty ? "1 Hz 1 h" : "1 Hz 1 h after 600k"
+            let stream = try freshStore("stream", in: directory, durable: false)
+            let batch = try freshStore("batch", in: directory, durable: false)
+            for store in [stream, batch] {
+                for part in stride(from: 0, to: before.count, by: 100_000) {
+                    try await store.write(
+                        Array(before[part..<min(part + 100_000, before.count)]), to: "hr",
+                        unit: "count/min")
+                }
+            }
+            for sample in hour { try await stream.write([sample], to: "hr", unit: "count/min") }
+            try await batch.write(hour, to: "hr", unit: "count/min")
+            let (streamPages, batchPages) = (try stream.footprint(), try batch.footprint())
+            report.add(
+                "\(label): file KiB, streamed | one batch",
+                trendStore: Double(stream.fileSize) / 1024,
+                sqliteSQL: Double(batch.fileSize) / 1024, unit: .plain)
+            report.add(
+                "\(label): data KiB, streamed | one batch",
+                trendStore: Double(streamPages.sampleBytes + streamPages.rollupBytes) / 1024,
+                sqliteSQL: Double(batchPages.sampleBytes + batchPages.rollupBytes) / 1024,
+                unit: .plain)
+        }
     }
 
     /// A new store in `directory/name`, replacing what was there, with UTC as its zone.
