@@ -50,7 +50,7 @@ struct SeriesAggregator {
     }
 
     /// Whether quarter-aligned spans read rollup slots: the store keeps rows.
-    private var readsSlots: Bool { usesRollups && storage.rollupGrid == .quarterHour }
+    private var readsSlots: Bool { usesRollups && storage.rollupGrid.keepsEveryRow }
 
     /// The figures of `date`, counting only instants before `now` (and instant samples at
     /// `now`) when given.

@@ -77,7 +77,7 @@ struct StatisticsAggregator {
         let parts = AlignedParts(run, step: storage.rollupGrid.step, wholeHours: hours != nil)
         // Without rows (the hour grid) only hour summaries answer.
         guard usesRollups, let aligned = parts.aligned,
-            storage.rollupGrid == .quarterHour || parts.hours == aligned
+            storage.rollupGrid.keepsEveryRow || parts.hours == aligned
         else {
             try addRaw(run, into: &figures, txn: txn)
             return

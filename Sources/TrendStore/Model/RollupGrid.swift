@@ -20,6 +20,10 @@ public enum RollupGrid: String, Sendable, Codable, CaseIterable {
     /// heatmaps count raw samples.
     case hour
 
+    /// Whether the store keeps a rollup row for every series and UTC day, so readers may sum
+    /// its quarter-hour slots (the hour grid keeps the newest days' rows only, for writes).
+    var keepsEveryRow: Bool { self == .quarterHour }
+
     /// The grid's step in milliseconds: every boundary it resolves is a multiple of it.
     var step: Int64 {
         switch self {

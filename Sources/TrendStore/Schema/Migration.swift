@@ -85,14 +85,11 @@ enum Migrator {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// Applies every migration not yet recorded, each batch in its own transaction; in a new
-    /// store (none recorded, no series) every step in one transaction, as nothing needs batches.
-    static func run(_ context: MigrationContext) throws {
-        let isNew = try context.environment.read { txn in
-            try applied(context, in: txn).isEmpty
-                && context.storage.allSeriesRecords(in: txn).isEmpty
-        }
-        if isNew {
+    /// Applies every migration not yet recorded, each batch in its own transaction; in a
+    /// store this open created (`newStore`) every step in one transaction, as nothing needs
+    /// batches (a step another process recorded meanwhile is skipped either way).
+    static func run(_ context: MigrationContext, newStore: Bool) throws {
+        if newStore {
             try context.environment.write { txn in
                 for migration in all {
                     while try step(migration, context, txn) == .moreToDo {}

@@ -13,12 +13,6 @@ enum ByteColumns {
         Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    /// The number of bytes (1…8) the largest of `values` needs.
-    static func width(of values: [UInt64]) -> Int {
-        let combined = values.reduce(0, |)
-        return max(1, (64 - combined.leadingZeroBitCount + 7) / 8)
-    }
-
     /// Appends `values` as `width` byte planes.
     static func appendPlanes(_ values: [UInt64], width: Int, to payload: inout [UInt8]) {
         for byte in 0..<width {

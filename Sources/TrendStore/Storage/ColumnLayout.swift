@@ -42,6 +42,14 @@ enum ColumnLayout: Equatable {
         }
     }
 
+    /// The bytes the column's widest value needs.
+    var valueBytes: Int {
+        switch self {
+        case .planes(let width): width
+        case .packed(let bits): (bits + 7) / 8
+        }
+    }
+
     /// The payload bytes `count` values take.
     func byteCount(of count: Int) -> Int {
         switch self {

@@ -68,7 +68,7 @@ struct IntegrityCheck {
         try storage.forEachRow(series: record.id, in: txn) { rows[$0] = Array($1) }
         // A store of the hour grid keeps the rows of its newest days only: the summaries of
         // the others are checked against rows recomputed from samples.
-        let storesRows = storage.rollupGrid == .quarterHour
+        let storesRows = storage.rollupGrid.keepsEveryRow
 
         /// Whether a sample of a damaged piece could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {

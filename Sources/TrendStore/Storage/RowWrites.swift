@@ -46,7 +46,7 @@ final class RowWrites {
             format >= 6
             ? CompactRowCodec.version
             : format >= 5 ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
-        storesRows = storage.rollupGrid == .quarterHour
+        storesRows = storage.rollupGrid.keepsEveryRow
     }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.

@@ -109,7 +109,7 @@ enum ValueCoding {
         let decimal = decimalCandidate(values, packing: packing)
         // Narrow decimal integers always win; wide ones (16 or more digits) are weighed
         // against the bits.
-        if let decimal, ByteColumns.width(of: decimal.encoded.column) < 6 { return decimal.encoded }
+        if let decimal, decimal.encoded.layout.valueBytes < 6 { return decimal.encoded }
         var previous: UInt64 = 0
         let xor = values.map { value in
             defer { previous = value.bitPattern }

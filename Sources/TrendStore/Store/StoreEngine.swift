@@ -43,6 +43,7 @@ final class StoreEngine: Sendable {
         self.directory = directory
         writer = Mutex(ZlibCodec(level: 1))
         clock = options.clock
+        let createdStore: Bool
         do {
             meta = try environment.openDatabase(named: "meta")
             caches = try AggregateCache(environment: environment)
@@ -53,6 +54,7 @@ final class StoreEngine: Sendable {
             storage = try SampleStorage(
                 environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
                 rollupGrid: settings.rollupGrid)
+            createdStore = settings.isNew
             storedZone = Mutex(settings.storedTimeZone)
             timeZone = options.timeZone ?? settings.storedTimeZone
         } catch {
@@ -61,7 +63,7 @@ final class StoreEngine: Sendable {
             throw error
         }
         // Initialised from here: a failure is followed by deinit, which closes the handle.
-        if !options.readOnly { try Migrator.run(migrationContext) }
+        if !options.readOnly { try Migrator.run(migrationContext, newStore: createdStore) }
     }
 
     deinit { close() }

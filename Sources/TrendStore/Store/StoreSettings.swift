@@ -9,6 +9,8 @@ struct StoreSettings {
     let storedTimeZone: TimeZone
     /// The grid the store's rollups resolve, fixed when it was created.
     let rollupGrid: RollupGrid
+    /// Whether the store recorded no format before: this open creates it.
+    let isNew: Bool
 
     private static let windowKey = Array("chunk-window-ms".utf8)
     static let zoneKey = Array("time-zone".utf8)
@@ -75,6 +77,7 @@ struct StoreSettings {
                 try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
             }
         }
-        return StoreSettings(chunkWindow: window, storedTimeZone: zone, rollupGrid: grid)
+        return StoreSettings(
+            chunkWindow: window, storedTimeZone: zone, rollupGrid: grid, isNew: stored.0 == nil)
     }
 }
