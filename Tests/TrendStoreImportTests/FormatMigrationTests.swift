@@ -90,8 +90,8 @@ struct FormatMigrationTests {
             statisticsBefore = try Self.quarterHourStatistics(old)
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 8)
-        #expect(try store.appliedMigrations().last == "0008-packed-blocks")
+        #expect(try store.formatVersion == 9)
+        #expect(try store.appliedMigrations().last == "0009-hour-phase")
         try Self.expectFixtureSamples(store, "migrated")
         try Self.expectRowsMigrated(store, "migrated")
         // Every series of the old store is cumulative, and its record now says so.
@@ -176,7 +176,7 @@ struct FormatMigrationTests {
             )
         }
         let store = try TrendStore(directory: directory.url)
-        #expect(try store.formatVersion == 8)
+        #expect(try store.formatVersion == 9)
         try Self.expectRowsMigrated(store, "killed in trial \(trial), then opened")
         try Self.expectFixtureSamples(store, "killed in trial \(trial), then opened")
     }

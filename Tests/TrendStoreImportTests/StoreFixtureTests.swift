@@ -34,7 +34,7 @@ struct StoreFixtureTests {
         await before.close()
 
         let store = try TrendStore(directory: copy)
-        #expect(try store.formatVersion == 8)
+        #expect(try store.formatVersion == 9)
         #expect(try store.verify().isHealthy)
         try Self.expectAnswers(of: store, as: source)
     }

@@ -30,6 +30,8 @@ struct ZoneCase: CustomTestStringConvertible, Sendable {
         ZoneCase(identifier: "America/Los_Angeles", year: 2026, month: 11),
         ZoneCase(identifier: "Asia/Kolkata", year: 2026, month: 5),
         ZoneCase(identifier: "Asia/Kathmandu", year: 1985, month: 12),
+        ZoneCase(identifier: "America/St_Johns", year: 2026, month: 11),
+        ZoneCase(identifier: "Pacific/Chatham", year: 2026, month: 4),
         ZoneCase(identifier: "Australia/Lord_Howe", year: 2026, month: 4),
         ZoneCase(identifier: "Australia/Lord_Howe", year: 2026, month: 10),
         ZoneCase(identifier: "America/Santiago", year: 2026, month: 4),

@@ -229,6 +229,7 @@ struct MigrationTests {
                     "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
                     "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
                     "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks",
+                    "0009-hour-phase",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -284,7 +285,7 @@ struct MigrationTests {
             try reopened.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
                 "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
-                "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks",
+                "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks", "0009-hour-phase",
             ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }

@@ -41,7 +41,7 @@ struct CompactRowsMigrationTests {
         #expect(freshRows[4, default: 0] > rowCount / 2 && freshRows[2] == nil)
         try rewind(
             store, rowVersion: RollupRowCodec.version, format: 5,
-            forgetting: ["0007-compact-rows", "0008-packed-blocks"])
+            forgetting: ["0007-compact-rows", "0008-packed-blocks", "0009-hour-phase"])
         #expect(try rowVersions(store) == [3: rowCount])
         #expect(try store.verify().isHealthy)
         let answers = try answers(store)
@@ -108,8 +108,8 @@ struct CompactRowsMigrationTests {
             let directory = try Self.copy(of: template)
             defer { directory.remove() }
             let store = try TrendStore(directory: directory.url)
-            #expect(try store.formatVersion == 8)
-            #expect(try store.appliedMigrations().last == "0008-packed-blocks")
+            #expect(try store.formatVersion == 9)
+            #expect(try store.appliedMigrations().last == "0009-hour-phase")
             #expect(try Self.rowVersions(store) == freshRows)
             #expect(try store.verify().isHealthy)
             #expect(try Self.answers(store) == before)
@@ -141,7 +141,7 @@ struct CompactRowsMigrationTests {
                 #expect(try Self.answers(between) == before, "trial \(trial)")
             }
             let store = try TrendStore(directory: directory.url)
-            #expect(try store.formatVersion == 8)
+            #expect(try store.formatVersion == 9)
             #expect(try Self.rowVersions(store) == freshRows)
             #expect(try store.verify().isHealthy)
             #expect(try Self.answers(store) == before, "trial \(trial)")

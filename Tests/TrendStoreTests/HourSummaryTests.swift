@@ -29,13 +29,16 @@ struct HourSummaryTests {
     }
 
     @Test(
-        "a segment reads back what was written, wide counts and durations included; any flipped byte is refused"
-    )
-    func codecRoundTrip() throws {
-        var summary = DayHours(kind: .discrete)
+        "a segment reads back what was written, wide counts and durations and a phase's head included; any flipped byte is refused",
+        arguments: [0, 1, 3])
+    func codecRoundTrip(quarters: Int64) throws {
+        let phase = try #require(HourPhase(milliseconds: quarters * TimeGrid.quarterHour))
+        var summary = DayHours(kind: .discrete, phase: phase)
         let day: Int64 = 20_000
-        for (hour, count) in [(0, UInt64(3)), (5, UInt64(UInt32.max) + 9), (23, 1)] {
-            let start = day * TimeGrid.day + Int64(hour) * TimeGrid.hour + 1_234
+        var entries = [(0, UInt64(3)), (5, UInt64(UInt32.max) + 9), (23, 1)]
+        if phase != .utc { entries.append((HourPhase.headEntry, 2)) }
+        for (hour, count) in entries {
+            let start = phase.start(ofEntry: hour, day: day) + 1_234
             summary.hours[hour] = RunFigures(
                 hasData: true, count: count, sum: -0.0 + Double(hour) * 1.5, minimum: -2.5,
                 maximum: 1e300,
@@ -46,40 +49,50 @@ struct HourSummaryTests {
         let segment = try #require(HourSummaryCodec.segment(summary, day: day, series: 9))
         let row = try #require(HourSummaryCodec.row(kind: .discrete, segments: [segment]))
         let group = HourSummaryCodec.group(ofDay: day, kind: .discrete)
-        var read = DayHours(kind: .discrete)
-        try Self.forEachHour(row, series: 9, group: group) { readDay, hour, figures in
+        var read = DayHours(kind: .discrete, phase: phase)
+        try Self.forEachHour(row, series: 9, group: group, phase: phase) {
+            readDay, hour, figures in
             #expect(readDay == day)
             read.hours[hour] = figures
         }
         #expect(read == summary)
-        // Under another series' key, or flipped anywhere, the row is refused.
+        // Under another series' key, or flipped anywhere, the row is refused; a head is
+        // refused in hours that are UTC hours.
         #expect(throws: RollupCodec.Damage.self) {
-            try Self.forEachHour(row, series: 10, group: group) { _, _, _ in }
+            try Self.forEachHour(row, series: 10, group: group, phase: phase) { _, _, _ in }
+        }
+        if phase != .utc {
+            #expect(throws: RollupCodec.Damage.self) {
+                try Self.forEachHour(row, series: 9, group: group, phase: .utc) { _, _, _ in }
+            }
         }
         for index in row.indices {
             var damaged = row
             damaged[index] ^= 0x10
             #expect(throws: RollupCodec.Damage.self, "byte \(index)") {
-                try Self.forEachHour(damaged, series: 9, group: group) { _, _, _ in }
+                try Self.forEachHour(damaged, series: 9, group: group, phase: phase) { _, _, _ in }
             }
         }
     }
 
-    /// Calls `body(day, hour, figures)` for each hour with data of a discrete series' row.
+    /// Calls `body(day, entry, figures)` for each entry with data of a discrete series' row
+    /// with hours of `phase`.
     private static func forEachHour(
-        _ row: [UInt8], series: UInt32, group: Int64, _ body: (Int64, Int, RunFigures) -> Void
+        _ row: [UInt8], series: UInt32, group: Int64, phase: HourPhase,
+        _ body: (Int64, Int, RunFigures) -> Void
     ) throws {
         try row.withUnsafeBytes { row in
             try HourSummaryCodec.forEachSegment(
-                row, series: series, group: group, kind: .discrete, isWanted: { _ in true }
+                row, series: series, group: group, kind: .discrete, phase: phase,
+                isWanted: { _ in true }
             ) { day, segment in
                 let hours = HourSummaryCodec.hours(of: segment)
-                for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
+                for entry in 0..<DayHours.entryCount where hours & (1 << UInt32(entry)) != 0 {
                     var figures = RunFigures()
                     HourSummaryCodec.add(
-                        hours: 1 << UInt32(hour), of: segment, day: day, kind: .discrete,
-                        into: &figures)
-                    body(day, hour, figures)
+                        hours: 1 << UInt32(entry), of: segment, day: day, phase: phase,
+                        kind: .discrete, into: &figures)
+                    body(day, entry, figures)
                 }
             }
         }
@@ -200,7 +213,7 @@ struct HourSummaryTests {
                 of: "bodyMass", from: Date(milliseconds: first),
                 to: Date(milliseconds: first + 2_200 * TimeGrid.day), interval: .weeks(1),
                 options: [.average, .minimum, .maximum, .mostRecent])
-            // Back to format 3: no summaries, no record of the step (nor of 0006 and 0007
+            // Back to format 3: no summaries, no record of the step (nor of 0006 to 0009
             // after it).
             try store.engine.write { txn, _ in
                 let storage = store.engine.storage
@@ -209,17 +222,17 @@ struct HourSummaryTests {
                 try StorageFormat.record(3, meta: storage.meta, in: txn)
                 let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
                 try txn.put(
-                    Array(applied.dropLast(4).joined(separator: "\n").utf8),
+                    Array(applied.dropLast(5).joined(separator: "\n").utf8),
                     forKey: Array("migrations".utf8), in: storage.meta)
             }
             #expect(try Self.hourRows(of: store).isEmpty)
             await store.close()
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 8)
+            #expect(try reopened.formatVersion == 9)
             #expect(
-                try reopened.appliedMigrations().suffix(4) == [
+                try reopened.appliedMigrations().suffix(5) == [
                     "0005-hour-summaries", "0006-row-checksums", "0007-compact-rows",
-                    "0008-packed-blocks",
+                    "0008-packed-blocks", "0009-hour-phase",
                 ])
             let rebuilt = try Self.hourRows(of: reopened)
             #expect(rebuilt == kept)

@@ -44,12 +44,12 @@ struct PackedBlocksMigrationTests {
                 #expect(Set(try Self.blockVersions(of: store).values) == [3])
                 try rewind(
                     store, rowVersion: CompactRowCodec.version, format: oldFormat,
-                    forgetting: ["0008-packed-blocks"])
+                    forgetting: ["0008-packed-blocks", "0009-hour-phase"])
                 #expect(try Self.grid(of: store) == (oldFormat == 7 ? "hour" : nil))
                 await store.close()
             }
             let store = try TrendStore(directory: directory.url)
-            #expect(try store.formatVersion == 8)
+            #expect(try store.formatVersion == 9)
             #expect(try Self.grid(of: store) == grid.rawValue)
             #expect(store.rollupGrid == grid)
             let before = try Self.blockVersions(of: store)

@@ -46,20 +46,53 @@ struct RollupGridTests {
     }
 
     @Test(
-        "a new store gets the hour grid where every offset since 1970 is whole hours, else quarter-hours",
+        "a new store gets the hour grid, its hours those of its zone, where the zone's hours since 2000 begin at one minute of the UTC hour, else quarter-hours",
         arguments: [
-            ("America/Los_Angeles", RollupGrid.hour), ("UTC", .hour), ("Europe/Berlin", .hour),
-            ("Asia/Kolkata", .quarterHour), ("Asia/Kathmandu", .quarterHour),
-            ("Australia/Lord_Howe", .quarterHour), ("America/St_Johns", .quarterHour),
-            ("Africa/Monrovia", .quarterHour),
+            ("America/Los_Angeles", RollupGrid.hour, 0), ("UTC", .hour, 0),
+            ("Europe/Berlin", .hour, 0), ("Asia/Kolkata", .hour, 30),
+            ("Asia/Kathmandu", .hour, 15), ("America/St_Johns", .hour, 30),
+            ("Australia/Adelaide", .hour, 30), ("Pacific/Chatham", .hour, 15),
+            ("Africa/Monrovia", .hour, 0), ("Australia/Lord_Howe", .quarterHour, 0),
         ])
-    func gridSuitsTheZone(identifier: String, expected: RollupGrid) async throws {
+    func gridSuitsTheZone(identifier: String, expected: RollupGrid, minutes: Int64) async throws {
         var options = StoreOptions()
         options.timeZone = try #require(TimeZone(identifier: identifier))
-        try await withTemporaryStore(options: options) { store, _ in
-            let format = try store.formatVersion
+        try await withTemporaryStore(options: options) { store, directory in
             #expect(store.rollupGrid == expected)
-            #expect(format == 8)
+            #expect(store.engine.storage.hourPhase.offset == minutes * TimeGrid.minute)
+            #expect(try store.formatVersion == 9)
+            await store.close()
+            // Reopened in another zone, the store keeps the phase it recorded.
+            var elsewhere = StoreOptions()
+            elsewhere.timeZone = TimeZone(identifier: "Asia/Tokyo")
+            let reopened = try TrendStore(directory: directory, options: elsewhere)
+            #expect(reopened.engine.storage.hourPhase.offset == minutes * TimeGrid.minute)
+        }
+    }
+
+    @Test(
+        "a quarter-hour store has UTC hour summaries; a phase recorded for it, or off the quarter-hours, is refused"
+    )
+    func phaseIsChecked() async throws {
+        var options = StoreOptions.quarterHourGrid
+        options.timeZone = TimeZone(identifier: "Asia/Kolkata")
+        for (grid, recorded) in [(RollupGrid.quarterHour, Int64(30)), (.hour, 7)] {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            options.rollupGrid = grid
+            do {
+                let store = try TrendStore(directory: directory.url, options: options)
+                #expect(
+                    store.engine.storage.hourPhase
+                        == (grid == .hour ? HourPhase(milliseconds: 30 * TimeGrid.minute) : .utc))
+                try store.engine.write { txn, _ in
+                    try txn.put(
+                        withUnsafeBytes(of: (recorded * TimeGrid.minute).littleEndian, Array.init),
+                        forKey: Array("hour-phase-ms".utf8), in: store.engine.storage.meta)
+                }
+                await store.close()
+            }
+            #expect(throws: StoreError.self) { try TrendStore(directory: directory.url) }
         }
     }
 
@@ -75,7 +108,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try await store.write(first, to: "energy", unit: "kcal")
-            #expect(try store.formatVersion == 8)
+            #expect(try store.formatVersion == 9)
             #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
             #expect(try Self.contents(of: store, \.hours).count >= 1)
         }
@@ -110,9 +143,10 @@ struct RollupGridTests {
         try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
             toFile: csv, atomically: true, encoding: .utf8)
         for (grid, arguments, format) in [
-            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 8),
-            ("quarterHour", ["--tz", "Asia/Kolkata"], 8),
-            ("hour", ["--tz", "Europe/Berlin"], 8),
+            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 9),
+            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 9),
+            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 9),
+            ("hour", ["--tz", "Europe/Berlin"], 9),
         ] {
             let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
             let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)
@@ -132,15 +166,17 @@ struct RollupGridTests {
         #expect(bad.output.contains("minute is not a rollup grid"))
     }
 
-    @Test("a store of format 8 whose meta lost its grid is refused, not read as quarter-hours")
-    func lostGridIsRefused() async throws {
+    @Test(
+        "a store of format 9 whose meta lost its grid or its hour phase is refused, not read as quarter-hours or UTC hours",
+        arguments: ["rollup-grid", "hour-phase-ms"])
+    func lostGridIsRefused(key: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("store")
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try store.engine.write { txn, _ in
-                try txn.delete(forKey: Array("rollup-grid".utf8), in: store.engine.storage.meta)
+                try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta)
             }
             await store.close()
         }
@@ -184,17 +220,21 @@ struct RollupGridTests {
         }
     }
 
-    @Test("single-sample writes give the summaries one batch gives, byte for byte")
-    func appendsMatchABatch() async throws {
+    @Test(
+        "single-sample writes give the summaries one batch gives, byte for byte, in UTC hours and in Nepal's",
+        arguments: ["America/Los_Angeles", "Asia/Kathmandu"])
+    func appendsMatchABatch(identifier: String) async throws {
+        var options = Self.hourGrid
+        options.timeZone = TimeZone(identifier: identifier)
         var generator = SampleGenerator(seed: 11)
         // Minute samples over two UTC days, and a few that straddle hours and days.
         var samples = generator.minuteSamples(from: 1_700_006_400_000, count: 1_800)
         samples += generator.awkwardSamples(
             in: 1_700_006_400_000..<1_700_179_200_000, count: 40)
         let batch = try SampleBatch(series: "energy", samples: samples).samples
-        try await withTemporaryStore(options: Self.hourGrid) { whole, _ in
+        try await withTemporaryStore(options: options) { whole, _ in
             try await whole.write(batch, to: "energy", unit: "kcal")
-            try await withTemporaryStore(options: Self.hourGrid) { oneByOne, _ in
+            try await withTemporaryStore(options: options) { oneByOne, _ in
                 // In a shuffled order, one transaction a sample, a few hundred of them.
                 var order = SampleGenerator(seed: 3)
                 var rest = batch
@@ -265,6 +305,82 @@ struct RollupGridTests {
                     expectClose(
                         heatmap.days.map(\.total), heatmapQuarter.days.map(\.total),
                         "\(identifier) heatmap")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a store created in India or Nepal reads its local hours from summaries: its answers stay when the samples are gone",
+        arguments: ["Asia/Kolkata", "Asia/Kathmandu", "Pacific/Chatham"])
+    func phasedSummariesAnswer(identifier: String) async throws {
+        let zone = try #require(TimeZone(identifier: identifier))
+        var generator = SampleGenerator(seed: 41)
+        let start: Int64 = 1_760_000_000_000
+        let energy = try SampleBatch(
+            series: "energy",
+            samples: generator.minuteSamples(from: start, count: 30_000)
+                + generator.awkwardSamples(in: start..<(start + 20 * TimeGrid.day), count: 200)
+                .map {
+                    Sample(
+                        startMilliseconds: $0.startMilliseconds,
+                        endMilliseconds: $0.endMilliseconds, value: abs($0.value))
+                }
+        ).samples
+        let pulse = (0..<4_000).map { index -> Sample in
+            let at = start + Int64(index) * 397_000
+            return Sample(
+                startMilliseconds: at, endMilliseconds: at, value: Double(60 + index % 50))
+        }
+        for phased in [true, false] {
+            var options = StoreOptions()
+            options.timeZone = phased ? zone : TimeZone(identifier: "UTC")
+            options.rollupGrid = .hour
+            try await withTemporaryStore(options: options) { store, _ in
+                #expect((store.hourSummaryMinute != 0) == phased)
+                try await store.write([
+                    SeriesSamples(series: "energy", unit: "kcal", samples: energy),
+                    SeriesSamples(
+                        series: "pulse", unit: "count/min", kind: .discrete, samples: pulse),
+                ])
+                let now = Date(milliseconds: start + 25 * TimeGrid.day)
+                let from = Date(milliseconds: start + 2 * TimeGrid.day)
+                let to = Date(milliseconds: start + 12 * TimeGrid.day)
+                func answers() throws -> [[Double]] {
+                    var figures = try store.weekdayAverages(of: "energy", now: now, timeZone: zone)
+                        .map { $0.averageHourlyPattern ?? [] }
+                    figures.append(
+                        try store.dayCurve(
+                            of: "energy", on: LocalDate(dayNumber: start / TimeGrid.day + 3),
+                            timeZone: zone
+                        ).hourly)
+                    let options: [String: StatisticsOptions] = [
+                        "energy": [.sum], "pulse": [.average, .minimum, .maximum, .mostRecent],
+                    ]
+                    for (series, wanted) in options.sorted(by: { $0.key < $1.key }) {
+                        let daily = try store.statistics(
+                            of: series, from: from, to: to, interval: .days(1), timeZone: zone,
+                            options: wanted)
+                        for bucket in daily.buckets {
+                            let latest: Double = bucket.mostRecent?.value ?? -1
+                            let sum: Double = bucket.sum ?? -1
+                            let average: Double = bucket.average ?? -1
+                            let extremes: [Double] = [bucket.minimum ?? -1, bucket.maximum ?? -1]
+                            figures.append([sum, average, latest] + extremes)
+                        }
+                    }
+                    return figures
+                }
+                let before = try answers()
+                #expect(before.joined().contains { $0 > 0 })
+                try store.engine.write { txn, _ in
+                    try txn.removeAll(in: try store.engine.storage.formatTwoDatabases().blocks)
+                }
+                let after = try answers()
+                if phased {
+                    #expect(after == before, "\(identifier)")
+                } else {
+                    #expect(after != before, "\(identifier): UTC hours cannot answer local hours")
                 }
             }
         }

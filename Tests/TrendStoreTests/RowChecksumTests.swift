@@ -76,15 +76,18 @@ struct RowChecksumTests {
             // unrecorded.
             try rewind(
                 store, rowVersion: RollupRowCodec.zlibChecksumVersion, format: 4,
-                forgetting: ["0006-row-checksums", "0007-compact-rows", "0008-packed-blocks"])
+                forgetting: [
+                    "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks",
+                    "0009-hour-phase",
+                ])
             #expect(try Self.rowVersions(store) == [2])
             #expect(try store.verify().isHealthy)
             #expect(try Self.answers(store, from: first) == before)
             await store.close()
 
             let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 8)
-            #expect(try reopened.appliedMigrations().last == "0008-packed-blocks")
+            #expect(try reopened.formatVersion == 9)
+            #expect(try reopened.appliedMigrations().last == "0009-hour-phase")
             #expect(try Self.rowVersions(reopened) == [2, 4])
             #expect(try reopened.verify().isHealthy)
             #expect(try Self.answers(reopened, from: first) == before)

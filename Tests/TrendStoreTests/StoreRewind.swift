@@ -4,8 +4,8 @@ import Testing
 
 /// Puts `store` back to how an older release left it: every rollup row rewritten in row
 /// `version`, every block in format 2, storage `format` recorded (with no rollup grid
-/// before format 7), and the newest migrations, which must be `forgotten`, unrecorded, so
-/// the next writable open runs them again.
+/// before format 7 and no hour phase before format 9), and the newest migrations, which
+/// must be `forgotten`, unrecorded, so the next writable open runs them again.
 func rewind(
     _ store: TrendStore, rowVersion version: UInt8, format: UInt32, forgetting forgotten: [String]
 ) throws {
@@ -31,6 +31,9 @@ func rewind(
         try StorageFormat.record(format, meta: storage.meta, in: txn)
         if format < StorageFormat.recordsGrid {
             _ = try txn.delete(forKey: Array("rollup-grid".utf8), in: storage.meta)
+        }
+        if format < StorageFormat.recordsHourPhase {
+            _ = try txn.delete(forKey: Array("hour-phase-ms".utf8), in: storage.meta)
         }
         let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
         try #require(Array(applied.suffix(forgotten.count)) == forgotten)

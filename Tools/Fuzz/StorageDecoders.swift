@@ -57,7 +57,11 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
             _ = try? RollupRowCodec.decode($0, day: 0)
         }
     }
-    for kind in SeriesKind.allCases { decodeHourSummary(bytes, kind: kind) }
+    for kind in SeriesKind.allCases {
+        for phase in [HourPhase.utc, HourPhase(milliseconds: TimeGrid.quarterHour)!] {
+            decodeHourSummary(bytes, kind: kind, phase: phase)
+        }
+    }
     bytes.withUnsafeBytes { block in
         _ = try? RollupBlock.forEachRow(block) { _, row in
             try RollupCodec.forEachSlot(row) { _, _, _, _ in }
@@ -72,8 +76,8 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
 }
 
 /// Reads `bytes` as an hour-summary row of one segment (series 1, day 0) whose checksum is
-/// fixed up: all its hours as one run, each hour alone, and the sums.
-private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind) {
+/// fixed up, with hours of `phase`: all its entries as one run, each entry alone, and the sums.
+private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind, phase: HourPhase) {
     guard bytes.count >= 5 else { return }
     var segment = bytes
     segment[0] = 0
@@ -85,17 +89,20 @@ private func decodeHourSummary(_ bytes: [UInt8], kind: SeriesKind) {
     let row = [HourSummaryCodec.version, kind == .cumulative ? 0 : 1] + segment
     row.withUnsafeBytes { row in
         _ = try? HourSummaryCodec.forEachSegment(
-            row, series: 1, group: 0, kind: kind, isWanted: { _ in true }
+            row, series: 1, group: 0, kind: kind, phase: phase, isWanted: { _ in true }
         ) { day, segment in
             let hours = HourSummaryCodec.hours(of: segment)
             var all = RunFigures()
-            HourSummaryCodec.add(hours: hours, of: segment, day: day, kind: kind, into: &all)
-            for hour in 0..<24 where hours & (1 << UInt32(hour)) != 0 {
+            HourSummaryCodec.add(
+                hours: hours, of: segment, day: day, phase: phase, kind: kind, into: &all)
+            for entry in 0..<DayHours.entryCount where hours & (1 << UInt32(entry)) != 0 {
                 var one = RunFigures()
                 HourSummaryCodec.add(
-                    hours: 1 << UInt32(hour), of: segment, day: day, kind: kind, into: &one)
+                    hours: 1 << UInt32(entry), of: segment, day: day, phase: phase, kind: kind,
+                    into: &one)
+                _ = HourSummaryCodec.sum(ofEntry: entry, in: segment, kind: kind)
             }
-            var sums = [Double](repeating: 0, count: 24)
+            var sums = [Double](repeating: 0, count: DayHours.entryCount)
             HourSummaryCodec.forEachSum(in: segment, kind: kind) { sums[$0] = $1 }
         }
         _ = HourSummaryCodec.segments(of: row, kind: kind)

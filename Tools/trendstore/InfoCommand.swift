@@ -28,6 +28,7 @@ struct InfoCommand: AsyncParsableCommand {
             let info = StoreInfo(
                 directory: store.directory.path, timeZone: store.defaultTimeZone.identifier,
                 formatVersion: try store.formatVersion, rollupGrid: store.rollupGrid,
+                hourSummaryMinute: store.hourSummaryMinute,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, footprint: try store.footprint(), sampleCount: samples,
                 series: series)
@@ -38,7 +39,9 @@ struct InfoCommand: AsyncParsableCommand {
             print("store     \(info.directory)")
             print("zone      \(info.timeZone)")
             print(
-                "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid, cache schema v\(info.schemaVersion), migrations: "
+                "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid "
+                    + "(hours from :\(String(format: "%02d", info.hourSummaryMinute))), "
+                    + "cache schema v\(info.schemaVersion), migrations: "
                     + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
             print(
                 "size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
@@ -71,6 +74,8 @@ struct StoreInfo: Encodable {
     var timeZone: String
     var formatVersion: Int
     var rollupGrid: RollupGrid
+    /// The minute of the UTC hour at which hour summaries begin.
+    var hourSummaryMinute: Int
     var schemaVersion: Int
     var migrations: [String]
     var bytesOnDisk: Int

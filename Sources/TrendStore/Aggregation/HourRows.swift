@@ -1,8 +1,8 @@
 import LMDB
 
-/// The hour summaries (``DayHours``) of one series over a set of UTC days: what whole-hour
-/// spans read instead of four rollup slots each. Days without a summary read as empty,
-/// like days without a rollup row.
+/// The hour summaries (``DayHours``) of one series over a set of UTC days: what whole
+/// summary hours (UTC hours, or hours of the store's ``HourPhase``) read instead of four
+/// rollup slots each. Days without a summary read as empty, like days without a rollup row.
 ///
 /// Each wanted day's segment is checked once and read where it lies in the transaction's
 /// pages, never copied, so the rows exist only inside ``withRows(in:record:days:txn:_:)``;
@@ -10,26 +10,31 @@ import LMDB
 struct HourRows {
     private var index: DayRowIndex
     let kind: SeriesKind
+    /// Where the summary hours begin within UTC hours.
+    let phase: HourPhase
     /// The checked segments in the transaction's pages, by row number of ``index``.
     private var segments: [UnsafeRawBufferPointer] = []
 
-    /// Calls `body` with the summaries of `days` (sorted, unique) for `record` from
-    /// `database`, or with `nil` when there is no database. The rows point into `txn`'s
-    /// pages: `body` must not keep them.
+    /// Calls `body` with the summaries (hours of `phase`) of `days` (sorted, unique) for
+    /// `record` from `database`, or with `nil` when there is no database. The rows point
+    /// into `txn`'s pages: `body` must not keep them.
     static func withRows<T: ReadableTransaction & ~Copyable, R>(
-        in database: Database?, record: SeriesRecord, days: [Int64], txn: borrowing T,
-        _ body: (HourRows?) throws -> R
+        in database: Database?, phase: HourPhase, record: SeriesRecord, days: [Int64],
+        txn: borrowing T, _ body: (HourRows?) throws -> R
     ) throws -> R {
         guard let database else { return try body(nil) }
-        return try body(HourRows(database: database, record: record, days: days, txn: txn))
+        return try body(
+            HourRows(database: database, phase: phase, record: record, days: days, txn: txn))
     }
 
     /// Loads the summaries: one cursor walk over the rows holding them when they are dense,
     /// a lookup per row when they are sparse. Only the wanted days' segments are checked.
     private init<T: ReadableTransaction & ~Copyable>(
-        database: Database, record: SeriesRecord, days: [Int64], txn: borrowing T
+        database: Database, phase: HourPhase, record: SeriesRecord, days: [Int64],
+        txn: borrowing T
     ) throws {
         kind = record.kind
+        self.phase = phase
         let wanted = DayRowIndex(days: days)
         index = wanted
         var groups: [Int64] = []
@@ -69,7 +74,8 @@ struct HourRows {
     ) throws {
         do {
             try HourSummaryCodec.forEachSegment(
-                row, series: record.id, group: group, kind: record.kind, isWanted: wanted.isWanted
+                row, series: record.id, group: group, kind: record.kind, phase: rows.phase,
+                isWanted: wanted.isWanted
             ) { day, segment in
                 rows.index.set(day, row: rows.segments.count)
                 rows.segments.append(segment)
@@ -89,36 +95,62 @@ struct HourRows {
         return body(segments[row])
     }
 
-    /// Adds the whole UTC hours of `[from, to)` (both on the hour) to `figures`, in time
-    /// order: the additions of one run per hour, without forming the runs.
+    /// Adds the whole summary hours of `[from, to)` (both summary hour starts) to
+    /// `figures`, in time order: the additions of one run per entry, without forming the runs.
+    ///
+    /// The entries taken are those beginning in `[from, to)`: each lies in one summary hour,
+    /// and that hour is inside the range exactly when its entries begin there.
     @inline(__always)
     func add(hoursFrom from: Int64, to: Int64, into figures: inout RunFigures) {
-        var dayStart = from.floorDivided(by: TimeGrid.day) * TimeGrid.day
-        while dayStart < to {
-            let day = dayStart / TimeGrid.day
-            let first = Int((max(from, dayStart) - dayStart) / TimeGrid.hour)
-            let last = Int((min(to, dayStart + TimeGrid.day) - dayStart) / TimeGrid.hour)
-            dayStart += TimeGrid.day
+        var day = from.floorDivided(by: TimeGrid.day)
+        while day * TimeGrid.day < to {
+            let dayStart = day * TimeGrid.day
+            let firstHourStart = dayStart + phase.offset
+            let first = from <= firstHourStart ? 0 : Int((from - firstHourStart) / TimeGrid.hour)
+            let last =
+                to <= firstHourStart ? 0 : min(24, Int((to - firstHourStart) / TimeGrid.hour))
             withSegment(ofDay: day) { segment in
+                let present = HourSummaryCodec.hours(of: segment)
+                if from <= dayStart {
+                    HourSummaryCodec.add(
+                        hours: present & Self.headBit, of: segment, day: day, phase: phase,
+                        kind: kind, into: &figures)
+                }
                 HourSummaryCodec.add(
-                    hours: HourSummaryCodec.hours(of: segment) & ((1 << UInt32(last)) - 1)
-                        & ~((1 << UInt32(first)) - 1),
-                    of: segment, day: day, kind: kind, into: &figures)
+                    hours: present & ((1 << UInt32(last)) - 1) & ~((1 << UInt32(first)) - 1),
+                    of: segment, day: day, phase: phase, kind: kind, into: &figures)
             }
+            day += 1
         }
     }
 
-    /// Writes the sums of the 24 hours of UTC day `day` into `sums[offset..<offset + 24]`
-    /// (0 for an hour without data) and returns which hours have data (bit `h` for hour
-    /// `h`): a whole day read at once, for day curves over many days.
+    private static let headBit: UInt32 = 1 << UInt32(HourPhase.headEntry)
+
+    /// Writes the sums of the 24 summary hours beginning in UTC day `day` into
+    /// `sums[offset..<offset + 24]` (0 for an hour without data) and returns which hours
+    /// have data (bit `h` for hour `h`): a whole day read at once, for day curves over many
+    /// days. With a phase the last hour ends in the next day's head, so its sum is the
+    /// day's last entry's plus that head's.
     @inline(__always)
     func sums(ofDay day: Int64, into sums: inout [Double], at offset: Int) -> UInt32 {
         sums.withUnsafeMutableBufferPointer { sums in
             for hour in 0..<24 { sums[offset + hour] = 0 }
-            return withSegment(ofDay: day) { segment in
-                HourSummaryCodec.forEachSum(in: segment, kind: kind) { sums[offset + $0] = $1 }
-                return HourSummaryCodec.hours(of: segment)
-            } ?? 0
+            var present: UInt32 =
+                withSegment(ofDay: day) { segment -> UInt32 in
+                    HourSummaryCodec.forEachSum(in: segment, kind: kind) { entry, sum in
+                        if entry < 24 { sums[offset + entry] = sum }
+                    }
+                    return HourSummaryCodec.hours(of: segment) & ~Self.headBit
+                } ?? 0
+            guard phase != .utc else { return present }
+            let head = withSegment(ofDay: day + 1) { segment -> Double? in
+                HourSummaryCodec.sum(ofEntry: HourPhase.headEntry, in: segment, kind: kind)
+            }
+            if let head = head ?? nil {
+                sums[offset + 23] += head
+                present |= 1 << 23
+            }
+            return present
         }
     }
 }

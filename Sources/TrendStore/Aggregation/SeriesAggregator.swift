@@ -30,12 +30,12 @@ struct LocalDayFigures {
 
 /// Computes local-day figures of one series from its rollups.
 ///
-/// Quarter-aligned hour spans (every modern zone) are sums of rollup slots, whole UTC
-/// hours sums of hour summaries. A span that is not aligned (a historical offset such as
-/// Monrovia's −0:44:30), and the part of the current quarter-hour before `now`, are
-/// computed from raw samples. In a store of the hour grid (``RollupGrid/hour``) only whole
-/// UTC hours are read from rollups: any other span, and the part of the current hour
-/// before `now`, come from raw samples.
+/// Quarter-aligned hour spans (every modern zone) are sums of rollup slots, whole summary
+/// hours (UTC hours, or those of the store's ``HourPhase``) sums of hour summaries. A span
+/// that is not aligned (a historical offset such as Monrovia's −0:44:30), and the part of
+/// the current quarter-hour before `now`, are computed from raw samples. In a store of the
+/// hour grid (``RollupGrid/hour``) only whole summary hours are read from rollups: any
+/// other span, and the part of the current summary hour before `now`, come from raw samples.
 struct SeriesAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
@@ -66,7 +66,7 @@ struct SeriesAggregator {
 
     /// How the second pass of ``forEachDay(of:in:until:txn:_:)`` reads a date.
     private enum DayReading {
-        /// Its 24 hours are whole UTC hours from `start`, read from hour summaries.
+        /// Its 24 hours are whole summary hours from `start`, read from hour summaries.
         case summaries(start: Int64)
         /// Its 24 hours are quarter-aligned from `start`, read from rollup slots.
         case slots(start: Int64)
@@ -77,7 +77,7 @@ struct SeriesAggregator {
     /// Calls `body(index, figures)` with the figures of each of `dates` (ascending), in
     /// order, counting only instants before `now` (and instant samples at `now`) when given.
     ///
-    /// A span that is a whole UTC hour before the current quarter-hour reads its hour
+    /// A span that is a whole summary hour before the current quarter-hour reads its hour
     /// summary when the store has them, with the same bits as its four slots. A date of
     /// 24 regular hours before `now` is read without forming its spans. The dates are
     /// read ``datesPerPass`` at a time, so memory stays flat over any range. Nothing is
@@ -107,7 +107,7 @@ struct SeriesAggregator {
         of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
         hourDatabase: Database?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let cut = now.map { $0 - $0.floorModulo(storage.rollupGrid.step) }
+        let cut = now.map(storage.rollupCut(before:))
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
         var slotRanges = InstantRanges()
@@ -116,7 +116,7 @@ struct SeriesAggregator {
             guard usesRollups, let start = grid.regularStart(of: date),
                 start + TimeGrid.day <= cut ?? .max
             else { return .spans }
-            if hourDatabase != nil && start.floorModulo(TimeGrid.hour) == 0 {
+            if hourDatabase != nil && storage.hourPhase.isHourStart(start) {
                 return .summaries(start: start)
             }
             return readsSlots ? .slots(start: start) : .spans
@@ -136,7 +136,7 @@ struct SeriesAggregator {
                 grid.spans(of: date, into: &spans)
                 for span in spans {
                     if let now, span.start > now { break }
-                    if hourDatabase != nil && Self.readsHour(span, cut: cut) {
+                    if hourDatabase != nil && readsHour(span, cut: cut) {
                         hourRanges.append(span.start, span.end)
                     } else if readsSlots && span.isQuarterAligned {
                         slotRanges.append(span.start, min(span.end, cut ?? .max))
@@ -148,7 +148,8 @@ struct SeriesAggregator {
             storage: storage, record: record, days: slotRanges.daySlots, includesStarts: false,
             txn: txn)
         try HourRows.withRows(
-            in: hourDatabase, record: record, days: hourRanges.utcDays, txn: txn
+            in: hourDatabase, phase: storage.hourPhase, record: record,
+            days: hourRanges.utcDays, txn: txn
         ) { hours in
             try forEachDay(
                 of: dates, in: grid, until: now, cut: cut, readings: readings, rows: rows,
@@ -193,7 +194,7 @@ struct SeriesAggregator {
             grid.spans(of: date, into: &spans)
             for span in spans {
                 if let now, span.start > now { break }
-                if let hours, Self.readsHour(span, cut: cut) {
+                if let hours, readsHour(span, cut: cut) {
                     summaries.add(
                         hourStarting: span.start, of: hours, toHour: span.hour, of: &figures)
                 } else if readsSlots && span.isQuarterAligned {
@@ -223,8 +224,9 @@ struct SeriesAggregator {
         }
     }
 
-    /// The hour sums of two consecutive UTC days, the window a local day reads: the next
-    /// local day begins in the second, so each UTC day is read once over many days.
+    /// The sums of the summary hours beginning in two consecutive UTC days
+    /// (``HourRows/sums(ofDay:into:at:)``), the window a local day reads: the next local day
+    /// begins in the second, so each UTC day is read once over many days.
     private struct SummaryWindow {
         private var firstDay = Int64.min
         /// The hours with data, bit `24 × (day − firstDay) + h` for hour `h`.
@@ -246,14 +248,14 @@ struct SeriesAggregator {
             firstDay = day
         }
 
-        /// Adds the 24 UTC hours from `start` (on the hour) to local hours 0…23 of `figures`.
+        /// Adds the 24 summary hours from `start` (a summary hour start) to local hours 0…23
+        /// of `figures`.
         @inline(__always)
         mutating func addDay(
             startingAt start: Int64, of hours: HourRows, to figures: inout LocalDayFigures
         ) {
-            let day = start.floorDivided(by: TimeGrid.day)
+            let (day, first) = hours.phase.entry(ofHourStartingAt: start)
             load(from: day, hours)
-            let first = Int((start - day * TimeGrid.day) / TimeGrid.hour)
             if (present >> UInt64(first)) & 0xFF_FFFF != 0 { figures.hasData = true }
             sums.withUnsafeBufferPointer { sums in
                 figures.hourly.withUnsafeMutableBufferPointer { hourly in
@@ -262,15 +264,15 @@ struct SeriesAggregator {
             }
         }
 
-        /// Adds the sum of the UTC hour starting at `start` to local hour `hour` of `figures`.
+        /// Adds the sum of the summary hour starting at `start` to local hour `hour` of `figures`.
         @inline(__always)
         mutating func add(
             hourStarting start: Int64, of hours: HourRows, toHour hour: Int,
             of figures: inout LocalDayFigures
         ) {
-            let day = start.floorDivided(by: TimeGrid.day)
+            let (day, entry) = hours.phase.entry(ofHourStartingAt: start)
             if day != firstDay && day != firstDay + 1 { load(from: day, hours) }
-            let index = Int(day - firstDay) * 24 + Int((start - day * TimeGrid.day) / TimeGrid.hour)
+            let index = Int(day - firstDay) * 24 + entry
             if present & (1 << UInt64(index)) != 0 {
                 figures.hasData = true
                 figures.hourly[hour] += sums[index]
@@ -278,11 +280,10 @@ struct SeriesAggregator {
         }
     }
 
-    /// Whether `span` is a whole UTC hour before the current quarter-hour `cut`, which an
-    /// hour summary answers.
+    /// Whether `span` is a whole summary hour ending by `cut`, which an hour summary answers.
     @inline(__always)
-    private static func readsHour(_ span: HourSpan, cut: Int64?) -> Bool {
-        span.start.floorModulo(TimeGrid.hour) == 0 && span.end == span.start + TimeGrid.hour
+    private func readsHour(_ span: HourSpan, cut: Int64?) -> Bool {
+        storage.hourPhase.isHourStart(span.start) && span.end == span.start + TimeGrid.hour
             && span.end <= cut ?? .max
     }
 

@@ -1,10 +1,11 @@
 import LMDB
 
 /// Computes interval statistics of one series (SPEC §3.4) from its rollups: the
-/// quarter-hours inside each run of a bucket are rollup slots (whole UTC hours hour
-/// summaries), and only the parts of a run that are not quarter-aligned (an anchor off the
-/// grid, buckets shorter than a quarter-hour, a historical offset) decode raw samples. In a
-/// store of the hour grid (``RollupGrid/hour``) every part that is not a whole UTC hour does.
+/// quarter-hours inside each run of a bucket are rollup slots (whole summary hours, see
+/// ``HourPhase``, hour summaries), and only the parts of a run that are not quarter-aligned
+/// (an anchor off the grid, buckets shorter than a quarter-hour, a historical offset)
+/// decode raw samples. In a store of the hour grid (``RollupGrid/hour``) every part that is
+/// not a whole summary hour does.
 struct StatisticsAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
@@ -41,8 +42,7 @@ struct StatisticsAggregator {
             var hourRanges = InstantRanges()
             if usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
-                    let parts = AlignedParts(
-                        run, step: storage.rollupGrid.step, wholeHours: hourDatabase != nil)
+                    let parts = AlignedParts(run, storage: storage, wholeHours: hourDatabase != nil)
                     parts.forEachSlotRange { slotRanges.append($0, $1) }
                     if let hours = parts.hours { hourRanges.append(hours) }
                 }
@@ -50,7 +50,7 @@ struct StatisticsAggregator {
             let slots = try SlotFigures(
                 storage: storage, record: record, ranges: slotRanges, txn: txn)
             try HourRows.withRows(
-                in: hourDatabase, record: record,
+                in: hourDatabase, phase: storage.hourPhase, record: record,
                 days: hourRanges.utcDays, txn: txn
             ) { hours in
                 for bucket in group {
@@ -74,7 +74,7 @@ struct StatisticsAggregator {
         _ run: Range<Int64>, into figures: inout RunFigures, txn: borrowing T,
         hours: HourRows?, slots: SlotFigures
     ) throws {
-        let parts = AlignedParts(run, step: storage.rollupGrid.step, wholeHours: hours != nil)
+        let parts = AlignedParts(run, storage: storage, wholeHours: hours != nil)
         // Without rows (the hour grid) only hour summaries answer.
         guard usesRollups, let aligned = parts.aligned,
             storage.rollupGrid.keepsEveryRow || parts.hours == aligned
@@ -138,22 +138,28 @@ struct StatisticsAggregator {
     }
 }
 
-/// How a bucket's run splits: its middle aligned to the rollup grid's `step` (`aligned`)
-/// and, within it, the whole UTC hours (`hours`) that hour summaries answer; the rest of
-/// `aligned` is slots.
+/// How a bucket's run splits: its middle aligned to the store's rollup grid (`aligned`:
+/// quarter-hours, or summary hours in a store of the hour grid) and, within it, the whole
+/// summary hours (`hours`) that hour summaries answer; the rest of `aligned` is slots.
 private struct AlignedParts {
     let aligned: Range<Int64>?
     let hours: Range<Int64>?
 
-    init(_ run: Range<Int64>, step: Int64, wholeHours: Bool) {
-        func rounded(_ instant: Int64, up: Bool, to unit: Int64) -> Int64 {
-            (up ? instant + unit - 1 : instant).floorDivided(by: unit) * unit
+    init(_ run: Range<Int64>, storage: SampleStorage, wholeHours: Bool) {
+        let phase = storage.hourPhase
+        let start: Int64
+        let end: Int64
+        if storage.rollupGrid.keepsEveryRow {
+            let quarter = TimeGrid.quarterHour
+            start = (run.lowerBound + quarter - 1).floorDivided(by: quarter) * quarter
+            end = run.upperBound.floorDivided(by: quarter) * quarter
+        } else {
+            start = phase.hourStart(atOrAfter: run.lowerBound)
+            end = phase.hourStart(containing: run.upperBound)
         }
-        let start = rounded(run.lowerBound, up: true, to: step)
-        let end = rounded(run.upperBound, up: false, to: step)
         aligned = start < end ? start..<end : nil
-        let hourStart = rounded(start, up: true, to: TimeGrid.hour)
-        let hourEnd = rounded(end, up: false, to: TimeGrid.hour)
+        let hourStart = phase.hourStart(atOrAfter: start)
+        let hourEnd = phase.hourStart(containing: end)
         hours = wholeHours && aligned != nil && hourStart < hourEnd ? hourStart..<hourEnd : nil
     }
 

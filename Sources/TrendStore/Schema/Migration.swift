@@ -73,6 +73,7 @@ enum Migrator {
         Migration(identifier: "0006-row-checksums", apply: RowChecksumMigration.apply),
         Migration(identifier: "0007-compact-rows", batches: CompactRowsMigration.apply),
         Migration(identifier: "0008-packed-blocks", apply: PackedBlocksMigration.apply),
+        Migration(identifier: "0009-hour-phase", apply: HourPhaseMigration.apply),
     ]
 
     private static let appliedKey = Array("migrations".utf8)

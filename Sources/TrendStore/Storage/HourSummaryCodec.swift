@@ -8,11 +8,12 @@
 /// day order:
 ///
 /// - the day's offset in the group (1 byte);
-/// - the hours with data (`UInt32`, bit `h` for hour `h`; bit 31: counts and durations
-///   are 8 bytes wide instead of 4);
-/// - per hour with data, in order: the count; the sum; for a discrete series the minimum,
-///   the maximum, the latest sample's start as milliseconds after the hour's start
-///   (`UInt32`), its duration and its value;
+/// - the entries with data (`UInt32`, bit `h` for entry `h` of ``DayHours``: the summary
+///   hour `h` of the day, or bit 24 for its head in a store with an ``HourPhase``; bit 31:
+///   counts and durations are 8 bytes wide instead of 4);
+/// - per entry with data, in bit order: the count; the sum; for a discrete series the
+///   minimum, the maximum, the latest sample's start as milliseconds after the entry's
+///   start (`UInt32`), its duration and its value;
 /// - the CRC-32C of the series id (`UInt32`), the day (`Int64`) and the segment's bytes
 ///   before the checksum, so a segment read under the wrong key fails too.
 ///
@@ -21,7 +22,8 @@
 enum HourSummaryCodec {
     static let version: UInt8 = 1
     private static let wideFlag: UInt32 = 1 << 31
-    private static let hoursMask: UInt32 = (1 << 24) - 1
+    private static let hoursMask: UInt32 = (1 << UInt32(DayHours.entryCount)) - 1
+    private static let headBit: UInt32 = 1 << UInt32(HourPhase.headEntry)
 
     /// Days per row: as many dense days as fit one overflow page (4,080 bytes).
     static func daysPerRow(_ kind: SeriesKind) -> Int64 {
@@ -80,7 +82,7 @@ enum HourSummaryCodec {
             appendInteger(figures.count, wide: wide, to: &writer)
             writer.appendDouble(figures.sum)
             if kind == .discrete {
-                let hourStart = day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+                let hourStart = summary.phase.start(ofEntry: hour, day: day)
                 writer.appendDouble(figures.minimum)
                 writer.appendDouble(figures.maximum)
                 writer.appendLittleEndian(UInt32(figures.latest.startMilliseconds - hourStart))
@@ -128,12 +130,13 @@ enum HourSummaryCodec {
     // MARK: Reading
 
     /// Calls `body(day, segment)` with the checked segment of each day of `row` (group
-    /// `group` of series `series`) that `isWanted`; read its hours with
-    /// ``add(hours:of:day:kind:into:)`` or ``forEachSum(in:kind:_:)``.
+    /// `group` of series `series`, hours of `phase`) that `isWanted`; read its hours with
+    /// ``add(hours:of:day:phase:kind:into:)`` or ``forEachSum(in:kind:_:)``.
     @inline(__always)
     static func forEachSegment(
         _ row: UnsafeRawBufferPointer, series: UInt32, group: Int64, kind: SeriesKind,
-        isWanted: (Int64) -> Bool, _ body: (Int64, UnsafeRawBufferPointer) -> Void
+        phase: HourPhase, isWanted: (Int64) -> Bool,
+        _ body: (Int64, UnsafeRawBufferPointer) -> Void
     ) throws(RollupCodec.Damage) {
         guard row.count >= 2, row[0] == version else {
             throw RollupCodec.Damage(
@@ -154,16 +157,18 @@ enum HourSummaryCodec {
             let day = group * days + Int64(row[offset])
             if isWanted(day) {
                 let segment = UnsafeRawBufferPointer(rebasing: row[offset..<(offset + length)])
-                try check(segment, series: series, day: day, kind: kind)
+                try check(segment, series: series, day: day, kind: kind, phase: phase)
                 body(day, segment)
             }
             offset += length
         }
     }
 
-    /// Checks a segment's checksum, and that its latest samples' ends are instants.
+    /// Checks a segment's checksum, that it has a head only in a store with a phase, and
+    /// that its latest samples' ends are instants.
     private static func check(
-        _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind
+        _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind,
+        phase: HourPhase
     ) throws(RollupCodec.Damage) {
         let checked = UnsafeRawBufferPointer(rebasing: segment[..<(segment.count - 4)])
         let stored = segment.loadUnaligned(fromByteOffset: segment.count - 4, as: UInt32.self)
@@ -172,6 +177,9 @@ enum HourSummaryCodec {
             throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
         }
         let (present, wide, size) = layout(of: segment, kind: kind)
+        guard phase != .utc || present & headBit == 0 else {
+            throw RollupCodec.Damage(reason: "hour summary with a head in UTC hours")
+        }
         // A 4-byte duration (under 50 days) ends far inside Int64 from any instant a query
         // reads (SampleRules.instantRange): only 8-byte ones need looking at.
         guard kind == .discrete, wide else { return }
@@ -180,7 +188,7 @@ enum HourSummaryCodec {
         while hours != 0 {
             let hour = hours.trailingZeroBitCount
             hours &= hours - 1
-            let start = day * TimeGrid.day + Int64(hour) * TimeGrid.hour
+            let start = phase.start(ofEntry: hour, day: day)
             var field = offset + (wide ? 8 : 4) + 8 * 3 + 4
             let duration = integer(segment, at: &field, wide: wide)
             guard duration <= UInt64(Int64.max - TimeGrid.hour - max(start, 0)) else {
@@ -225,9 +233,22 @@ enum HourSummaryCodec {
         }
     }
 
-    /// Adds the entries of the hours in `run` of the checked segment of UTC day `day` to
-    /// `figures`, in hour order. `run` is the segment's hours with data within a range of
-    /// hours (``hours(of:)`` masked), so its entries lie one after another.
+    /// The sum of entry `entry` of a checked segment, or `nil` when it has no data.
+    @inline(__always)
+    static func sum(ofEntry entry: Int, in segment: UnsafeRawBufferPointer, kind: SeriesKind)
+        -> Double?
+    {
+        let (present, wide, size) = layout(of: segment, kind: kind)
+        let bit: UInt32 = 1 << UInt32(entry)
+        guard present & bit != 0 else { return nil }
+        var offset = 5 + (present & (bit - 1)).nonzeroBitCount * size + (wide ? 8 : 4)
+        return double(segment, at: &offset)
+    }
+
+    /// Adds the entries in `run` of the checked segment of UTC day `day` (hours of `phase`)
+    /// to `figures`, in entry order. `run` is the segment's entries with data within a
+    /// range of entries (``hours(of:)`` masked), so they lie one after another; add a head
+    /// alone, before the day's other entries.
     ///
     /// The same additions, in the same order, as adding each hour's figures with
     /// ``RunFigures/add(_:kind:)``, but one walk over the entries, reading the latest sample
@@ -235,8 +256,8 @@ enum HourSummaryCodec {
     /// one hour added to empty figures reads that hour.
     @inline(__always)
     static func add(
-        hours run: UInt32, of segment: UnsafeRawBufferPointer, day: Int64, kind: SeriesKind,
-        into figures: inout RunFigures
+        hours run: UInt32, of segment: UnsafeRawBufferPointer, day: Int64, phase: HourPhase,
+        kind: SeriesKind, into figures: inout RunFigures
     ) {
         guard run != 0 else { return }
         let (present, wide, size) = layout(of: segment, kind: kind)
@@ -266,7 +287,7 @@ enum HourSummaryCodec {
             let last = 31 - run.leadingZeroBitCount
             // Checked by `check`: the end is an instant.
             let start =
-                day * TimeGrid.day + Int64(last) * TimeGrid.hour
+                phase.start(ofEntry: last, day: day)
                 + Int64(integer(segment, at: &at, wide: false))
             let duration = Int64(integer(segment, at: &at, wide: wide))
             figures.offerLatest(

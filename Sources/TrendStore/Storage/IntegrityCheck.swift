@@ -201,7 +201,7 @@ struct IntegrityCheck {
             // A row that does not decode is reported as damaged rollup already.
             guard
                 let summary = try? row.withUnsafeBytes({
-                    try DayHours.build(fromRow: $0, day: day)
+                    try DayHours.build(fromRow: $0, day: day, phase: storage.hourPhase)
                 })
             else { continue }
             let expected = HourSummaryCodec.segment(summary, day: day, series: record.id)

@@ -32,6 +32,8 @@ final class RowWrites {
     /// The storage format the store recorded when the transaction began: which row and
     /// block versions its writes may use.
     let storeFormat: UInt32
+    /// Where the summaries' hours begin within UTC hours.
+    private let phase: HourPhase
     /// How many of each series' newest days keep their rows in a store of the hour grid.
     static let keptDays: Int64 = 2
 
@@ -47,6 +49,7 @@ final class RowWrites {
             ? CompactRowCodec.version
             : format >= 5 ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
         storesRows = storage.rollupGrid.keepsEveryRow
+        phase = storage.hourPhase
     }
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.
@@ -162,7 +165,8 @@ final class RowWrites {
             let segment = try row.flatMap { row in
                 try row.withUnsafeBytes { bytes in
                     try HourSummaryCodec.segment(
-                        DayHours.build(fromRow: bytes, day: day), day: day, series: series)
+                        DayHours.build(fromRow: bytes, day: day, phase: phase), day: day,
+                        series: series)
                 }
             }
             let (rowKey, offset) = HourSummaryCodec.location(

@@ -42,13 +42,17 @@ final class SampleStorage: Sendable {
     /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
     /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
+    /// Where the hour summaries begin within UTC hours: ``HourPhase/utc`` except in a store
+    /// of the hour grid created in a zone a half or a quarter of an hour off UTC.
+    let hourPhase: HourPhase
     /// Blocks and chunks recently decoded by queries.
     let decodedChunks = DecodedChunkCache()
 
-    /// Opens the sample databases of `environment`; `chunkWindow` and `rollupGrid` come from
-    /// the store's settings.
+    /// Opens the sample databases of `environment`; `chunkWindow`, `rollupGrid` and
+    /// `hourPhase` come from the store's settings.
     init(
-        environment: Environment, meta: Database, chunkWindow: Int64, rollupGrid: RollupGrid
+        environment: Environment, meta: Database, chunkWindow: Int64, rollupGrid: RollupGrid,
+        hourPhase: HourPhase
     ) throws {
         self.meta = meta
         series = try environment.openDatabase(named: "series")
@@ -59,6 +63,15 @@ final class SampleStorage: Sendable {
         rollups = try environment.openDatabase(named: "rollups")
         self.chunkWindow = chunkWindow
         self.rollupGrid = rollupGrid
+        self.hourPhase = hourPhase
+    }
+
+    /// The start of the finest rollup cell holding `now` (a quarter-hour slot, or a summary
+    /// hour in a store of the hour grid): rollups answer for time before it, raw samples
+    /// for the part of that cell before `now`.
+    func rollupCut(before now: Int64) -> Int64 {
+        rollupGrid.keepsEveryRow
+            ? now - now.floorModulo(TimeGrid.quarterHour) : hourPhase.hourStart(containing: now)
     }
 
     /// Opens a format-2 database; `nil` when a read-only handle finds a store that has not

@@ -10,19 +10,24 @@ import LMDB
 /// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007), 7 for a
 /// store created with ``RollupGrid/hour``: format 6 with the rollup rows of each series' two
 /// newest days only, beside every hour summary, 8 once blocks may bit-pack their columns
-/// (``BlockCodec`` format 3, migration 0008). From format 7 on, `meta` records the store's
-/// rollup grid (``storedGrid(meta:in:)``); before it, every store has quarter-hour rows.
+/// (``BlockCodec`` format 3, migration 0008), 9 once `meta` records where the hour summaries
+/// begin within UTC hours (``HourPhase``, ``storedHourPhase(meta:in:)``; migration 0009
+/// records UTC hours for older stores). From format 7 on, `meta` records the store's rollup
+/// grid (``storedGrid(meta:in:)``); before it, every store has quarter-hour rows.
 enum StorageFormat {
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...8
-    /// The format new stores record, and migration 0008 raises older stores to.
-    static let current: UInt32 = 8
+    static let readable: ClosedRange<UInt32> = 1...9
+    /// The format new stores record, and migration 0009 raises older stores to.
+    static let current: UInt32 = 9
+    /// The first format that records its hour phase in `meta`.
+    static let recordsHourPhase: UInt32 = 9
     /// The first format whose blocks may be of ``BlockCodec/packedVersion``.
     static let packedBlocks: UInt32 = 8
     /// The first format that records its rollup grid in `meta`.
     static let recordsGrid: UInt32 = 7
     private static let key = Array("format-version".utf8)
     private static let gridKey = Array("rollup-grid".utf8)
+    private static let phaseKey = Array("hour-phase-ms".utf8)
 
     /// The recorded format, or `nil` for a new store.
     static func stored<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
@@ -62,5 +67,24 @@ enum StorageFormat {
         throws
     {
         try txn.put(Array(grid.rawValue.utf8), forKey: gridKey, in: meta)
+    }
+
+    /// The milliseconds after each UTC hour at which `meta` records the hour summaries
+    /// begin, or `nil` (formats before 9 record none: their summaries are of UTC hours).
+    static func storedHourPhase<T: ReadableTransaction & ~Copyable>(
+        meta: Database, in txn: borrowing T
+    ) throws -> Int64? {
+        try txn.value(forKey: phaseKey, in: meta).map { bytes in
+            guard bytes.count == 8 else { return -1 }
+            return Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
+        }
+    }
+
+    /// Records where the store's hour summaries begin within UTC hours.
+    static func recordHourPhase(
+        _ phase: HourPhase, meta: Database, in txn: borrowing WriteTransaction
+    ) throws {
+        try txn.put(
+            withUnsafeBytes(of: phase.offset.littleEndian, Array.init), forKey: phaseKey, in: meta)
     }
 }

@@ -53,7 +53,7 @@ final class StoreEngine: Sendable {
                 newStoreGrid: options.rollupGrid, defaultWindow: SampleStorage.defaultChunkWindow)
             storage = try SampleStorage(
                 environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
-                rollupGrid: settings.rollupGrid)
+                rollupGrid: settings.rollupGrid, hourPhase: settings.hourPhase)
             createdStore = settings.isNew
             storedZone = Mutex(settings.storedTimeZone)
             timeZone = options.timeZone ?? settings.storedTimeZone

@@ -1,14 +1,16 @@
 import Foundation
 import LMDB
 
-/// The settings a store records in `meta`: format version, chunk window, default time zone
-/// and rollup grid.
+/// The settings a store records in `meta`: format version, chunk window, default time zone,
+/// rollup grid and hour phase.
 struct StoreSettings {
     let chunkWindow: Int64
     /// The default zone the store records.
     let storedTimeZone: TimeZone
     /// The grid the store's rollups resolve, fixed when it was created.
     let rollupGrid: RollupGrid
+    /// Where the hour summaries begin within UTC hours, fixed when the store was created.
+    let hourPhase: HourPhase
     /// Whether the store recorded no format before: this open creates it.
     let isNew: Bool
 
@@ -19,18 +21,20 @@ struct StoreSettings {
     ///
     /// A new store records `newStoreZone` (or the system's zone) as its default and
     /// `newStoreGrid` (or the grid that zone suits, ``RollupGrid/suited(to:)``) as its
-    /// rollup grid; an existing store keeps the zone and grid it
-    /// recorded: opening never changes them (SPEC §4).
+    /// rollup grid, and with the hour grid the phase of that zone's local hours
+    /// (``HourPhase/init(localHoursOf:)``, UTC hours when they have none); an existing store
+    /// keeps the zone, grid and phase it recorded: opening never changes them (SPEC §4).
     ///
     /// A new store records ``StorageFormat/current``.
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version
-    ///   or grid.
+    ///   or grid, or of a phase it cannot have.
     static func load(
         environment: Environment, meta: Database, newStoreZone: TimeZone?,
         newStoreGrid: RollupGrid?, defaultWindow: Int64
     ) throws -> StoreSettings {
-        let stored = try environment.read { txn -> (UInt32?, Int64?, String?, String?) in
+        let stored = try environment.read {
+            txn -> (UInt32?, Int64?, String?, String?, Int64?) in
             let version = try StorageFormat.stored(meta: meta, in: txn)
             let window = try txn.value(forKey: windowKey, in: meta).map {
                 Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
@@ -38,7 +42,10 @@ struct StoreSettings {
             let zone = try txn.value(forKey: zoneKey, in: meta).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            return (version, window, zone, try StorageFormat.storedGrid(meta: meta, in: txn))
+            return (
+                version, window, zone, try StorageFormat.storedGrid(meta: meta, in: txn),
+                try StorageFormat.storedHourPhase(meta: meta, in: txn)
+            )
         }
         if let version = stored.0, !StorageFormat.readable.contains(version) {
             throw StoreError.incompatibleFormat(
@@ -64,12 +71,15 @@ struct StoreSettings {
         } else {
             grid = stored.0 == nil ? newStoreGrid ?? .suited(to: zone) : .quarterHour
         }
+        let phase = try hourPhase(
+            recorded: stored.4, version: stored.0, grid: grid, newStoreZone: zone)
         let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
         if needsWrite && !environment.options.readOnly {
             try environment.write { txn in
                 if stored.0 == nil {
                     try StorageFormat.record(StorageFormat.current, meta: meta, in: txn)
                     try StorageFormat.recordGrid(grid, meta: meta, in: txn)
+                    try StorageFormat.recordHourPhase(phase, meta: meta, in: txn)
                 }
                 try txn.put(
                     withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,
@@ -78,6 +88,28 @@ struct StoreSettings {
             }
         }
         return StoreSettings(
-            chunkWindow: window, storedTimeZone: zone, rollupGrid: grid, isNew: stored.0 == nil)
+            chunkWindow: window, storedTimeZone: zone, rollupGrid: grid, hourPhase: phase,
+            isNew: stored.0 == nil)
+    }
+
+    /// The hour phase of a store of format `version` (`nil` for a new store in
+    /// `newStoreZone`) and rollup grid `grid`, given what `meta` records.
+    private static func hourPhase(
+        recorded: Int64?, version: UInt32?, grid: RollupGrid, newStoreZone: TimeZone
+    ) throws -> HourPhase {
+        guard let version else {
+            return grid == .hour ? HourPhase(localHoursOf: newStoreZone) ?? .utc : .utc
+        }
+        guard version >= StorageFormat.recordsHourPhase else { return .utc }
+        guard let recorded else {
+            throw StoreError.incompatibleFormat(
+                "format version \(version) without its hour phase in meta")
+        }
+        guard let phase = HourPhase(milliseconds: recorded), phase == .utc || grid == .hour
+        else {
+            throw StoreError.incompatibleFormat(
+                "hour phase of \(recorded) ms in a store of the \(grid.rawValue) grid")
+        }
+        return phase
     }
 }

@@ -164,4 +164,11 @@ extension TrendStore {
 
     /// The grid the store's rollups resolve, chosen when it was created (``StoreOptions/rollupGrid``).
     public nonisolated var rollupGrid: RollupGrid { engine.storage.rollupGrid }
+
+    /// The minute of each UTC hour at which the store's hour summaries begin (0, 15, 30 or
+    /// 45), chosen when it was created: local hours of zones whose hours begin there are
+    /// read from summaries (a store of the hour grid created in India has 30).
+    public nonisolated var hourSummaryMinute: Int {
+        Int(engine.storage.hourPhase.offset / TimeGrid.minute)
+    }
 }
