@@ -39,7 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "The rollup grid of a new store: quarterHour (every zone's hours from rollups) or hour (smaller; zones a half or quarter hour off UTC read raw samples). Default: hour when the store's zone has only whole-hour offsets.",
+            "The rollup grid of a new store: quarterHour (every zone's hours from rollups) or hour (smaller; its summaries in the store's zone's local hours, so zones whose hours begin at another minute read raw samples). Default: hour unless the store's zone has hours at two minutes of the UTC hour (Lord Howe Island).",
         transform: Arguments.grid)
     var rollupGrid: RollupGrid?
 

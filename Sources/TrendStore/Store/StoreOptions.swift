@@ -17,9 +17,10 @@ public struct StoreOptions: Sendable {
     public var durableCommits: Bool = true
 
     /// The grid a new store's rollups resolve; `nil` (the default) chooses from the new
-    /// store's zone: ``RollupGrid/hour`` when every offset it has had since 1970 is a
-    /// whole number of hours, else ``RollupGrid/quarterHour``. An existing store keeps the
-    /// grid it was created with.
+    /// store's zone: ``RollupGrid/hour``, its summaries in the zone's local hours, when
+    /// the zone's hours from 2000 through 2099 all begin at one minute of the UTC hour
+    /// (every zone but Lord Howe Island), else ``RollupGrid/quarterHour``. An existing store
+    /// keeps the grid it was created with.
     public var rollupGrid: RollupGrid?
 
     /// The clock cache freshness rules and migrations read; tests set it to move time.
