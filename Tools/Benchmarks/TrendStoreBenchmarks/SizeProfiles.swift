@@ -21,7 +21,7 @@ enum SizeProfiles {
     static func run(directory: URL) async throws -> String {
         var lines = [
             "profile".padding(toLength: 34, withPad: " ", startingAt: 0)
-                + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor  (file−empty)÷floor"
+                + "samples   file B/s  sample pages  rollups  H(gap) H(dur) H(val) bits  floor+rollups  file÷floor  (file−empty)÷floor  backup÷floor"
         ]
         let emptyBytes = try emptyStoreBytes(directory: directory)
         for profile in profiles() {
@@ -38,20 +38,24 @@ enum SizeProfiles {
             let floor = (gap + duration + value) / 8 + Double(footprint.rollupBytes) / count
             let perSample = Double(footprint.fileBytes) / count
             let added = Double(footprint.fileBytes - emptyBytes) / count
+            let backup = directory.appendingPathComponent("size-\(lines.count)-backup")
+            try? FileManager.default.removeItem(at: backup)
+            try store.backup(to: backup)
+            let compacted = Double(try fileBytes(in: backup)) / count
             lines.append(
                 profile.name.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + String(
                         format:
-                            "%7d   %8.2f  %12.2f  %7.2f  %6.1f %6.1f %6.1f%@      %13.2f  %9.2f  %18.2f",
+                            "%7d   %8.2f  %12.2f  %7.2f  %6.1f %6.1f %6.1f%@      %13.2f  %9.2f  %18.2f  %12.2f",
                         profile.samples.count, perSample,
                         Double(footprint.sampleBytes) / count,
                         Double(footprint.rollupBytes) / count, gap, duration, value,
                         profile.valueEntropy == nil ? " " : "*", floor, perSample / floor,
-                        added / floor))
+                        added / floor, compacted / floor))
         }
         lines.append(
             "B/s = bytes per sample; file = the whole data file (free and LMDB pages included); H = order-0 entropy in bits per sample"
-                + " (* = of the generator's distribution: counted frequencies stop at log2 of the sample count); empty = a store with nothing written, \(emptyBytes) bytes."
+                + " (* = of the generator's distribution: counted frequencies stop at log2 of the sample count); empty = a store with nothing written, \(emptyBytes) bytes; backup = the copy `TrendStore.backup(to:)` writes, every page in use (LMDB's free pages left out)."
         )
         return lines.joined(separator: "\n")
     }
@@ -61,6 +65,12 @@ enum SizeProfiles {
     private static func emptyStoreBytes(directory: URL) throws -> Int {
         let store = try WritePathBenchmark.freshStore("size-empty", in: directory, durable: false)
         return try store.footprint().fileBytes
+    }
+
+    /// The size of the data file of the store in `directory`.
+    private static func fileBytes(in directory: URL) throws -> Int {
+        let path = directory.appendingPathComponent("data.mdb").path
+        return (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// Order-0 entropy in bits per symbol of `symbols`, from their frequencies.
