@@ -33,8 +33,13 @@ struct StoreFixtureTests {
         try Self.expectAnswers(of: before, as: source)
         await before.close()
 
-        let store = try TrendStore(directory: copy)
+        // Opened in a zone a quarter-hour off UTC, the migrated store keeps the UTC hours
+        // its summaries were built in.
+        var kathmandu = StoreOptions()
+        kathmandu.timeZone = TimeZone(identifier: "Asia/Kathmandu")
+        let store = try TrendStore(directory: copy, options: kathmandu)
         #expect(try store.formatVersion == 9)
+        #expect(store.hourSummaryMinute == 0)
         #expect(try store.verify().isHealthy)
         try Self.expectAnswers(of: store, as: source)
     }

@@ -5,8 +5,9 @@ import LMDB
 /// rollup slots each. Days without a summary read as empty, like days without a rollup row.
 ///
 /// Each wanted day's segment is checked once and read where it lies in the transaction's
-/// pages, never copied, so the rows exist only inside ``withRows(in:record:days:txn:_:)``;
-/// hours are read when asked for, so a query pays for the figures it uses.
+/// pages, never copied, so the rows exist only inside
+/// ``withRows(in:phase:record:days:txn:_:)``; hours are read when asked for, so a query
+/// pays for the figures it uses.
 struct HourRows {
     private var index: DayRowIndex
     let kind: SeriesKind
