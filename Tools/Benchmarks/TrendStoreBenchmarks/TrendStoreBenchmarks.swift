@@ -103,7 +103,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         case .queries: break
         case .writes:
             try await WritePathBenchmark.run(
-                directory: directory, runs: iterations / 4, report: &report)
+                directory: directory, zone: zone, runs: iterations / 4, report: &report)
             print(report.rendered())
             return
         case .sizes:

@@ -9,10 +9,12 @@ enum WritePathBenchmark {
     /// The start of a UTC week (weeks counted from the epoch start on Thursdays).
     static let weekStart: Int64 = 2_900 * 7 * 86_400_000
 
-    static func run(directory: URL, runs: Int, report: inout Report) async throws {
+    /// Runs the suite in stores created in `zone` (which sets their hour summaries' phase).
+    static func run(directory: URL, zone: TimeZone, runs: Int, report: inout Report) async throws {
         for durable in [true, false] {
             let suffix = durable ? "durable" : "no fsync"
-            let store = try freshStore("writes-\(durable)", in: directory, durable: durable)
+            let store = try freshStore(
+                "writes-\(durable)", in: directory, durable: durable, zone: zone)
             var generator = Values(seed: 3)
             let full = (0..<600_000).map { index in
                 Sample(
@@ -60,12 +62,14 @@ enum WritePathBenchmark {
                         ], to: "sparse", unit: "kcal")
                 }, unit: .microseconds)
         }
-        try await streamAgainstBatch(directory: directory, report: &report)
+        try await streamAgainstBatch(directory: directory, zone: zone, report: &report)
     }
 
     /// A 1 Hz stream of one-sample commits for an hour, and the same samples in one batch:
     /// the two stores' sizes, in new stores and in stores that already hold the week before.
-    private static func streamAgainstBatch(directory: URL, report: inout Report) async throws {
+    private static func streamAgainstBatch(
+        directory: URL, zone: TimeZone, report: inout Report
+    ) async throws {
         var generator = Values(seed: 4)
         let samples = (0..<603_600).map { index in
             Sample(
@@ -76,8 +80,8 @@ enum WritePathBenchmark {
         let hour = Array(samples.suffix(3_600))
         for before in [[], Array(samples.prefix(600_000))] {
             let label = before.isEmpty ? "1 Hz 1 h" : "1 Hz 1 h after 600k"
-            let stream = try freshStore("stream", in: directory, durable: false)
-            let batch = try freshStore("batch", in: directory, durable: false)
+            let stream = try freshStore("stream", in: directory, durable: false, zone: zone)
+            let batch = try freshStore("batch", in: directory, durable: false, zone: zone)
             for store in [stream, batch] {
                 for part in stride(from: 0, to: before.count, by: 100_000) {
                     try await store.write(
@@ -100,11 +104,14 @@ enum WritePathBenchmark {
         }
     }
 
-    /// A new store in `directory/name`, replacing what was there, with UTC as its zone.
-    static func freshStore(_ name: String, in directory: URL, durable: Bool) throws -> TrendStore {
+    /// A new store in `directory/name`, replacing what was there, with `zone` as its zone.
+    static func freshStore(
+        _ name: String, in directory: URL, durable: Bool,
+        zone: TimeZone = TimeZone(identifier: "UTC")!
+    ) throws -> TrendStore {
         var options = StoreOptions()
         options.durableCommits = durable
-        options.timeZone = TimeZone(identifier: "UTC")
+        options.timeZone = zone
         let url = directory.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: url)
         return try TrendStore(directory: url, options: options)
