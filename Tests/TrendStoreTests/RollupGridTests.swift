@@ -71,12 +71,14 @@ struct RollupGridTests {
     }
 
     @Test(
-        "a quarter-hour store has UTC hour summaries; a phase recorded for it, or off the quarter-hours, is refused"
+        "a quarter-hour store has UTC hour summaries; a phase recorded for it, off the quarter-hours or of the wrong width is refused"
     )
     func phaseIsChecked() async throws {
         var options = StoreOptions.quarterHourGrid
         options.timeZone = TimeZone(identifier: "Asia/Kolkata")
-        for (grid, recorded) in [(RollupGrid.quarterHour, Int64(30)), (.hour, 7)] {
+        for (grid, recorded, width) in [
+            (RollupGrid.quarterHour, Int64(30), 8), (.hour, 7, 8), (.hour, 30, 3),
+        ] {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             options.rollupGrid = grid
@@ -87,12 +89,19 @@ struct RollupGridTests {
                         == (grid == .hour ? HourPhase(milliseconds: 30 * TimeGrid.minute) : .utc))
                 try store.engine.write { txn, _ in
                     try txn.put(
-                        withUnsafeBytes(of: (recorded * TimeGrid.minute).littleEndian, Array.init),
+                        Array(
+                            withUnsafeBytes(
+                                of: (recorded * TimeGrid.minute).littleEndian, Array.init
+                            ).prefix(width)),
                         forKey: Array("hour-phase-ms".utf8), in: store.engine.storage.meta)
                 }
                 await store.close()
             }
-            #expect(throws: StoreError.self) { try TrendStore(directory: directory.url) }
+            let error = #expect(throws: StoreError.self) {
+                try TrendStore(directory: directory.url)
+            }
+            let expected = width == 8 ? "hour phase of \(recorded * TimeGrid.minute) ms" : "3 bytes"
+            #expect(String(describing: error).contains(expected), "\(String(describing: error))")
         }
     }
 

@@ -75,7 +75,10 @@ enum StorageFormat {
         meta: Database, in txn: borrowing T
     ) throws -> Int64? {
         try txn.value(forKey: phaseKey, in: meta).map { bytes in
-            guard bytes.count == 8 else { return -1 }
+            guard bytes.count == 8 else {
+                throw StoreError.incompatibleFormat(
+                    "hour phase of \(bytes.count) bytes in meta instead of 8")
+            }
             return Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
         }
     }
