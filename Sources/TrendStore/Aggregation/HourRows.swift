@@ -112,7 +112,7 @@ struct HourRows {
                 to <= firstHourStart ? 0 : min(24, Int((to - firstHourStart) / TimeGrid.hour))
             withSegment(ofDay: day) { segment in
                 let present = HourSummaryCodec.hours(of: segment)
-                if from <= dayStart {
+                if phase != .utc && from <= dayStart {
                     HourSummaryCodec.add(
                         hours: present & Self.headBit, of: segment, day: day, phase: phase,
                         kind: kind, into: &figures)

@@ -61,24 +61,14 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     @Option(
         help:
-            "The zone the datasets are generated in, the stores created in and the queries asked in (the K figures ask in Asia/Kathmandu whatever the store's zone).",
-        transform: { identifier in
-            guard let zone = TimeZone(identifier: identifier) else {
-                throw ValidationError("\(identifier) is not a time zone")
-            }
-            return zone
-        })
+            "The zone the datasets are generated in, the stores created in and the queries asked in (the K figures ask in Asia/Kathmandu whatever the store's zone)."
+    )
     var zone = TimeZone(identifier: "America/Los_Angeles")!
 
     @Option(
         help:
-            "The rollup grid of the queries suite's store: quarterHour or hour (default: the one its zone suits; hour in Los Angeles and Kathmandu).",
-        transform: { text in
-            guard let grid = RollupGrid(rawValue: text) else {
-                throw ValidationError("\(text) is not a rollup grid: use quarterHour or hour")
-            }
-            return grid
-        })
+            "The rollup grid of the queries suite's store: quarterHour or hour (default: the one its zone suits; hour in Los Angeles and Kathmandu)."
+    )
     var rollupGrid: RollupGrid?
 
     @Flag(help: "Skip the DuckDB peer.")
@@ -389,4 +379,13 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     /// The largest relative difference between TrendStore's answers and a peer's that passes.
     static let agreement = 1e-9
+}
+
+/// `--rollup-grid quarterHour|hour`.
+extension RollupGrid: ExpressibleByArgument {}
+
+/// `--zone`: an IANA zone name.
+extension TimeZone: @retroactive ExpressibleByArgument {
+    /// The zone named `argument`, or `nil` when there is none.
+    public init?(argument: String) { self.init(identifier: argument) }
 }
