@@ -85,11 +85,13 @@ public struct Exporter: Sendable {
         }
     }
 
-    /// A CSV field (quoted when it holds a comma, quote or line break) or a JSON string.
+    /// A CSV field (quoted when it holds a comma, quote, line break or NUL) or a JSON string.
     private static func quoted(_ text: String, for format: ExportFormat) -> String {
         switch format {
         case .csv:
-            guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
+            // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard text.utf8.contains(where: { [0x2C, 0x22, 0x0A, 0x0D, 0x00].contains($0) })
+            else { return text }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         case .ndjson:
             let data = (try? JSONSerialization.data(withJSONObject: [text], options: [])) ?? Data()

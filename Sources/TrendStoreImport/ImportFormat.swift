@@ -18,6 +18,16 @@ public enum ImportFormat: String, CaseIterable, Sendable, Codable {
 
 /// Tells a file's format from its content, never trusting its extension alone.
 enum FormatDetector {
+    /// Whether `bytes` hold a NUL outside double quotes: binary data. A CSV field may hold a
+    /// NUL inside quotes (a series name may, and the exporter quotes it).
+    private static func holdsUnquotedNUL(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var inQuotes = false
+        for byte in bytes {
+            if byte == 0x22 { inQuotes.toggle() } else if byte == 0 && !inQuotes { return true }
+        }
+        return false
+    }
+
     static func detect(_ stream: ByteStream) throws(ImportError) -> ImportFormat {
         var head = try stream.peek(64 << 10)
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
@@ -32,7 +42,7 @@ enum FormatDetector {
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             throw ImportError(file: stream.path, reason: "UTF-16 text: save the file as UTF-8")
         }
-        if head.prefix(8192).contains(0) || head.starts(with: [0x1F, 0x8B]) {
+        if holdsUnquotedNUL(head.prefix(8192)) || head.starts(with: [0x1F, 0x8B]) {
             throw ImportError(
                 file: stream.path, reason: "binary data, not a text file this importer reads")
         }

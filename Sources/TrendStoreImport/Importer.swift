@@ -120,7 +120,7 @@ public struct Importer: Sendable {
             var summary = ImportSummary(file: path, format: format)
             summary.bytes = stream.totalBytes
             summary.cachesWritten = try await importLegacy(
-                path: path, stream: stream, series: options.legacySeries)
+                path: path, stream: stream, series: options.legacySeries, dryRun: options.dryRun)
             summary.recordsRead = summary.cachesWritten.count
             summary.seconds = Date().timeIntervalSince(began)
             return summary
@@ -221,9 +221,10 @@ public struct Importer: Sendable {
         try await write(&batch, summary: &summary, options: options)
     }
 
-    /// Reads a legacy cache file into the store's caches; returns the keys written.
-    private func importLegacy(path: String, stream: ByteStream, series: String) async throws
-        -> [String]
+    /// Reads a legacy cache file into the store's caches; returns the keys written (for a
+    /// dry run, which writes nothing, the keys it would write).
+    private func importLegacy(path: String, stream: ByteStream, series: String, dryRun: Bool)
+        async throws -> [String]
     {
         var data = Data()
         while try stream.consume({ bytes, _ in
@@ -236,21 +237,22 @@ public struct Importer: Sendable {
             throw ImportError(
                 file: path, field: error.field.isEmpty ? nil : error.field, reason: error.reason)
         }
+        if dryRun { return keys(of: content, series: series) }
+        try await write(content, series: series)
+        return keys(of: content, series: series)
+    }
+
+    /// Writes a legacy file's `content` into the caches of `series`.
+    private func write(_ content: LegacyCacheFile.Content, series: String) async throws {
         switch content {
         case let .v1Average(pattern, total, cachedAt):
             try await store.importV1Average(
                 of: series, pattern: pattern, projectedTotal: total, computedAt: cachedAt)
-            return Weekday.allCases.map {
-                SchemaKey.weekdayAverage(series, weekday: $0, zone: store.defaultTimeZone)
-            }
         case let .v2Averages(entries):
             for entry in entries {
                 try await store.importWeekdayAverage(
                     of: series, weekday: entry.weekday, pattern: entry.pattern,
                     projectedTotal: entry.projectedTotal, computedAt: entry.cachedAt)
-            }
-            return entries.map {
-                SchemaKey.weekdayAverage(series, weekday: $0.weekday, zone: store.timeZone)
             }
         case let .today(cumulative, date, latest, goal):
             let snapshot = TodaySnapshot(
@@ -258,9 +260,25 @@ public struct Importer: Sendable {
                     series: series, date: date, cumulative: cumulative,
                     latestSampleTimestamp: latest), moveGoal: goal)
             try await store.importToday(snapshot, computedAt: latest ?? Date())
-            return [SchemaKey.today(series, zone: store.timeZone)]
         case let .heatmapBuckets(buckets):
             try await store.importHeatmapBuckets(buckets)
+        }
+    }
+
+    /// The cache keys a legacy file's `content` is written under.
+    private func keys(of content: LegacyCacheFile.Content, series: String) -> [String] {
+        switch content {
+        case .v1Average:
+            return Weekday.allCases.map {
+                SchemaKey.weekdayAverage(series, weekday: $0, zone: store.defaultTimeZone)
+            }
+        case let .v2Averages(entries):
+            return entries.map {
+                SchemaKey.weekdayAverage(series, weekday: $0.weekday, zone: store.timeZone)
+            }
+        case .today:
+            return [SchemaKey.today(series, zone: store.timeZone)]
+        case let .heatmapBuckets(buckets):
             return buckets.map { SchemaKey.heatmap($0.series, zone: store.timeZone) }
         }
     }

@@ -20,6 +20,8 @@ struct BadInputTests {
             ("bad/unterminated-quote.csv", 2, nil, "the file ends inside a quoted field"),
             ("bad/bad-line.ndjson", 2, "value", "missing or not a finite number"),
             ("bad/latin1.csv", 3, "series", "is not valid UTF-8"),
+            ("bad/decimal-comma.csv", 3, nil, "has 5 fields where the header has 4"),
+            ("bad/short-row.csv", 3, nil, "has 4 fields where the header has 5"),
         ] as [(String, Int?, String?, String)])
     func namesTheProblem(fixture: String, line: Int?, field: String?, reason: String) async throws {
         try await withTemporaryStore { store, _ in

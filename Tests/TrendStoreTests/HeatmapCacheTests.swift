@@ -80,4 +80,53 @@ struct HeatmapCacheTests {
             )
         }
     }
+
+    @Test(
+        "a series whose name holds a comma has a bucket of its own, which its writes invalidate"
+    )
+    func namesWithCommas() async throws {
+        try await withStore { store, clock in
+            let run = Sample(
+                start: Date(timeIntervalSince1970: 1_771_900_000),
+                end: Date(timeIntervalSince1970: 1_771_903_000), value: 5000)
+            for name in ["Ride", "Run", "Ride,Run", "Ride%2CRun"] {
+                try await store.write([run], to: name, unit: "m")
+            }
+            try await store.write([run, run.shifted(by: 86_400_000)], to: "Ride,Run", unit: "m")
+            let from = LocalDate("2026-02-20")!
+            let through = LocalDate("2026-02-28")!
+            let pair = try await store.refreshedHeatmap(
+                of: ["Ride", "Run"], from: from, through: through, maxAge: 3600)
+            let joined = try await store.refreshedHeatmap(
+                of: ["Ride,Run"], from: from, through: through, maxAge: 3600)
+            let escaped = try await store.refreshedHeatmap(
+                of: ["Ride%2CRun"], from: from, through: through, maxAge: 3600)
+            #expect(pair.value.days.reduce(0) { $0 + $1.count } == 2)
+            #expect(joined.value.days.reduce(0) { $0 + $1.count } == 2)
+            #expect(escaped.value.days.reduce(0) { $0 + $1.count } == 1)
+            #expect(Set([pair.value.bucket, joined.value.bucket, escaped.value.bucket]).count == 3)
+            // Served from the cache: each its own bucket, not the pair's.
+            clock.set(clock.now.addingTimeInterval(60))
+            let cachedJoined = try #require(try store.cachedHeatmap(forSeries: ["Ride,Run"]))
+            #expect(cachedJoined.value.heatmapDays.reduce(0) { $0 + $1.count } == 2)
+            // A write of `Ride,Run` in the dates invalidates its bucket, not the pair's.
+            try await store.write(
+                [run.shifted(by: 2 * 86_400_000)], to: "Ride,Run", unit: "m")
+            #expect(try store.cachedHeatmap(forSeries: ["Ride,Run"]) == nil)
+            #expect(try store.cachedHeatmap(forSeries: ["Ride", "Run"]) != nil)
+            #expect(try store.cachedHeatmap(forSeries: ["Ride%2CRun"]) != nil)
+            let again = try await store.refreshedHeatmap(
+                of: ["Ride,Run"], from: from, through: through, maxAge: 3600)
+            #expect(again.value.days.reduce(0) { $0 + $1.count } == 3)
+        }
+    }
+}
+
+extension Sample {
+    /// The sample moved by `milliseconds`.
+    fileprivate func shifted(by milliseconds: Int64) -> Sample {
+        Sample(
+            startMilliseconds: startMilliseconds + milliseconds,
+            endMilliseconds: endMilliseconds + milliseconds, value: value)
+    }
 }

@@ -87,48 +87,71 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if dryRun { return try await importFiles() }
         let isNewStore = !location.holdsStore
         do {
             try await importFiles()
-            if dryRun && isNewStore { location.removeEmptyStore() }
         } catch {
-            // A first import that committed nothing leaves no empty store behind.
-            if isNewStore, (try? location.open(readOnly: true).series().isEmpty) ?? false {
-                location.removeEmptyStore()
-            }
+            // A first import that committed nothing leaves no empty store behind; a store
+            // another process has opened or written meanwhile stays.
+            if isNewStore { _ = try? TrendStore.removeStoreIfEmpty(at: location.directory) }
             throw error
         }
     }
 
+    /// The store imported into: the one named, or for a dry run, which must leave it
+    /// untouched, the store there opened read-only, else a temporary store.
+    private func openStore() throws -> (store: TrendStore, temporary: URL?) {
+        guard dryRun else {
+            return (try location.open(newStoreZone: tz, newStoreGrid: rollupGrid), nil)
+        }
+        if location.holdsStore { return (try location.open(readOnly: true), nil) }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trendstore-dry-run-\(UUID().uuidString)")
+        var options = StoreOptions()
+        options.timeZone = tz
+        options.durableCommits = false
+        return (try TrendStore(directory: temporary, options: options), temporary)
+    }
+
     private func importFiles() async throws {
         try await reportingErrors {
-            let store = try location.open(newStoreZone: tz, newStoreGrid: rollupGrid)
-            var options = ImportOptions()
-            options.format = format
-            options.skipInvalid = skipInvalid
-            options.defaultUnit = unit
-            options.defaultKind = kind
-            options.legacySeries = series
-            options.batchSize = batchSize
-            options.atomic = atomic
-            options.threads = threads
-            options.dryRun = dryRun
-            options.maximumRecordBytes = maxRecordBytes
-            options.expansionLimits.maximumBytes = maxExpandedBytes
-            options.expansionLimits.maximumRatio = maxExpansionRatio
-            if reportCommits {
-                options.onCommit = { committed in
-                    // Written straight to the file descriptor: unbuffered, so a kill cannot lose a reported commit.
-                    FileHandle.standardOutput.write(Data("committed \(committed)\n".utf8))
-                }
+            let (store, temporary) = try openStore()
+            var failure: (any Error)?
+            do { try await importEach(into: store) } catch { failure = error }
+            await store.close()
+            if let temporary { try? FileManager.default.removeItem(at: temporary) }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Imports every file into `store`, printing each one's summary.
+    private func importEach(into store: TrendStore) async throws {
+        var options = ImportOptions()
+        options.format = format
+        options.skipInvalid = skipInvalid
+        options.defaultUnit = unit
+        options.defaultKind = kind
+        options.legacySeries = series
+        options.batchSize = batchSize
+        options.atomic = atomic
+        options.threads = threads
+        options.dryRun = dryRun
+        options.maximumRecordBytes = maxRecordBytes
+        options.expansionLimits.maximumBytes = maxExpandedBytes
+        options.expansionLimits.maximumRatio = maxExpansionRatio
+        if reportCommits {
+            options.onCommit = { committed in
+                // Written straight to the file descriptor: unbuffered, so a kill cannot lose a reported commit.
+                FileHandle.standardOutput.write(Data("committed \(committed)\n".utf8))
             }
-            for file in files {
-                let bar = ProgressBar(label: (file as NSString).lastPathComponent)
-                let summary = try await Importer(store: store).importFile(
-                    at: file, options: options, progress: bar.update)
-                bar.finish()
-                print(ImportReport.text(summary))
-            }
+        }
+        for file in files {
+            let bar = ProgressBar(label: (file as NSString).lastPathComponent)
+            let summary = try await Importer(store: store).importFile(
+                at: file, options: options, progress: bar.update)
+            bar.finish()
+            print(ImportReport.text(summary))
         }
     }
 }

@@ -31,18 +31,8 @@ struct StoreLocation: ParsableArguments {
         FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
     }
 
-    /// Removes the files of a store that holds nothing, and its directory when that is then empty.
-    func removeEmptyStore() {
-        let files = FileManager.default
-        for name in ["data.mdb", "lock.mdb"] {
-            try? files.removeItem(at: directory.appendingPathComponent(name))
-        }
-        if (try? files.contentsOfDirectory(atPath: directory.path).isEmpty) ?? false {
-            try? files.removeItem(at: directory)
-        }
-    }
-
-    /// Opens the store; `timeZone` and `grid` are recorded only by a new store.
+    /// Opens the store; `timeZone` and `grid` are recorded only by a new store (an existing
+    /// one keeps its own; `timeZone` is then this handle's zone).
     ///
     /// - Throws: ``CommandFailure`` naming the path when it is a file, cannot be read or
     ///   written, or (to read) holds no store.
@@ -64,11 +54,11 @@ struct StoreLocation: ParsableArguments {
                 )
             }
         }
-        if !holdsStore {
-            if readOnly { throw CommandFailure("store \(path): no store there") }
-            options.timeZone = timeZone
-            options.rollupGrid = grid
-        }
+        if readOnly && !holdsStore { throw CommandFailure("store \(path): no store there") }
+        // Given whether or not the files are there yet: another process may be creating the
+        // store, and the settings are decided by whichever of the two records them first.
+        options.timeZone = timeZone
+        options.rollupGrid = grid
         return try TrendStore(directory: directory, options: options)
     }
 }

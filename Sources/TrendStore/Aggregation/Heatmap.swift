@@ -74,7 +74,7 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
 /// Per-day counts and totals of a set of series over a range of local dates, such as
 /// activities per day for a contribution-graph calendar.
 public struct Heatmap: Sendable, Codable, Equatable {
-    /// The cache bucket of the series set: their names sorted and joined by `,`.
+    /// The cache bucket of the series set: ``bucketKey(for:)``.
     public var bucket: String
     /// One entry per date of the range, empty days included, oldest first.
     public var days: [HeatmapDay]
@@ -85,8 +85,26 @@ public struct Heatmap: Sendable, Codable, Equatable {
         self.days = days
     }
 
-    /// The bucket key of a set of series: `["Run", "Ride"]` → `"Ride,Run"`.
+    /// The bucket key of a set of series: their names in NFC, sorted, each with `%` written
+    /// `%25` and `,` written `%2C`, joined by `,`: `["Run", "Ride"]` → `"Ride,Run"`, and
+    /// `["Ride,Run"]` → `"Ride%2CRun"`, so no two sets share a key.
     public static func bucketKey(for series: some Sequence<String>) -> String {
-        Set(series).sorted().joined(separator: ",")
+        Set(series.map(SeriesName.normalized)).sorted().map(escaped).joined(separator: ",")
+    }
+
+    /// The series names of a key made by ``bucketKey(for:)``.
+    static func seriesNames(inBucket bucket: String) -> [String] {
+        bucket.split(separator: ",", omittingEmptySubsequences: false).map { name in
+            guard name.contains("%") else { return String(name) }
+            return name.replacingOccurrences(of: "%2C", with: ",").replacingOccurrences(
+                of: "%25", with: "%")
+        }
+    }
+
+    /// `name` with `%` and `,` escaped, so it is one name of a bucket key.
+    private static func escaped(_ name: String) -> String {
+        guard name.contains(where: { $0 == "%" || $0 == "," }) else { return name }
+        return name.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
+            of: ",", with: "%2C")
     }
 }

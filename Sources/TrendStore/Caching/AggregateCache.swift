@@ -17,11 +17,13 @@ enum StoredPayload {
 final class AggregateCache: Sendable {
     /// The `aggregates` database.
     let aggregates: Database
+    /// The name of ``aggregates``' database.
+    static let databaseName = "aggregates"
     /// What the caches have met since the store was opened.
     let counters = Mutex(CacheStatistics())
 
     init(environment: Environment) throws {
-        aggregates = try environment.openDatabase(named: "aggregates")
+        aggregates = try environment.openDatabase(named: Self.databaseName)
     }
 
     /// The payload stored under `key`.
@@ -103,7 +105,7 @@ final class AggregateCache: Sendable {
             let name = SeriesName.normalized(series)
             keys += try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
                 SchemaKey.parse(key).map {
-                    $0.subject.split(separator: ",").contains { $0 == name }
+                    Heatmap.seriesNames(inBucket: $0.subject).contains(name)
                 } ?? false
             }
         }

@@ -9,7 +9,7 @@ import Foundation
 /// | `v1/average/<series>` | one average pattern for all days (the old format, migrated away) |
 /// | `v2/weekday-average/<series>/<zone>/<W>` | the weekday average of weekday W (1 = Sunday … 7) |
 /// | `v2/today/<series>/<zone>` | today's curve, latest sample and move goal |
-/// | `v2/heatmap/<bucket>/<zone>` | a heatmap bucket: days of a set of series (bucket = names sorted, joined by `,`) |
+/// | `v2/heatmap/<bucket>/<zone>` | a heatmap bucket: days of a set of series (bucket = ``Heatmap/bucketKey(for:)``: names sorted, `%` and `,` escaped, joined by `,`) |
 ///
 /// Series names are in NFC. Within the series, bucket and zone parts, `%` is written
 /// `%25` and `/` is written `%2F`, so a key splits on `/` without ambiguity and the keys
@@ -50,7 +50,7 @@ public enum SchemaKey: Sendable {
             case heatmap
         }
         let kind: Kind
-        /// The series, or for a heatmap the bucket (names joined by `,`).
+        /// The series, or for a heatmap the bucket (``Heatmap/bucketKey(for:)``).
         let subject: String
         let zoneIdentifier: String
     }

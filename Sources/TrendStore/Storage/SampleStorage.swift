@@ -24,7 +24,10 @@ final class SampleStorage: Sendable {
     static let maximumBlockSamples = 32_768
 
     let meta: Database
+    /// The series registry (``SeriesRecord`` values by name).
     let series: Database
+    /// The name of ``series``' database.
+    static let seriesName = "series"
     /// Format-2 sample blocks; `nil` only in a format-1 store opened read-only.
     let blocks: Database?
     /// Format-2 rollup rows, one per series and UTC day; `nil` like `blocks`.
@@ -55,7 +58,7 @@ final class SampleStorage: Sendable {
         hourPhase: HourPhase
     ) throws {
         self.meta = meta
-        series = try environment.openDatabase(named: "series")
+        series = try environment.openDatabase(named: Self.seriesName)
         blocks = try Self.openFormatTwo("blocks", in: environment)
         days = try Self.openFormatTwo("days", in: environment)
         hours = try Self.openFormatTwo("hours", in: environment)

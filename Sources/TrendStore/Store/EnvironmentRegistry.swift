@@ -5,56 +5,101 @@ import Synchronization
 /// The LMDB environments open in this process, one per store directory, shared by every
 /// ``TrendStore`` opened on it: LMDB forbids opening one file twice in a process.
 ///
-/// An environment is closed when the last store using it closes or goes away.
+/// An environment is closed when the last store using it closes or goes away; with it goes
+/// this process's shared ``StoreDirectoryLock`` of the directory.
 enum EnvironmentRegistry {
     private struct Entry {
         let environment: Environment
+        let directoryLock: StoreDirectoryLock?
         var users: Int
     }
 
     private static let entries = Mutex<[String: Entry]>([:])
 
-    /// The environment of `directory`: the one already open in this process, or a new one.
+    /// The registry's key for `directory`.
+    private static func key(_ directory: URL) -> String {
+        directory.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Whether a store on `directory` is open in this process.
+    static func isOpen(_ directory: URL) -> Bool {
+        entries.withLock { $0[key(directory)] != nil }
+    }
+
+    /// The environment of `directory`: the one already open in this process, or a new one
+    /// opened under the directory's shared lock (or under `heldLock`, a lock the caller holds).
     ///
     /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the directory is open
     ///   read-only here and `options` asks to write; `LMDBError` when it cannot be opened
     ///   (the façade turns it into ``StoreError/storage(path:operation:code:reason:)``).
-    static func acquire(directory: URL, options: Environment.Options) throws -> Environment {
-        let key = directory.standardizedFileURL.resolvingSymlinksInPath().path
+    static func acquire(
+        directory: URL, options: Environment.Options, heldLock: StoreDirectoryLock? = nil
+    ) throws -> Environment {
+        let key = key(directory)
+        if let environment = try reuse(key, directory: directory, options: options) {
+            return environment
+        }
+        // Waited for outside the registry's lock: a remover in this process needs it.
+        let directoryLock =
+            try heldLock ?? StoreDirectoryLock.shared(directory, creating: !options.readOnly)
         return try entries.withLock { entries in
-            if var entry = entries[key] {
-                if entry.environment.options.readOnly && !options.readOnly {
-                    throw StoreError.storeUnavailable(
-                        path: directory.path,
-                        reason:
-                            "is open read-only in this process; close that store before opening it for writing"
-                    )
-                }
-                entry.users += 1
-                entries[key] = entry
-                return entry.environment
+            if let environment = try reuse(
+                key, in: &entries, directory: directory, options: options)
+            {
+                return environment
             }
             let environment = try Environment(path: directory.path, options: options)
-            entries[key] = Entry(environment: environment, users: 1)
+            entries[key] = Entry(
+                environment: environment, directoryLock: directoryLock, users: 1)
             return environment
         }
     }
 
-    /// Gives back an environment from ``acquire(directory:options:)``; the last user closes it.
+    /// The environment open under `key`, with one more user, or `nil`.
+    private static func reuse(_ key: String, directory: URL, options: Environment.Options) throws
+        -> Environment?
+    {
+        try entries.withLock { entries in
+            try reuse(key, in: &entries, directory: directory, options: options)
+        }
+    }
+
+    private static func reuse(
+        _ key: String, in entries: inout [String: Entry], directory: URL,
+        options: Environment.Options
+    ) throws -> Environment? {
+        guard var entry = entries[key] else { return nil }
+        if entry.environment.options.readOnly && !options.readOnly {
+            throw StoreError.storeUnavailable(
+                path: directory.path,
+                reason:
+                    "is open read-only in this process; close that store before opening it for writing"
+            )
+        }
+        entry.users += 1
+        entries[key] = entry
+        return entry.environment
+    }
+
+    /// Gives back an environment from ``acquire(directory:options:heldLock:)``; the last user
+    /// closes it and gives up the directory's lock.
     static func release(_ environment: Environment) {
-        let last: Bool = entries.withLock { entries in
+        let last: Entry? = entries.withLock { entries in
             guard let key = entries.first(where: { $0.value.environment === environment })?.key,
                 var entry = entries[key]
-            else { return false }
+            else { return nil }
             entry.users -= 1
             if entry.users > 0 {
                 entries[key] = entry
-                return false
+                return nil
             }
             entries[key] = nil
-            return true
+            return entry
         }
         // Outside the registry's lock: closing waits for transactions of other threads.
-        if last { environment.close() }
+        if let last {
+            last.environment.close()
+            withExtendedLifetime(last.directoryLock) {}
+        }
     }
 }

@@ -19,6 +19,8 @@ final class StoreEngine: Sendable {
     let caches: AggregateCache
     /// Typed key-value caches of host apps, by namespace.
     let keyValues: Database
+    /// The name of ``keyValues``' database.
+    static let keyValuesName = "key-values"
     /// The zone local-day figures of this handle use by default: the zone it was opened
     /// with, else the store's recorded default.
     let timeZone: TimeZone
@@ -47,10 +49,12 @@ final class StoreEngine: Sendable {
         do {
             meta = try environment.openDatabase(named: "meta")
             caches = try AggregateCache(environment: environment)
-            keyValues = try environment.openDatabase(named: "key-values")
+            keyValues = try environment.openDatabase(named: Self.keyValuesName)
             let settings = try StoreSettings.load(
-                environment: environment, meta: meta, newStoreZone: options.timeZone,
-                newStoreGrid: options.rollupGrid, defaultWindow: SampleStorage.defaultChunkWindow)
+                environment: environment, meta: meta,
+                newStore: StoreSettings.NewStore(
+                    zone: options.timeZone, grid: options.rollupGrid,
+                    window: SampleStorage.defaultChunkWindow))
             storage = try SampleStorage(
                 environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
                 rollupGrid: settings.rollupGrid, hourPhase: settings.hourPhase)

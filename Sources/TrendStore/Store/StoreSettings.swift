@@ -14,82 +14,98 @@ struct StoreSettings {
     /// Whether the store recorded no format before: this open creates it.
     let isNew: Bool
 
-    private static let windowKey = Array("chunk-window-ms".utf8)
+    static let windowKey = Array("chunk-window-ms".utf8)
     static let zoneKey = Array("time-zone".utf8)
+
+    /// What a new store is created with when `meta` records nothing yet.
+    struct NewStore {
+        /// The zone a new store records (`nil`: the system's).
+        var zone: TimeZone?
+        /// The grid a new store records (`nil`: the one its zone suits).
+        var grid: RollupGrid?
+        /// The chunk window a store records when it records none.
+        var window: Int64
+    }
 
     /// Reads the settings, writing them first when the store is new.
     ///
-    /// A new store records `newStoreZone` (or the system's zone) as its default and
-    /// `newStoreGrid` (or the grid that zone suits, ``RollupGrid/suited(to:)``) as its
+    /// A new store records `newStore.zone` (or the system's zone) as its default and
+    /// `newStore.grid` (or the grid that zone suits, ``RollupGrid/suited(to:)``) as its
     /// rollup grid, and with the hour grid the phase of that zone's local hours
     /// (``HourPhase/init(localHoursOf:)``, UTC hours when they have none); an existing store
     /// keeps the zone, grid and phase it recorded: opening never changes them (SPEC §4).
+    ///
+    /// What a new store records is decided in the write transaction that records it, from
+    /// what that transaction reads: when two processes create one store at once, the second
+    /// finds the first one's settings there and uses them, so every process works with the
+    /// settings the store records.
     ///
     /// A new store records ``StorageFormat/current``.
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format version
     ///   or grid, or of a phase it cannot have.
-    static func load(
-        environment: Environment, meta: Database, newStoreZone: TimeZone?,
-        newStoreGrid: RollupGrid?, defaultWindow: Int64
-    ) throws -> StoreSettings {
-        let stored = try environment.read {
-            txn -> (UInt32?, Int64?, String?, String?, Int64?) in
-            let version = try StorageFormat.stored(meta: meta, in: txn)
-            let window = try txn.value(forKey: windowKey, in: meta).map {
-                Int64(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
-            }
-            let zone = try txn.value(forKey: zoneKey, in: meta).map {
-                String(decoding: $0, as: UTF8.self)
-            }
-            return (
-                version, window, zone, try StorageFormat.storedGrid(meta: meta, in: txn),
-                try StorageFormat.storedHourPhase(meta: meta, in: txn)
-            )
+    static func load(environment: Environment, meta: Database, newStore: NewStore) throws
+        -> StoreSettings
+    {
+        let found = try environment.read { txn in try RecordedSettings(meta: meta, in: txn) }
+        if environment.options.readOnly || found.isComplete {
+            return try decide(found, newStore: newStore)
         }
-        if let version = stored.0, !StorageFormat.readable.contains(version) {
+        return try environment.write { txn in
+            let recorded = try RecordedSettings(meta: meta, in: txn)
+            let settings = try decide(recorded, newStore: newStore)
+            if recorded.version == nil {
+                try StorageFormat.record(StorageFormat.current, meta: meta, in: txn)
+                try StorageFormat.recordGrid(settings.rollupGrid, meta: meta, in: txn)
+                try StorageFormat.recordHourPhase(settings.hourPhase, meta: meta, in: txn)
+            }
+            if recorded.window == nil {
+                try txn.put(
+                    withUnsafeBytes(of: settings.chunkWindow.littleEndian, Array.init),
+                    forKey: windowKey, in: meta)
+            }
+            if recorded.zone == nil {
+                try txn.put(
+                    Array(settings.storedTimeZone.identifier.utf8), forKey: zoneKey, in: meta)
+            }
+            return settings
+        }
+    }
+
+    /// The settings of a store that records `recorded`, choosing for a new store from `newStore`.
+    private static func decide(_ recorded: RecordedSettings, newStore: NewStore) throws
+        -> StoreSettings
+    {
+        if let version = recorded.version, !StorageFormat.readable.contains(version) {
             throw StoreError.incompatibleFormat(
                 "format version \(version); this TrendStore reads versions "
                     + "\(StorageFormat.readable.lowerBound)…\(StorageFormat.readable.upperBound)")
         }
-        let window = stored.1 ?? defaultWindow
+        let window = recorded.window ?? newStore.window
         guard window > 0, window % TimeGrid.day == 0 else {
             throw StoreError.incompatibleFormat(
                 "chunk window of \(window) ms is not a whole number of days")
         }
-        let recorded = stored.2.flatMap(TimeZone.init(identifier:))
-        let zone = recorded ?? newStoreZone ?? TimeZone.current
+        let zone =
+            recorded.zone.flatMap(TimeZone.init(identifier:)) ?? newStore.zone ?? TimeZone.current
         let grid: RollupGrid
-        if let name = stored.3 {
+        if let name = recorded.grid {
             guard let recordedGrid = RollupGrid(rawValue: name) else {
                 throw StoreError.incompatibleFormat("unknown rollup grid \"\(name)\"")
             }
             grid = recordedGrid
-        } else if let version = stored.0, version >= StorageFormat.recordsGrid {
+        } else if let version = recorded.version, version >= StorageFormat.recordsGrid {
             throw StoreError.incompatibleFormat(
                 "format version \(version) without its rollup grid in meta")
         } else {
-            grid = stored.0 == nil ? newStoreGrid ?? .suited(to: zone) : .quarterHour
+            grid = recorded.version == nil ? newStore.grid ?? .suited(to: zone) : .quarterHour
         }
         let phase = try hourPhase(
-            recorded: stored.4, version: stored.0, grid: grid, newStoreZone: zone)
-        let needsWrite = stored.0 == nil || stored.1 == nil || recorded == nil
-        if needsWrite && !environment.options.readOnly {
-            try environment.write { txn in
-                if stored.0 == nil {
-                    try StorageFormat.record(StorageFormat.current, meta: meta, in: txn)
-                    try StorageFormat.recordGrid(grid, meta: meta, in: txn)
-                    try StorageFormat.recordHourPhase(phase, meta: meta, in: txn)
-                }
-                try txn.put(
-                    withUnsafeBytes(of: window.littleEndian, Array.init), forKey: windowKey,
-                    in: meta)
-                try txn.put(Array(zone.identifier.utf8), forKey: zoneKey, in: meta)
-            }
-        }
+            recorded: recorded.hourPhase, version: recorded.version, grid: grid,
+            newStoreZone: zone)
         return StoreSettings(
             chunkWindow: window, storedTimeZone: zone, rollupGrid: grid, hourPhase: phase,
-            isNew: stored.0 == nil)
+            isNew: recorded.version == nil)
     }
 
     /// The hour phase of a store of format `version` (`nil` for a new store in
@@ -111,5 +127,35 @@ struct StoreSettings {
                 "hour phase of \(recorded) ms in a store of the \(grid.rawValue) grid")
         }
         return phase
+    }
+}
+
+/// The settings as `meta` records them, each `nil` where it records none.
+private struct RecordedSettings {
+    let version: UInt32?
+    let window: Int64?
+    /// The identifier of the recorded default zone.
+    let zone: String?
+    /// The name of the recorded rollup grid.
+    let grid: String?
+    let hourPhase: Int64?
+
+    /// Whether nothing is left to record: the store was created and its settings written.
+    var isComplete: Bool { version != nil && window != nil && zone != nil }
+
+    init<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T) throws {
+        version = try StorageFormat.stored(meta: meta, in: txn)
+        window = try txn.value(forKey: StoreSettings.windowKey, in: meta).map { bytes in
+            guard bytes.count == 8 else {
+                throw StoreError.incompatibleFormat(
+                    "chunk window of \(bytes.count) bytes in meta instead of 8")
+            }
+            return Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
+        }
+        zone = try txn.value(forKey: StoreSettings.zoneKey, in: meta).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        grid = try StorageFormat.storedGrid(meta: meta, in: txn)
+        hourPhase = try StorageFormat.storedHourPhase(meta: meta, in: txn)
     }
 }

@@ -97,7 +97,7 @@ public struct StoreSnapshot: ~Copyable {
             days.append($0)
         }
         return Heatmap(
-            bucket: Heatmap.bucketKey(for: series.map(SeriesName.normalized)), days: days)
+            bucket: Heatmap.bucketKey(for: series), days: days)
     }
 
     /// The samples of `series` that start in `[from, to)`, sorted by start then end.

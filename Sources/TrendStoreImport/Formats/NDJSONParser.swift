@@ -29,7 +29,8 @@ final class NDJSONParser: RecordParser {
         else {
             return invalid(nil, "not a JSON object")
         }
-        guard let series = object["series"] as? String, !series.isEmpty else {
+        let strings = Self.strings(of: object, line: line)
+        guard let series = strings.series, !series.isEmpty else {
             return invalid("series", "missing or not a non-empty string")
         }
         guard let start = Self.instant(object["start"]) else {
@@ -48,7 +49,7 @@ final class NDJSONParser: RecordParser {
         // of a 17-digit value and drops the sign of -0.0).
         let value =
             line.withUnsafeBytes { Self.rawNumber(forKey: "value", in: $0) } ?? number.doubleValue
-        let unit = object["unit"] as? String
+        let unit = strings.unit
         var kind: SeriesKind?
         if let text = object["kind"], !(text is NSNull) {
             guard let name = text as? String, let parsed = SeriesKindName.parse(name) else {
@@ -98,6 +99,35 @@ final class NDJSONParser: RecordParser {
             index += 1
         }
         return nil
+    }
+
+    /// The `series` and `unit` strings of a line's object. Foundation's `JSONSerialization`
+    /// drops a U+FEFF that opens a string, so a line holding one has them read again by
+    /// `JSONDecoder`, which keeps it: a name survives export and import unchanged.
+    private static func strings(of object: [String: Any], line: [UInt8]) -> Names {
+        let read = Names(series: object["series"] as? String, unit: object["unit"] as? String)
+        guard line.firstRange(of: [0xEF, 0xBB, 0xBF]) != nil,
+            let exact = try? JSONDecoder().decode(Names.self, from: Data(line))
+        else { return read }
+        return Names(series: exact.series ?? read.series, unit: exact.unit ?? read.unit)
+    }
+
+    /// A line's series and unit strings, each `nil` when missing or not a string.
+    private struct Names: Decodable {
+        let series: String?
+        let unit: String?
+
+        init(series: String?, unit: String?) {
+            (self.series, self.unit) = (series, unit)
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            series = try? container.decode(String.self, forKey: .series)
+            unit = try? container.decode(String.self, forKey: .unit)
+        }
+
+        private enum Keys: CodingKey { case series, unit }
     }
 
     private static func instant(_ value: Any?) -> Int64? {

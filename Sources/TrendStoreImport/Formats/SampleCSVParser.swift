@@ -14,12 +14,14 @@ final class SampleCSVParser: BlockSource {
     /// The header's columns.
     struct Columns: Sendable {
         let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?
-        /// How many fields a row needs.
+        /// How many fields the columns read span.
         let needed: Int
+        /// How many fields the header has, and so every row.
+        let count: Int
 
-        init(series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?) {
+        init(series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, count: Int) {
             (self.series, self.start, self.end, self.value) = (series, start, end, value)
-            (self.unit, self.kind) = (unit, kind)
+            (self.unit, self.kind, self.count) = (unit, kind, count)
             needed = max(series, start, end, value, unit ?? 0, kind ?? 0) + 1
         }
     }
@@ -61,7 +63,7 @@ final class SampleCSVParser: BlockSource {
         columns = Columns(
             series: try column("series"), start: try column("start"), end: try column("end"),
             value: try column("value"), unit: header.firstIndex(of: "unit"),
-            kind: header.firstIndex(of: "kind"))
+            kind: header.firstIndex(of: "kind"), count: header.count)
     }
 
     var totalBytes: Int { stream.totalBytes }
@@ -207,11 +209,15 @@ private struct ChunkParse {
         func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
         func quoted(_ index: Int) -> String { Self.quoted(field(index)) }
         builder.countRecord()
-        guard fields >= columns.needed else {
+        guard fields == columns.count else {
+            // A row of more fields than the header most often has a decimal comma: read
+            // by position, its value would silently be another number.
             builder.invalid(
                 ImportError(
                     file: file, line: line,
-                    reason: "expected at least \(columns.needed) fields, found \(fields)"))
+                    reason:
+                        "has \(fields) fields where the header has \(columns.count) (quote a field that holds a comma)"
+                ))
             return
         }
         let seriesRange = bounds.range(columns.series)
