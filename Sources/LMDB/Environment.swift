@@ -154,17 +154,45 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Writes a consistent copy of the environment into the existing, empty directory
-    /// `destination`, while readers and writers go on. With `compacting`, free pages are
-    /// left out and the copy is as small as its data.
+    /// Writes a consistent copy of the environment into the existing directory `destination`,
+    /// which must hold no `data.mdb`, while readers and writers go on. With `compacting`, free
+    /// pages are left out and the copy is as small as its data.
     ///
-    /// The corresponding LMDB function is `mdb_env_copy2`.
+    /// The copy is written to `data.mdb.partial` with ``Options/fileMode`` (never wider, whatever
+    /// the umask), synced, and only then renamed to `data.mdb`: a copy that fails (a full disk)
+    /// or is killed leaves no `data.mdb`, so nothing half written opens as a store. A failed
+    /// copy removes its partial file.
+    ///
+    /// The corresponding LMDB function is `mdb_env_copyfd2`.
     public func copy(to destination: String, compacting: Bool) throws {
+        let partial = destination + "/data.mdb.partial"
+        let final = destination + "/data.mdb"
         try resizeLock.withShared {
             try checkOpen("copy to \(destination)")
-            try check(
-                mdb_env_copy2(pointer, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0),
-                "copy \(path) to \(destination)")
+            let descriptor = FileCalls.createNew(partial, mode: options.fileMode)
+            guard descriptor >= 0 else {
+                throw LMDBError(
+                    code: LMDBError.Code(rawValue: errno), operation: "create \(partial)")
+            }
+            do {
+                defer { FileCalls.closeFile(descriptor) }
+                _ = fchmod(descriptor, options.fileMode)
+                try check(
+                    mdb_env_copyfd2(pointer, descriptor, compacting ? UInt32(MDB_CP_COMPACT) : 0),
+                    "copy \(path) to \(destination)")
+                guard fsync(descriptor) == 0 else {
+                    throw LMDBError(
+                        code: LMDBError.Code(rawValue: errno), operation: "sync \(partial)")
+                }
+                guard link(partial, final) == 0 else {
+                    throw LMDBError(
+                        code: LMDBError.Code(rawValue: errno), operation: "name \(final)")
+                }
+            } catch {
+                unlink(partial)
+                throw error
+            }
+            unlink(partial)
         }
     }
 
@@ -338,4 +366,15 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_set_mapsize(pointer, 0), "adopt map size of \(path)")
         }
     }
+}
+
+/// The POSIX calls of ``Environment/copy(to:compacting:)``, outside the class, whose `open`
+/// and `close` would hide them.
+private enum FileCalls {
+    /// Creates `path`, which must not exist, for writing with `mode`; the descriptor or -1.
+    static func createNew(_ path: String, mode: mode_t) -> Int32 {
+        open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    }
+
+    static func closeFile(_ descriptor: Int32) { _ = close(descriptor) }
 }

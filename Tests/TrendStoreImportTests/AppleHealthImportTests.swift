@@ -212,4 +212,33 @@ struct AppleHealthVitalsTests {
             #expect(steps.buckets.map(\.count) == [1, 1, nil])
         }
     }
+
+    @Test(
+        "records and workouts longer than 14 days are ignored with their reason, the rest imported")
+    func overlongRecords() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let energy =
+            #"type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal""#
+        let path = try directory.file(
+            "export.xml",
+            containing: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <HealthData locale="en_US">
+                 <ExportDate value="2026-11-20 10:00:00 -0800"/>
+                 <Record \(energy) startDate="1000-01-01 00:00:00 -0800" endDate="9999-12-31 00:00:00 -0800" value="9000"/>
+                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-15 00:00:01 -0800" value="1"/>
+                 <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-15 00:00:00 -0800" value="2"/>
+                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2020-01-01 00:00:00 -0800" endDate="2026-01-01 00:00:00 -0800" totalDistance="5" totalDistanceUnit="km">
+                  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
+                 </Workout>
+                </HealthData>
+                """)
+        try await withTemporaryStore { store, _ in
+            let summary = try await Importer(store: store).importFile(at: path)
+            #expect(summary.ignored == ["lasts longer than 14 days": 3])
+            #expect(try figures(store, "activeEnergy") == (1, 2))
+            #expect(try store.series().map(\.name) == ["activeEnergy"])
+        }
+    }
 }

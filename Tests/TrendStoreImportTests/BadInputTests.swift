@@ -22,6 +22,10 @@ struct BadInputTests {
             ("bad/latin1.csv", 3, "series", "is not valid UTF-8"),
             ("bad/decimal-comma.csv", 3, nil, "has 5 fields where the header has 4"),
             ("bad/short-row.csv", 3, nil, "has 4 fields where the header has 5"),
+            (
+                "bad/long-sample.csv", 2, "end",
+                "the sample lasts 3287181.0 days; a sample lasts at most 14"
+            ),
         ] as [(String, Int?, String?, String)])
     func namesTheProblem(fixture: String, line: Int?, field: String?, reason: String) async throws {
         try await withTemporaryStore { store, _ in

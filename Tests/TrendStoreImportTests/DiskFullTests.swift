@@ -124,4 +124,75 @@ struct SmallFileSystemTests {
         #expect(stored.count % 20_000 == 0 && stored.count < samples.count, "\(stored.count)")
         #expect(stored == Array(samples.prefix(stored.count)))
     }
+
+    @Test(
+        "creating a store or a backup on a full file system: one error line, exit 1, nothing half made left",
+        .enabled(if: canMountTmpfs))
+    func fullAtCreation() async throws {
+        guard CommandLineTool.url != nil else { throw CommandLineTool.ToolMissing() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.url.appendingPathComponent("source")
+        var generator = SampleGenerator(seed: 6)
+        let store = try TrendStore(directory: source)
+        try await store.write(
+            generator.minuteSamples(from: 1_780_000_000_000, count: 400_000), to: "energy",
+            unit: "kcal")
+        await store.close()
+        let csv = try directory.file(
+            "one.csv", containing: "series,start,end,value\nx,1763683200000,1763683260000,1\n")
+        let mountPoint = directory.url.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        #expect(
+            try runProgram(
+                "/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
+        defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
+        // Leave from nothing to less than the source's compacted copy needs (about 1.3 MiB).
+        for leftKiB in [0, 8, 64, 200, 400, 700] {
+            let fill = mountPoint.appendingPathComponent("fill")
+            try? FileManager.default.removeItem(at: fill)
+            #expect(
+                try runProgram(
+                    "/bin/dd",
+                    ["if=/dev/zero", "of=\(fill.path)", "bs=1k", "count=\(1024 - leftKiB)"]) == 0)
+            let target = mountPoint.appendingPathComponent("store")
+            let imported = try CommandLineTool.run(["import", csv, "--store", target.path])
+            if imported.status == 0 {
+                #expect(try CommandLineTool.run(["verify", "--store", target.path]).status == 0)
+            } else {
+                #expect(imported.status == 1, "\(leftKiB) KiB: \(imported.output)")
+                #expect(imported.output.split(separator: "\n").count == 1, "\(imported.output)")
+                #expect(!FileManager.default.fileExists(atPath: target.path), "\(leftKiB) KiB")
+            }
+            try? FileManager.default.removeItem(at: target)
+            let copy = mountPoint.appendingPathComponent("backup")
+            let backup = try CommandLineTool.run(["backup", copy.path, "--store", source.path])
+            #expect(backup.status == 1, "\(leftKiB) KiB: \(backup.output)")
+            #expect(backup.output.split(separator: "\n").count == 1, "\(backup.output)")
+            #expect(!FileManager.default.fileExists(atPath: copy.path), "\(leftKiB) KiB")
+        }
+    }
+}
+
+@Suite("Backups")
+struct BackupPermissionTests {
+    @Test("a backup's files are as private as the store's (0600), whatever the umask")
+    func privateCopy() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try TrendStore(directory: directory.url.appendingPathComponent("store"))
+        try await store.write(
+            [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "x", unit: "")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let copy = directory.url.appendingPathComponent("copy")
+        try store.backup(to: copy)
+        for name in ["data.mdb"] {
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: copy.appendingPathComponent(name).path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
+        let contents = try FileManager.default.contentsOfDirectory(atPath: copy.path)
+        #expect(contents == ["data.mdb"])
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TrendStore
-import TrendStoreImport
+@testable import TrendStoreImport
 
 @Suite("Importing Strava exports")
 struct StravaImportTests {
@@ -107,5 +107,41 @@ struct StravaImportTests {
                 try store.samples(of: "Run", from: .distantPast, to: .distantFuture).first?
                     .startMilliseconds == foundationMilliseconds(utc))
         }
+    }
+
+    @Test(
+        "an elapsed time past the longest sample is ignored with its reason, in CSV and JSON; a date past year 9999 is an error",
+        arguments: ["1e16", "1209601", "9223372036854775807", "1e308"])
+    func elapsedTimeAtTheLimits(elapsed: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = try directory.file(
+            "activities.csv",
+            containing:
+                "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"Oct 6, 2022, 11:19:20 PM\",Run,\(elapsed),1\n2,\"Oct 7, 2022, 11:19:20 PM\",Run,60,1\n"
+        )
+        let json = try directory.file(
+            "activities.json",
+            containing:
+                #"[{"sport_type":"Run","start_date":"2022-10-06T23:19:20Z","elapsed_time":\#(elapsed),"distance":1},{"sport_type":"Run","start_date":"2022-10-07T23:19:20Z","elapsed_time":60,"distance":1}]"#
+        )
+        for file in [csv, json] {
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: file)
+                #expect(
+                    summary.ignored == ["lasts longer than 14 days (the longest a sample may)": 1])
+                #expect(
+                    try store.samples(of: "Run", from: .distantPast, to: .distantFuture).count == 1)
+            }
+        }
+    }
+
+    @Test("a year no Int64 of milliseconds holds is a malformed date, not a crash")
+    func hugeYear() async throws {
+        #expect(StravaActivityDate.milliseconds("Oct 6, 9223372036854775807, 11:19:20 PM") == nil)
+        #expect(StravaActivityDate.milliseconds("Oct 6, -9223372036854775808, 11:19:20 PM") == nil)
+        #expect(LocalDate(year: Int.max, month: 1, day: 1) == nil)
+        #expect(LocalDate(year: 10_000, month: 1, day: 1) == nil)
+        #expect(LocalDate(year: 9999, month: 12, day: 31) != nil)
     }
 }

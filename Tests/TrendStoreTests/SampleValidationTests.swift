@@ -18,6 +18,16 @@ struct SampleValidationTests {
                 Sample(startMilliseconds: 0, endMilliseconds: 9_000_000_000_000_000, value: 1),
                 "outside"
             ),
+            (
+                Sample(startMilliseconds: 0, endMilliseconds: 14 * 86_400_000 + 1, value: 1),
+                "the sample lasts 14.0 days; a sample lasts at most 14 days"
+            ),
+            (
+                Sample(
+                    startMilliseconds: -30_610_224_000_000, endMilliseconds: 253_402_214_400_000,
+                    value: 9000),
+                "the sample lasts 3287181.0 days"
+            ),
         ])
     func rejectsBadSample(bad: Sample, reason: String) async throws {
         try await withTemporaryStore { store, _ in
@@ -49,6 +59,21 @@ struct SampleValidationTests {
             }
             let series = try store.series()
             #expect(series.isEmpty)
+        }
+    }
+
+    @Test("a sample of exactly 14 days is stored, and costs a few kilobytes")
+    func longestSample() async throws {
+        try await withTemporaryStore { store, url in
+            let fortnight = Sample(
+                startMilliseconds: 1_700_000_000_000,
+                endMilliseconds: 1_700_000_000_000 + SampleRules.maximumDuration, value: 14)
+            try await store.write([fortnight], to: "sleep", unit: "h")
+            #expect(
+                try store.samples(of: "sleep", from: .distantPast, to: .distantFuture) == [
+                    fortnight
+                ])
+            #expect(try store.verify().isHealthy)
         }
     }
 

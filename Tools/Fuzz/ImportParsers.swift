@@ -24,6 +24,59 @@ private func drain<Source: BlockSource>(_ source: Source) {
     }
 }
 
+/// Numbers at the limits of what each numeric field's arithmetic holds: Int64's and Double's
+/// ends, values just past the store's rules (1e15, 14 days, years 1 and 9999), signed zeros.
+private let limits = [
+    "0", "-0", "1", "-1", "1e15", "1.0000000000000002e15", "1e16", "1e308", "1.8e308", "-1e308",
+    "4.9e-324", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+    "18446744073709551616", "1209600", "1209601", "1209600000", "1209600001",
+    "253402300799999", "253402300800000", "-62135596800000", "-62135596800001", "NaN", "inf",
+    "1e-400", "0x10", "00000000000000000000001",
+]
+
+/// Files of every format whose numeric fields are drawn from ``limits`` by the input's bytes.
+private func filesAtTheLimits(_ bytes: Data) -> [String] {
+    var next = bytes.makeIterator()
+    func limit() -> String { limits[Int(next.next() ?? 0) % limits.count] }
+    let years = ["0001", "9999", "10000", "9223372036854775807", "2026"]
+    func year() -> String { years[Int(next.next() ?? 0) % years.count] }
+    return [
+        "series,start,end,value\nx,\(limit()),\(limit()),\(limit())\nx,\(year())-01-01T00:00:00Z,\(year())-12-31T23:59:59.999+14:00,\(limit())\n",
+        #"{"series":"x","start":\#(limit()),"end":\#(limit()),"value":\#(limit())}"# + "\n",
+        "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"Oct 6, \(year()), 11:19:20 PM\",Run,\(limit()),\(limit())\n",
+        #"[{"sport_type":"Run","start_date":"\#(year())-10-06T23:19:20Z","elapsed_time":\#(limit()),"distance":\#(limit())}]"#,
+        """
+        <HealthData><ExportDate value="2026-11-20 10:00:00 -0800"/>
+        <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" unit="kJ" startDate="\(year())-01-01 00:00:00 -0800" endDate="\(year())-01-01 00:00:00 +1400" value="\(limit())"/>
+        <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2026-01-01 00:00:00 -0800" endDate="\(year())-01-01 00:00:00 -0800" totalDistance="\(limit())" totalDistanceUnit="mi"><WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="\(limit())" unit="mi"/></Workout>
+        </HealthData>
+        """,
+    ]
+}
+
+/// Reads `text` with every reader, as a file.
+private func readEveryFormat(_ text: String) {
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return }
+    if let stream = try? ByteStream(path: path),
+        let source = try? SampleCSVParser(stream: stream, skipInvalid: true)
+    {
+        drain(source)
+    }
+    if let stream = try? ByteStream(path: path) { drain(NDJSONParser(stream: stream)) }
+    if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) {
+        drain(parser)
+    }
+    if let stream = try? ByteStream(path: path), let parser = try? StravaJSONParser(stream: stream)
+    {
+        drain(parser)
+    }
+    if let parser = try? AppleHealthParser(
+        displayPath: "fuzz", open: { () throws(ImportError) in try ByteStream(path: path) })
+    {
+        drain(parser)
+    }
+}
+
 /// libFuzzer's entry point: reads `size` bytes with every importer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -59,5 +112,6 @@ public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         drain(parser)
     }
     _ = try? LegacyCacheFile.read(bytes, zone: TimeZone(identifier: "America/Los_Angeles")!)
+    for file in filesAtTheLimits(bytes) { readEveryFormat(file) }
     return 0
 }

@@ -100,23 +100,28 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// The store imported into: the one named, or for a dry run, which must leave it
-    /// untouched, the store there opened read-only, else a temporary store.
-    private func openStore() throws -> (store: TrendStore, temporary: URL?) {
+    /// untouched, a temporary store in `--tz` or else the named store's zone (where legacy
+    /// cache keys name it).
+    private func openStore() async throws -> (store: TrendStore, temporary: URL?) {
         guard dryRun else {
             return (try location.open(newStoreZone: tz, newStoreGrid: rollupGrid), nil)
         }
-        if location.holdsStore { return (try location.open(readOnly: true), nil) }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "trendstore-dry-run-\(UUID().uuidString)")
         var options = StoreOptions()
         options.timeZone = tz
+        // Another process may be creating the named store: then it has no zone to read yet.
+        if tz == nil, location.holdsStore, let named = try? location.open(readOnly: true) {
+            options.timeZone = named.defaultTimeZone
+            await named.close()
+        }
         options.durableCommits = false
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trendstore-dry-run-\(UUID().uuidString)")
         return (try TrendStore(directory: temporary, options: options), temporary)
     }
 
     private func importFiles() async throws {
         try await reportingErrors {
-            let (store, temporary) = try openStore()
+            let (store, temporary) = try await openStore()
             var failure: (any Error)?
             do { try await importEach(into: store) } catch { failure = error }
             await store.close()

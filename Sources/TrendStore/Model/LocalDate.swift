@@ -11,11 +11,13 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// Creates the date `dayNumber` days after 1970-01-01.
     public init(dayNumber: Int64) { self.dayNumber = dayNumber }
 
-    /// Creates a date from its year, month (1…12) and day (1…31).
+    /// Creates a date from its year (1…9999, the years a store holds), month (1…12) and
+    /// day (1…31), in the proleptic Gregorian calendar.
     ///
-    /// Returns `nil` when the day does not exist in that month.
+    /// Returns `nil` when the day does not exist in that month, or the year is outside 1…9999.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         let number = CivilDate.dayNumber(year: Int64(year), month: Int64(month), day: Int64(day))
         guard CivilDate.fromDayNumber(number) == (Int64(year), Int64(month), Int64(day)) else {
             return nil

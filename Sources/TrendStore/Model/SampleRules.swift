@@ -18,6 +18,16 @@ public enum SampleRules {
     /// import and export format can write.
     public static let instantRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
+    /// The longest a sample may last: 14 days, in milliseconds.
+    ///
+    /// Real exports hold samples of minutes (energy, steps), hours (sleep, workouts) and a
+    /// day (daily totals); the longest genuine ones are multi-day events recorded as one
+    /// activity (a 200-mile race, an expedition), within a week or two. Rollups prorate a
+    /// sample over every quarter-hour it spans and reads start a series' longest duration
+    /// before their range, so without a bound one record dated from year 1000 to 9999 would
+    /// cost minutes and gigabytes to write and slow every later read of its series.
+    public static let maximumDuration: Int64 = 14 * 86_400_000
+
     /// A broken rule: the field at fault (`start`, `end` or `value`) and why.
     public struct Violation: Sendable, Equatable, CustomStringConvertible {
         /// The field at fault: `start`, `end` or `value`.
@@ -43,10 +53,20 @@ public enum SampleRules {
                 reason:
                     "\(sample.endMilliseconds) ms is before start \(sample.startMilliseconds) ms")
         }
+        if sample.endMilliseconds - sample.startMilliseconds > maximumDuration {
+            return Violation(field: "end", reason: durationViolation(sample.durationMilliseconds))
+        }
         if let reason = valueViolation(sample.value) {
             return Violation(field: "value", reason: reason)
         }
         return nil
+    }
+
+    /// Why a sample of `milliseconds` cannot be stored (it lasts longer than ``maximumDuration``).
+    public static func durationViolation(_ milliseconds: Int64) -> String {
+        let days = Double(milliseconds) / 86_400_000
+        return "the sample lasts \(String(format: "%.1f", days)) days; "
+            + "a sample lasts at most 14 days"
     }
 
     /// Why `value` cannot be stored, or `nil` when it can.

@@ -34,12 +34,28 @@ final class StoreEngine: Sendable {
     private let writer: Mutex<ZlibCodec>
 
     init(directory: URL, options: StoreOptions) throws {
-        if !options.readOnly { try Self.createDirectory(directory) }
+        let creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
+        if creating {
+            let madeDirectory = !FileManager.default.fileExists(atPath: directory.path)
+            try Self.createDirectory(directory)
+            do {
+                try NewStoreFiles.checkRoom(in: directory)
+            } catch {
+                if madeDirectory { try? FileManager.default.removeItem(at: directory) }
+                throw error
+            }
+        }
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
         envOptions.durableCommits = options.durableCommits
-        let environment = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
+        let environment: Environment
+        do {
+            environment = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
+        } catch {
+            if creating { _ = try? TrendStore.removeStoreIfEmpty(at: directory) }
+            throw error
+        }
         self.environment = environment
         readOnly = options.readOnly
         self.directory = directory
@@ -64,6 +80,8 @@ final class StoreEngine: Sendable {
         } catch {
             // Not initialised, so no deinit will give the environment back.
             EnvironmentRegistry.release(environment)
+            // A store this open began to create (a disk that filled up) is not left half made.
+            if creating { _ = try? TrendStore.removeStoreIfEmpty(at: directory) }
             throw error
         }
         // Initialised from here: a failure is followed by deinit, which closes the handle.
@@ -173,10 +191,13 @@ final class StoreEngine: Sendable {
             throw StoreError.storeUnavailable(
                 path: directory.path, reason: "already holds a store; back up into a new directory")
         }
+        let created = !FileManager.default.fileExists(atPath: directory.path)
         try Self.createDirectory(directory)
         do {
             try environment.copy(to: directory.path, compacting: true)
         } catch {
+            // The copy removed its partial file; a directory made for it goes too.
+            if created { try? FileManager.default.removeItem(at: directory) }
             throw StoreError.wrapping(error, path: self.directory.path)
         }
     }

@@ -147,6 +147,9 @@ final class AppleHealthParser: RecordParser {
         return nil
     }
 
+    /// Why a record that lasts longer than a sample may (``SampleRules/maximumDuration``) is left out.
+    private static let tooLong = "lasts longer than 14 days"
+
     private func record(_ tag: XMLTag) -> ParsedRecord {
         guard let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of) else {
             let type = tag.string(Self.attribute.type) ?? "without a type"
@@ -169,6 +172,9 @@ final class AppleHealthParser: RecordParser {
                 "\"\(tag.string(Self.attribute.endDate) ?? "")\": \(TimestampParser.expectation)")
         }
         guard end >= start else { return invalid(line, "endDate", "is before startDate") }
+        if end - start > SampleRules.maximumDuration {
+            return .ignored(reason: Self.tooLong)
+        }
         guard let raw = tag.withAttribute(Self.attribute.value, NumberParser.double) else {
             return invalid(
                 line, "value",
@@ -239,6 +245,7 @@ final class AppleHealthParser: RecordParser {
         else {
             return invalid(line, "endDate", "is missing, malformed or before startDate")
         }
+        if end - start > SampleRules.maximumDuration { return .ignored(reason: Self.tooLong) }
         var distance: Double?
         if let total = tag.withAttribute(Self.attribute.totalDistance, NumberParser.double) {
             let unit = tag.string(Self.attribute.totalDistanceUnit) ?? "km"
