@@ -75,15 +75,12 @@ public struct DatasetGenerator: Sendable {
         }
     }
 
-    /// The samples of one local date: nothing for an empty day, else energy and maybe an activity.
+    /// The samples of one local date: nothing for an empty day or a date the zone skips
+    /// (Samoa's 2011-12-30), else energy and maybe an activity.
     public func day(_ date: LocalDate) -> [SeriesSamples] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = configuration.timeZone
-        guard
-            let dayStart = calendar.date(
-                from: DateComponents(year: date.year, month: date.month, day: date.day)),
-            let nextStart = calendar.date(byAdding: .day, value: 1, to: dayStart)
-        else { return [] }
+        let dayStart = date.firstInstant(in: configuration.timeZone)
+        let nextStart = date.adding(days: 1).firstInstant(in: configuration.timeZone)
+        guard dayStart < nextStart else { return [] }
         var random = SeededGenerator(
             seed: configuration.seed &* 0x9E37_79B9 &+ UInt64(bitPattern: date.dayNumber))
         guard Double.random(in: 0..<1, using: &random) >= configuration.emptyDayFraction else {

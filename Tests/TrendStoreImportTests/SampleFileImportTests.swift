@@ -77,10 +77,10 @@ struct SampleFileImportTests {
                     error
                         == ImportError(
                             file: path, line: 12, field: "value",
-                            reason: "\"oops\" is not a finite number", committedSamples: 8))
+                            reason: "\"oops\" is not a number", committedSamples: 8))
                 #expect(
                     error.description
-                        == "\(path):12: value: \"oops\" is not a finite number (8 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
+                        == "\(path):12: value: \"oops\" is not a number (8 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
                 )
             }
             // Batches of rows 1–4 and 5–8 were committed; rows 9–10 shared the failing batch.

@@ -97,16 +97,11 @@ enum Arguments {
         case date(LocalDate)
         case instant(Date)
 
-        /// The instant: a date's first instant in `zone`.
+        /// The instant: a date's first instant in `zone` (proleptic Gregorian, as stored).
         func instant(in zone: TimeZone) -> Date {
             switch self {
             case .instant(let date): return date
-            case .date(let date):
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = zone
-                let components = DateComponents(year: date.year, month: date.month, day: date.day)
-                return calendar.date(from: components).map { calendar.startOfDay(for: $0) }
-                    ?? Date(milliseconds: date.dayNumber * 86_400_000)
+            case .date(let date): return date.firstInstant(in: zone)
             }
         }
     }

@@ -67,12 +67,8 @@ struct GenerateCommand: AsyncParsableCommand {
             configuration.energyDecimals = decimals
             let generator = DatasetGenerator(configuration)
             if let out, out.hasSuffix(".xml") {
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = zone
-                let endDate = configuration.endDate.adding(days: 1)
-                let exportDate = calendar.date(
-                    from: DateComponents(
-                        year: endDate.year, month: endDate.month, day: endDate.day, hour: 9))!
+                let exportDate = configuration.endDate.adding(days: 1).firstInstant(in: zone)
+                    .addingTimeInterval(9 * 3_600)
                 let writer = try AppleHealthXMLWriter(path: out, exportDate: exportDate, zone: zone)
                 try generator.generate { try writer.write($0) }
                 try writer.close()

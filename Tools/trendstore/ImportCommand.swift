@@ -163,7 +163,7 @@ struct ImportCommand: AsyncParsableCommand {
 
 extension ImportFormat: ExpressibleByArgument {}
 
-/// The end-of-import summary, as text.
+/// The end-of-import summary, as text, each line ``Terminal/safe(_:)``.
 enum ImportReport {
     static func text(_ summary: ImportSummary) -> String {
         var lines = [
@@ -176,6 +176,9 @@ enum ImportReport {
         for (series, written) in summary.written.sorted(by: { $0.key < $1.key }) {
             lines.append(
                 "  \(series): \(written.inserted) new, \(written.replaced) replaced, \(written.unchanged) unchanged"
+                    + (written.duplicates > 0
+                        ? ", \(written.duplicates) repeated within the file (the last one kept)"
+                        : "")
             )
         }
         for (reason, count) in summary.ignored.sorted(by: { $0.key < $1.key }) {
@@ -185,6 +188,6 @@ enum ImportReport {
             lines.append("  skipped \(summary.skipped) records, for example:")
             lines += summary.skippedExamples.map { "    \($0)" }
         }
-        return lines.joined(separator: "\n")
+        return lines.map(Terminal.safe).joined(separator: "\n")
     }
 }

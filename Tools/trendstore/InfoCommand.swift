@@ -88,7 +88,9 @@ struct StoreInfo: Encodable {
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every chunk and rollup of a store; exit 1 when anything is wrong.")
+        abstract:
+            "Check every chunk and rollup of a store; exit 3 when damage is found, 1 when it cannot be read."
+    )
 
     @OptionGroup var location: StoreLocation
 
@@ -105,7 +107,7 @@ struct VerifyCommand: AsyncParsableCommand {
                     "checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
                         + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
                         + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
-                for problem in report.problems { print("  \(problem)") }
+                for problem in report.problems { print("  \(Terminal.safe("\(problem)"))") }
             }
             if !report.isHealthy { throw ExitCode(3) }
         }

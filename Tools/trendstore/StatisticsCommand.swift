@@ -135,9 +135,7 @@ enum StatisticsJSON {
 enum StatisticsTable {
     static func render(_ answer: IntervalStatistics) -> String {
         let options = answer.options
-        let local = ISO8601DateFormatter()
-        local.timeZone = answer.timeZone
-        local.formatOptions = [.withInternetDateTime]
+        let zone = answer.timeZone
         let columns: [(StatisticsOptions, String, (StatisticsBucket) -> String)] = [
             (.sum, "sum", { $0.sum.map(Format.number) ?? "–" }),
             (.average, "average", { $0.average.map(Format.number) ?? "–" }),
@@ -148,13 +146,13 @@ enum StatisticsTable {
                 .mostRecent, "most recent",
                 {
                     $0.mostRecent.map {
-                        "\(Format.number($0.value)) at \(local.string(from: $0.start))"
+                        "\(Format.number($0.value)) at \(Timestamps.text($0.start, in: zone))"
                     } ?? "–"
                 }
             ),
         ].filter { options.contains($0.0) }
         let rows = answer.buckets.map { bucket in
-            [local.string(from: bucket.start)] + columns.map { $0.2(bucket) }
+            [Timestamps.text(bucket.start, in: zone)] + columns.map { $0.2(bucket) }
         }
         let title =
             "\(answer.series) (\(answer.kind.rawValue)), \(answer.interval) buckets in "

@@ -76,7 +76,7 @@ func reportingErrors<R>(_ body: () async throws -> R) async throws -> R {
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        FileHandle.standardError.write(Data("trendstore: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("trendstore: \(Terminal.safe("\(error)"))\n".utf8))
         throw ExitCode.failure
     }
 }

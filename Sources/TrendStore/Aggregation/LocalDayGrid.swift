@@ -195,3 +195,14 @@ struct DayRuns: Sequence {
         }
     }
 }
+
+extension LocalDate {
+    /// The first instant of this date in `zone`, in the proleptic Gregorian calendar the store
+    /// uses for every year (Foundation's `.gregorian` calendar is Julian before 1582-10-15). For
+    /// a date the zone skips (Samoa's 2011-12-30), the instant the next date begins.
+    public func firstInstant(in zone: TimeZone) -> Date {
+        Date(
+            milliseconds: LocalDayGrid(zone: zone, from: self, through: self).bounds(of: self).start
+        )
+    }
+}

@@ -8,6 +8,8 @@ struct SampleBatch {
     let samples: [Sample]
     /// The longest duration in the batch, in milliseconds.
     let maximumDuration: Int64
+    /// How many samples a later sample of the same identity in the batch replaced.
+    let duplicates: Int
 
     /// Validates and normalises `samples` written to `series`.
     ///
@@ -24,6 +26,7 @@ struct SampleBatch {
         if Self.isStrictlyOrdered(input) {
             // Already in order with unique identities, as most bulk writes are.
             self.samples = input
+            duplicates = 0
             return
         }
         // Stable order by identity; among equal identities the input order is kept, so the last wins.
@@ -48,6 +51,7 @@ struct SampleBatch {
             }
         }
         self.samples = unique
+        duplicates = input.count - unique.count
     }
 
     /// Whether `samples` are sorted by `(start, end)` with no identity twice.

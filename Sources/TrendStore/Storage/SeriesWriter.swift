@@ -47,7 +47,9 @@ struct SeriesWriter: ~Copyable {
             record.maximumDuration = batch.maximumDuration
             try storage.saveSeriesRecord(record, in: txn)
         }
-        return try upsert(batch.samples[...], in: txn)
+        var summary = try upsert(batch.samples[...], in: txn)
+        summary.duplicates = batch.duplicates
+        return summary
     }
 
     /// Upserts sorted, identity-unique samples.

@@ -244,7 +244,9 @@ private struct ChunkParse {
         }
         guard end >= start else { return invalid("end", "is before start", line) }
         guard let value = NumberParser.double(field(columns.value)) else {
-            return invalid("value", "\(quoted(columns.value)) is not a finite number", line)
+            return invalid(
+                "value",
+                "\(quoted(columns.value)) \(NumberParser.problem(field(columns.value)))", line)
         }
         if entry == nil {
             entry = resolveEntry(base, bounds, line: line)

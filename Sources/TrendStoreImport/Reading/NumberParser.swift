@@ -25,6 +25,13 @@ enum NumberParser {
         return negative ? -value : value
     }
 
+    /// Why `bytes`, which ``double(_:)`` refused, is no value: `is not a finite number` for
+    /// NaN and numbers out of Double's range, `is not a number` for other text.
+    static func problem(_ bytes: UnsafeRawBufferPointer) -> String {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return Double(text) == nil ? "is not a number" : "is not a finite number"
+    }
+
     /// A decimal number, exactly as `strtod` would round it, or `nil`.
     ///
     /// Plain decimals with at most 15 significant digits take a fast exact path

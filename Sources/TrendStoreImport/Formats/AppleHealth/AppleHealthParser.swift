@@ -176,9 +176,10 @@ final class AppleHealthParser: RecordParser {
             return .ignored(reason: Self.tooLong)
         }
         guard let raw = tag.withAttribute(Self.attribute.value, NumberParser.double) else {
+            let problem = tag.withAttribute(Self.attribute.value, NumberParser.problem)
             return invalid(
                 line, "value",
-                "\"\(tag.string(Self.attribute.value) ?? "")\" is not a finite number")
+                "\"\(tag.string(Self.attribute.value) ?? "")\" \(problem ?? "is missing")")
         }
         let unit = tag.string(Self.attribute.unit) ?? ""
         guard let conversion = quantity.conversion(from: unit) else {
