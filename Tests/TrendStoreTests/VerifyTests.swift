@@ -77,4 +77,31 @@ struct VerifyTests {
             #expect(report.problems.map(\.kind) == [.rollupMismatch])
         }
     }
+
+    @Test("among many series, a tampered row is reported for its own series only")
+    func tamperedRowAmongMany() async throws {
+        try await withTemporaryStore(options: .quarterHourGrid) { store, _ in
+            var generator = SampleGenerator(seed: 5)
+            for index in 0..<40 {
+                try await store.write(
+                    generator.minuteSamples(
+                        from: 1_700_000_000_000 + Int64(index) * 3_600_000, count: 3_000),
+                    to: "s\(index)", unit: "kcal")
+            }
+            let engine = store.engine
+            try engine.write { txn, _ in
+                let record = try engine.storage.requireSeries(named: "s17", in: txn)
+                let days = try engine.storage.formatTwoDatabases().days
+                let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
+                let key = StorageKey.dayRowKey(series: record.id, day: day)
+                var bytes = try #require(try txn.value(forKey: key, in: days))
+                bytes[bytes.count / 2] ^= 0x01
+                try txn.put(bytes, forKey: key, in: days)
+            }
+            let report = try store.verify()
+            #expect(report.seriesChecked == 40)
+            #expect(report.problems.map(\.kind) == [.rollupMismatch])
+            #expect(report.problems.map(\.series) == ["s17"])
+        }
+    }
 }

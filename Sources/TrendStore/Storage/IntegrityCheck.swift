@@ -16,9 +16,12 @@ struct IntegrityCheck {
         var report = VerificationReport()
         let records = try storage.allSeriesRecords(in: txn)
         let zlib = ZlibCodec()
+        var rowsBySeries = try storage.rowsBySeries(in: txn)
         for record in records {
             report.seriesChecked += 1
-            try check(record, txn: txn, zlib: zlib, report: &report)
+            try check(
+                record, rows: rowsBySeries.removeValue(forKey: record.id) ?? [:], txn: txn,
+                zlib: zlib, report: &report)
         }
         let known = Set(records.map(\.id))
         let keyed: [(Database?, (UnsafeRawBufferPointer) -> UInt32?)] = [
@@ -46,8 +49,9 @@ struct IntegrityCheck {
         return report
     }
 
+    /// Checks `record`, whose stored rollup rows are `rows` (by UTC day).
     private func check<T: ReadableTransaction & ~Copyable>(
-        _ record: SeriesRecord, txn: borrowing T, zlib: ZlibCodec,
+        _ record: SeriesRecord, rows: [Int64: [UInt8]], txn: borrowing T, zlib: ZlibCodec,
         report: inout VerificationReport
     ) throws {
         var expectedDays = Set<Int64>()
@@ -64,8 +68,7 @@ struct IntegrityCheck {
         let (legacyRows, damagedBlocks) = try legacyRollupRows(record, txn: txn) {
             problem(.damagedRollup, $0, $1)
         }
-        var rows: [Int64: [UInt8]] = [:]
-        try storage.forEachRow(series: record.id, in: txn) { rows[$0] = Array($1) }
+        var rows = rows
         // A store of the hour grid keeps the rows of its newest days only: the summaries of
         // the others are checked against rows recomputed from samples.
         let storesRows = storage.rollupGrid.keepsEveryRow

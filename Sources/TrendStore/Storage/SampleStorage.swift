@@ -107,6 +107,24 @@ final class SampleStorage: Sendable {
         }
     }
 
+    /// Every rollup row, by series and day, from one walk over the rows (a walk per series
+    /// would cost the rows of every series for each one).
+    func rowsBySeries<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [UInt32: [Int64: [UInt8]]]
+    {
+        guard let days else { return [:] }
+        var rows: [UInt32: [Int64: [UInt8]]] = [:]
+        try txn.withCursor(days) { cursor in
+            try cursor.forEach { key, value in
+                if let parsed = StorageKey.parseDayRow(key) {
+                    rows[parsed.series, default: [:]][parsed.day] = Array(value)
+                }
+                return true
+            }
+        }
+        return rows
+    }
+
     /// The UTC days that have a rollup row of series `id`, in order.
     func rowDays<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
         throws -> [Int64]
