@@ -11,10 +11,13 @@ public struct Cursor: ~Copyable {
 
     let pointer: OpaquePointer
     let database: Database
+    /// The page size values are checked against (``ValueBounds``), or `nil` for no check.
+    let pageSize: Int?
 
-    init(pointer: OpaquePointer, database: Database) {
+    init(pointer: OpaquePointer, database: Database, pageSize: Int?) {
         self.pointer = pointer
         self.database = database
+        self.pageSize = pageSize
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`.
@@ -76,7 +79,8 @@ public struct Cursor: ~Copyable {
         try check(rc, "cursor \(name) in database \(database)")
         return (
             UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),
-            UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size)
+            try ValueBounds.checked(
+                dataVal, pageSize: pageSize, "cursor \(name) in database \(database)")
         )
     }
 }

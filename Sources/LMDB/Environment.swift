@@ -367,14 +367,3 @@ public final class Environment: @unchecked Sendable {
         }
     }
 }
-
-/// The POSIX calls of ``Environment/copy(to:compacting:)``, outside the class, whose `open`
-/// and `close` would hide them.
-private enum FileCalls {
-    /// Creates `path`, which must not exist, for writing with `mode`; the descriptor or -1.
-    static func createNew(_ path: String, mode: mode_t) -> Int32 {
-        open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    }
-
-    static func closeFile(_ descriptor: Int32) { _ = close(descriptor) }
-}

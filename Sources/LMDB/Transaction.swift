@@ -56,9 +56,11 @@ extension ReadableTransaction where Self: ~Copyable {
 
 /// Operations shared by both transaction kinds, on LMDB's raw handle.
 enum TransactionOperations {
+    /// The value under `key`, checked against its pages (``ValueBounds``) in a read
+    /// transaction (`checksBounds`); a write transaction's changed pages lie outside the map.
     static func withValue<R>(
         _ txn: OpaquePointer, key: UnsafeRawBufferPointer, database: Database,
-        _ body: (UnsafeRawBufferPointer) throws -> R
+        checksBounds: Bool, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         var keyVal = MDB_val(
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
@@ -66,16 +68,23 @@ enum TransactionOperations {
         let rc = mdb_get(txn, database.handle, &keyVal, &dataVal)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "get from database \(database)")
-        return try body(UnsafeRawBufferPointer(start: dataVal.mv_data, count: dataVal.mv_size))
+        return try body(
+            ValueBounds.checked(
+                dataVal, pageSize: checksBounds ? ValueBounds.pageSize(of: txn) : nil,
+                "get from database \(database)"))
     }
 
+    /// A cursor over `database`, whose values are checked like ``withValue(_:key:database:checksBounds:_:)``'s.
     static func withCursor<R>(
-        _ txn: OpaquePointer, database: Database, _ body: (inout Cursor) throws -> R
+        _ txn: OpaquePointer, database: Database, checksBounds: Bool,
+        _ body: (inout Cursor) throws -> R
     ) throws -> R {
         var cursor: OpaquePointer?
         try check(
             mdb_cursor_open(txn, database.handle, &cursor), "open cursor on database \(database)")
-        var wrapped = Cursor(pointer: cursor!, database: database)
+        var wrapped = Cursor(
+            pointer: cursor!, database: database,
+            pageSize: checksBounds ? ValueBounds.pageSize(of: txn) : nil)
         defer { mdb_cursor_close(cursor) }
         return try body(&wrapped)
     }
@@ -112,13 +121,14 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
         forKey key: UnsafeRawBufferPointer, in database: Database,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+        try TransactionOperations.withValue(
+            pointer, key: key, database: database, checksBounds: true, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, body)
+        try TransactionOperations.withCursor(pointer, database: database, checksBounds: true, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.
@@ -147,13 +157,14 @@ public struct LentReadTransaction: ~Copyable, ReadableTransaction {
         forKey key: UnsafeRawBufferPointer, in database: Database,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+        try TransactionOperations.withValue(
+            pointer, key: key, database: database, checksBounds: true, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, body)
+        try TransactionOperations.withCursor(pointer, database: database, checksBounds: true, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.
@@ -187,13 +198,14 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         forKey key: UnsafeRawBufferPointer, in database: Database,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try TransactionOperations.withValue(pointer, key: key, database: database, body)
+        try TransactionOperations.withValue(
+            pointer, key: key, database: database, checksBounds: false, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, body)
+        try TransactionOperations.withCursor(pointer, database: database, checksBounds: false, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.

@@ -83,33 +83,3 @@ struct StoreInfo: Encodable {
     var sampleCount: Int
     var series: [SeriesInfo]
 }
-
-/// `trendstore verify`: the store's integrity check.
-struct VerifyCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "verify",
-        abstract:
-            "Check every chunk and rollup of a store; exit 3 when damage is found, 1 when it cannot be read."
-    )
-
-    @OptionGroup var location: StoreLocation
-
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
-
-    func run() async throws {
-        try await reportingErrors {
-            let report = try location.open(readOnly: true).verify()
-            if json {
-                print(try JSONOutput.encode(report))
-            } else {
-                print(
-                    "checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
-                        + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
-                        + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
-                for problem in report.problems { print("  \(Terminal.safe("\(problem)"))") }
-            }
-            if !report.isHealthy { throw ExitCode(3) }
-        }
-    }
-}

@@ -19,9 +19,16 @@ struct IntegrityCheck {
         var rowsBySeries = try storage.rowsBySeries(in: txn)
         for record in records {
             report.seriesChecked += 1
-            try check(
-                record, rows: rowsBySeries.removeValue(forKey: record.id) ?? [:], txn: txn,
-                zlib: zlib, report: &report)
+            do {
+                try check(
+                    record, rows: rowsBySeries.removeValue(forKey: record.id) ?? [:], txn: txn,
+                    zlib: zlib, report: &report)
+            } catch let error as LMDBError {
+                report.problems.append(
+                    .init(
+                        kind: .unreadable, series: record.name, at: Date(milliseconds: 0),
+                        detail: "\(error)"))
+            }
         }
         let known = Set(records.map(\.id))
         let keyed: [(Database?, (UnsafeRawBufferPointer) -> UInt32?)] = [
@@ -32,8 +39,10 @@ struct IntegrityCheck {
             (storage.hours, { StorageKey.parse($0)?.series }),
         ]
         for case (let database?, let series) in keyed {
+            var reached = 0
             try txn.withCursor(database) { cursor in
                 try cursor.forEach { key, _ in
+                    reached += 1
                     let owner = series(key)
                     if owner.map({ !known.contains($0) }) ?? true {
                         report.problems.append(
@@ -44,6 +53,15 @@ struct IntegrityCheck {
                     }
                     return true
                 }
+            }
+            let recorded = try txn.statistics(of: database).entries
+            if reached != recorded {
+                report.problems.append(
+                    .init(
+                        kind: .unreadable, series: "", at: Date(milliseconds: 0),
+                        detail:
+                            "database \(database) holds \(recorded) entries but a walk reaches \(reached): a damaged page hides or repeats some"
+                    ))
             }
         }
         return report

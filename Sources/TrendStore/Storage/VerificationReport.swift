@@ -20,6 +20,12 @@ public struct VerificationReport: Sendable, Codable, Equatable {
             case damagedRollup
             /// A key belongs to no registered series.
             case unknownSeries
+            /// LMDB could not read the series' pages (a damaged page of the file, which LMDB
+            /// does not checksum): what it holds from there on was not checked.
+            case unreadable
+            /// The data file's newest meta page is damaged: LMDB may have opened an earlier
+            /// commit, so the last commits' data may be missing from what was checked.
+            case damagedMetaPage
         }
         /// The kind of problem.
         public var kind: Kind

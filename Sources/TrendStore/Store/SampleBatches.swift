@@ -29,10 +29,20 @@ public struct SampleBatches: AsyncSequence, Sendable {
         /// The earliest start not yet returned.
         var position: Int64
         let to: Int64
+        /// Whether the store's blocks were seen to be all reachable (checked before the first block).
+        var checkedReach = false
 
         /// The next block's samples in the range, or `nil` after the last.
+        ///
+        /// - Throws: ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED`
+        ///   before the first block when a damaged page hides blocks from a walk (the
+        ///   sequence would otherwise end short).
         public mutating func next() async throws -> [Sample]? {
             guard position < to else { return nil }
+            if !checkedReach {
+                try engine.read { txn in try engine.storage.checkReach(in: txn) }
+                checkedReach = true
+            }
             let samples = try engine.nextBlock(of: series, from: position, before: to)
             guard let last = samples.last else {
                 position = to

@@ -57,6 +57,14 @@ final class StoreEngine: Sendable {
             throw error
         }
         self.environment = environment
+        if !options.readOnly, !creating, (try? environment.metaPagesAgree()) == false {
+            EnvironmentRegistry.release(environment)
+            throw StoreError.storeUnavailable(
+                path: directory.path,
+                reason:
+                    "the newest meta page of its data file is damaged, so LMDB would open an earlier commit and a write would make losing the later ones permanent; run trendstore verify, then restore a backup or export what it holds"
+            )
+        }
         readOnly = options.readOnly
         self.directory = directory
         writer = Mutex(ZlibCodec(level: 1))

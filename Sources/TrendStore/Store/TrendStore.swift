@@ -148,7 +148,21 @@ public actor TrendStore {
     ///
     /// - Complexity: Reads the whole store once.
     public nonisolated func verify() throws -> VerificationReport {
-        try engine.read { txn in try IntegrityCheck(storage: engine.storage).run(in: txn) }
+        var report = try engine.read { txn in
+            try IntegrityCheck(storage: engine.storage).run(in: txn)
+        }
+        if try !engine.environment.metaPagesAgree() {
+            let ids = try engine.environment.metaPageTransactionIDs()
+            report.problems.insert(
+                .init(
+                    kind: .damagedMetaPage, series: "(data.mdb)", at: Date(milliseconds: 0),
+                    detail:
+                        "the meta pages record transactions \(ids[0]) and \(ids[1]), not two in a row: "
+                        + "one is damaged, and the store may have opened an earlier commit than its last"
+                ),
+                at: 0)
+        }
+        return report
     }
 }
 
