@@ -3,7 +3,8 @@ import Foundation
 import TrendStore
 import TrendStoreImport
 
-/// `trendstore export`: samples in the importer's own formats.
+/// `trendstore export`: samples in the importer's own formats, run in a child process
+/// (``SupervisedRun``), so a fault reading a damaged page is reported as damage (exit 3).
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -32,6 +33,9 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var location: StoreLocation
 
+    @Flag(help: .hidden)
+    var inThisProcess = false
+
     func validate() throws {
         guard ExportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be csv or ndjson, not \(format)")
@@ -39,6 +43,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard inThisProcess else { try SupervisedRun.run(store: location.directory) }
         try await reportingErrors {
             let store = try location.open(readOnly: true)
             let zone = store.defaultTimeZone

@@ -2,18 +2,8 @@ import ArgumentParser
 import Foundation
 import TrendStore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// `trendstore verify`: the store's integrity check.
-///
-/// The check runs in a child process of this tool: LMDB has no page checksums, so a damaged
-/// B-tree page can make reading it fault (SIGBUS, SIGSEGV) or fail LMDB's own assertions
-/// (SIGABRT). The parent reports that as damage, in one line with exit status 3, instead
-/// of dying with the child.
+/// `trendstore verify`: the store's integrity check, run in a child process
+/// (``SupervisedRun``), so a fault reading a damaged page is reported as damage.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -31,37 +21,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         if inThisProcess { return try await check() }
-        try superviseChild()
-    }
-
-    /// Runs the check in a child process and reports a child killed by a signal as damage.
-    private func superviseChild() throws {
-        let child = Process()
-        child.executableURL =
-            Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = Array(CommandLine.arguments.dropFirst()) + ["--in-this-process"]
-        var environment = ProcessInfo.processInfo.environment
-        // The runtime's crash report would be many lines: the parent says it in one.
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        child.environment = environment
-        do {
-            try child.run()
-        } catch {
-            throw CommandFailure("cannot start the check: \(error)")
-        }
-        child.waitUntilExit()
-        guard child.terminationReason == .uncaughtSignal else {
-            throw ExitCode(child.terminationStatus)
-        }
-        let signal = child.terminationStatus
-        let name = String(cString: strsignal(signal))
-        FileHandle.standardError.write(
-            Data(
-                ("trendstore: store \(location.directory.path) is unreadable: reading it killed the check "
-                    + "(signal \(signal), \(name)), so a page of its file is damaged; restore a backup, "
-                    + "or export the series that still read and import them into a new store\n")
-                    .utf8))
-        throw ExitCode(3)
+        try SupervisedRun.run(store: location.directory)
     }
 
     /// The check itself: damage found or a store that cannot be read is exit status 3.
