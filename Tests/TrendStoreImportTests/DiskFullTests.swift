@@ -85,6 +85,16 @@ private func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
     return process.terminationStatus
 }
 
+/// A 1 MiB tmpfs mounted at `small` in `directory`; the caller unmounts it.
+private func mountSmallFileSystem(in directory: TemporaryDirectory) throws -> URL {
+    let mountPoint = directory.url.appendingPathComponent("small")
+    try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+    #expect(
+        try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path])
+            == 0)
+    return mountPoint
+}
+
 @Suite("A small file system that fills up")
 struct SmallFileSystemTests {
     @Test(
@@ -93,11 +103,7 @@ struct SmallFileSystemTests {
     func tmpfs() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let mountPoint = directory.url.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        #expect(
-            try runProgram(
-                "/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
+        let mountPoint = try mountSmallFileSystem(in: directory)
         defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
 
         var generator = SampleGenerator(seed: 5)
@@ -141,11 +147,7 @@ struct SmallFileSystemTests {
         await store.close()
         let csv = try directory.file(
             "one.csv", containing: "series,start,end,value\nx,1763683200000,1763683260000,1\n")
-        let mountPoint = directory.url.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        #expect(
-            try runProgram(
-                "/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]) == 0)
+        let mountPoint = try mountSmallFileSystem(in: directory)
         defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
         // Leave from nothing to less than the source's compacted copy needs (about 1.3 MiB).
         for leftKiB in [0, 8, 64, 200, 400, 700] {

@@ -62,17 +62,7 @@ struct VerifyTests {
             try await store.write(
                 generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e",
                 unit: "kcal")
-            let engine = store.engine
-            try engine.write { txn, _ in
-                let record = try engine.storage.requireSeries(named: "e", in: txn)
-                let days = try engine.storage.formatTwoDatabases().days
-                let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
-                let key = StorageKey.dayRowKey(series: record.id, day: day)
-                var bytes = try #require(try txn.value(forKey: key, in: days))
-                // inside the day's row: its checksum no longer matches
-                bytes[bytes.count / 2] ^= 0x01
-                try txn.put(bytes, forKey: key, in: days)
-            }
+            try Self.tamperSecondRow(of: "e", in: store)
             let report = try store.verify()
             #expect(report.problems.map(\.kind) == [.rollupMismatch])
         }
@@ -88,20 +78,25 @@ struct VerifyTests {
                         from: 1_700_000_000_000 + Int64(index) * 3_600_000, count: 3_000),
                     to: "s\(index)", unit: "kcal")
             }
-            let engine = store.engine
-            try engine.write { txn, _ in
-                let record = try engine.storage.requireSeries(named: "s17", in: txn)
-                let days = try engine.storage.formatTwoDatabases().days
-                let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
-                let key = StorageKey.dayRowKey(series: record.id, day: day)
-                var bytes = try #require(try txn.value(forKey: key, in: days))
-                bytes[bytes.count / 2] ^= 0x01
-                try txn.put(bytes, forKey: key, in: days)
-            }
+            try Self.tamperSecondRow(of: "s17", in: store)
             let report = try store.verify()
             #expect(report.seriesChecked == 40)
             #expect(report.problems.map(\.kind) == [.rollupMismatch])
             #expect(report.problems.map(\.series) == ["s17"])
+        }
+    }
+
+    /// Flips a bit inside the second rollup row of `series`: its checksum no longer matches.
+    static func tamperSecondRow(of series: String, in store: TrendStore) throws {
+        let engine = store.engine
+        try engine.write { txn, _ in
+            let record = try engine.storage.requireSeries(named: series, in: txn)
+            let days = try engine.storage.formatTwoDatabases().days
+            let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
+            let key = StorageKey.dayRowKey(series: record.id, day: day)
+            var bytes = try #require(try txn.value(forKey: key, in: days))
+            bytes[bytes.count / 2] ^= 0x01
+            try txn.put(bytes, forKey: key, in: days)
         }
     }
 }

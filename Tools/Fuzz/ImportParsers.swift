@@ -54,13 +54,16 @@ private func filesAtTheLimits(_ bytes: Data) -> [String] {
     ]
 }
 
-/// Reads `text` with every reader, as a file.
-private func readEveryFormat(_ text: String) {
-    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return }
-    if let stream = try? ByteStream(path: path),
-        let source = try? SampleCSVParser(stream: stream, skipInvalid: true)
-    {
-        drain(source)
+/// Reads the file at `path` with every reader; the CSV reader in pieces cut small (so
+/// records straddle them) and large, strict and skipping.
+private func readEveryFormat() {
+    for (chunkBytes, skipInvalid) in [(61, true), (1 << 20, false)] {
+        if let stream = try? ByteStream(path: path),
+            let source = try? SampleCSVParser(
+                stream: stream, skipInvalid: skipInvalid, chunkBytes: chunkBytes)
+        {
+            drain(source)
+        }
     }
     if let stream = try? ByteStream(path: path) { drain(NDJSONParser(stream: stream)) }
     if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) {
@@ -89,29 +92,11 @@ public func fuzzImportParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     }
     _ = StravaActivityDate.milliseconds(String(decoding: bytes.prefix(64), as: UTF8.self))
     if let stream = try? ByteStream(path: path) { _ = try? FormatDetector.detect(stream) }
-    // The CSV reader in pieces cut small (so records straddle them) and large, strict and skipping.
-    for (chunkBytes, skipInvalid) in [(61, true), (1 << 20, false)] {
-        if let stream = try? ByteStream(path: path),
-            let source = try? SampleCSVParser(
-                stream: stream, skipInvalid: skipInvalid, chunkBytes: chunkBytes)
-        {
-            drain(source)
-        }
-    }
-    if let stream = try? ByteStream(path: path) { drain(NDJSONParser(stream: stream)) }
-    if let stream = try? ByteStream(path: path), let parser = try? StravaCSVParser(stream: stream) {
-        drain(parser)
-    }
-    if let stream = try? ByteStream(path: path), let parser = try? StravaJSONParser(stream: stream)
-    {
-        drain(parser)
-    }
-    if let parser = try? AppleHealthParser(
-        displayPath: "fuzz", open: { () throws(ImportError) in try ByteStream(path: path) })
-    {
-        drain(parser)
-    }
+    readEveryFormat()
     _ = try? LegacyCacheFile.read(bytes, zone: TimeZone(identifier: "America/Los_Angeles")!)
-    for file in filesAtTheLimits(bytes) { readEveryFormat(file) }
+    for file in filesAtTheLimits(bytes)
+    where FileManager.default.createFile(atPath: path, contents: Data(file.utf8)) {
+        readEveryFormat()
+    }
     return 0
 }

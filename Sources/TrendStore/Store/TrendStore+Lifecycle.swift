@@ -9,11 +9,12 @@ extension TrendStore {
     /// twice does nothing.
     ///
     /// On iOS, a process suspended while it holds a file lock in a shared app-group container
-    /// is killed by the system (`0xdead10cc`). TrendStore holds LMDB's locks only inside a
-    /// transaction, and every transaction is closure-scoped and synchronous, so none is open
-    /// while your code waits; to be certain before suspension, `await` your last write and
-    /// call `close()` from `applicationDidEnterBackground` (inside a background task), then
-    /// open the store again when the app returns.
+    /// is killed by the system (`0xdead10cc`). An open store holds file locks from open to
+    /// close: LMDB's shared `fcntl` lock on `lock.mdb` and TrendStore's shared `flock` on the
+    /// store's directory (which keeps another process from removing the store while it is
+    /// open). LMDB's writer lock is held only inside a write transaction. So `await` your last
+    /// write and call `close()` from `applicationDidEnterBackground` (inside a background
+    /// task), then open the store again when the app returns.
     public func close() {
         engine.close()
     }
