@@ -61,6 +61,9 @@ public final class Environment: @unchecked Sendable {
     public let path: String
     /// The options the environment was opened with.
     public let options: Options
+    /// The page size read transactions check values against (``ValueBounds``), or `nil` where
+    /// the file's pages are not the system's.
+    let checkedPageSize: Int?
 
     /// Opens the environment in an existing directory, creating its files if needed.
     ///
@@ -82,6 +85,7 @@ public final class Environment: @unchecked Sendable {
         }
         self.path = path
         self.options = options
+        checkedPageSize = ValueBounds.checkedPageSize(of: pointer)
     }
 
     /// Whether the environment was opened without LMDB's lock file, because its directory
@@ -278,7 +282,7 @@ public final class Environment: @unchecked Sendable {
                 let rc = mdb_txn_begin(pointer, nil, UInt32(MDB_RDONLY), &txn)
                 if rc == MDB_MAP_RESIZED { return nil }
                 try check(rc, "begin read transaction in \(path)")
-                let transaction = ReadTransaction(pointer: txn!)
+                let transaction = ReadTransaction(pointer: txn!, checkedPageSize: checkedPageSize)
                 defer { mdb_txn_abort(txn) }
                 return try body(transaction)
             }

@@ -51,7 +51,11 @@ extension Environment {
     /// Whether the two meta pages hold adjacent transaction ids, as every commit leaves them
     /// (or both 0, before the first commit); `false` when one of them is damaged.
     public func metaPagesAgree() throws -> Bool {
-        let ids = try metaPageTransactionIDs()
+        Self.transactionIDsAgree(try metaPageTransactionIDs())
+    }
+
+    /// Whether meta pages holding `ids` (from ``metaPageTransactionIDs()``) agree.
+    public static func transactionIDsAgree(_ ids: [UInt64]) -> Bool {
         guard let newest = ids.max(), let oldest = ids.min() else { return false }
         return newest == 0 || newest - oldest == 1
     }

@@ -56,11 +56,11 @@ extension ReadableTransaction where Self: ~Copyable {
 
 /// Operations shared by both transaction kinds, on LMDB's raw handle.
 enum TransactionOperations {
-    /// The value under `key`, checked against its pages (``ValueBounds``) in a read
-    /// transaction (`checksBounds`); a write transaction's changed pages lie outside the map.
+    /// The value under `key`, checked against its pages (``ValueBounds``) of `pageSize` in a
+    /// read transaction; a write transaction passes `nil`: its changed pages lie outside the map.
     static func withValue<R>(
         _ txn: OpaquePointer, key: UnsafeRawBufferPointer, database: Database,
-        checksBounds: Bool, _ body: (UnsafeRawBufferPointer) throws -> R
+        pageSize: Int?, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         var keyVal = MDB_val(
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
@@ -70,21 +70,19 @@ enum TransactionOperations {
         try check(rc, "get from database \(database)")
         return try body(
             ValueBounds.checked(
-                dataVal, pageSize: checksBounds ? ValueBounds.pageSize(of: txn) : nil,
-                "get from database \(database)"))
+                dataVal, pageSize: pageSize, "get from database \(database)"))
     }
 
-    /// A cursor over `database`, whose values are checked like ``withValue(_:key:database:checksBounds:_:)``'s.
+    /// A cursor over `database`, whose values are checked like ``withValue(_:key:database:pageSize:_:)``'s.
     static func withCursor<R>(
-        _ txn: OpaquePointer, database: Database, checksBounds: Bool,
+        _ txn: OpaquePointer, database: Database, pageSize: Int?,
         _ body: (inout Cursor) throws -> R
     ) throws -> R {
         var cursor: OpaquePointer?
         try check(
             mdb_cursor_open(txn, database.handle, &cursor), "open cursor on database \(database)")
         var wrapped = Cursor(
-            pointer: cursor!, database: database,
-            pageSize: checksBounds ? ValueBounds.pageSize(of: txn) : nil)
+            pointer: cursor!, database: database, pageSize: pageSize)
         defer { mdb_cursor_close(cursor) }
         return try body(&wrapped)
     }
@@ -113,8 +111,13 @@ enum TransactionOperations {
 /// You get one inside ``Environment/read(_:)``; it cannot outlive that closure.
 public struct ReadTransaction: ~Copyable, ReadableTransaction {
     let pointer: OpaquePointer
+    /// The page size values are checked against (``ValueBounds``), or `nil`.
+    let checkedPageSize: Int?
 
-    init(pointer: OpaquePointer) { self.pointer = pointer }
+    init(pointer: OpaquePointer, checkedPageSize: Int?) {
+        self.pointer = pointer
+        self.checkedPageSize = checkedPageSize
+    }
 
     /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
     public func withValue<R>(
@@ -122,13 +125,14 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         try TransactionOperations.withValue(
-            pointer, key: key, database: database, checksBounds: true, body)
+            pointer, key: key, database: database, pageSize: checkedPageSize, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, checksBounds: true, body)
+        try TransactionOperations.withCursor(
+            pointer, database: database, pageSize: checkedPageSize, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.
@@ -144,13 +148,15 @@ extension ReadTransaction {
     /// The lent value reads like this transaction and ends with it; it never aborts the
     /// transaction itself, and being neither copyable nor returned, it cannot outlive `body`.
     public func lend<R>(_ body: (consuming LentReadTransaction) throws -> R) rethrows -> R {
-        try body(LentReadTransaction(pointer: pointer))
+        try body(LentReadTransaction(pointer: pointer, checkedPageSize: checkedPageSize))
     }
 }
 
 /// A read transaction lent by its owner for the length of a call (``ReadTransaction/lend(_:)``).
 public struct LentReadTransaction: ~Copyable, ReadableTransaction {
     let pointer: OpaquePointer
+    /// The page size values are checked against (``ValueBounds``), or `nil`.
+    let checkedPageSize: Int?
 
     /// Calls `body` with the bytes stored under `key`, or returns `nil` when there are none.
     public func withValue<R>(
@@ -158,13 +164,14 @@ public struct LentReadTransaction: ~Copyable, ReadableTransaction {
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         try TransactionOperations.withValue(
-            pointer, key: key, database: database, checksBounds: true, body)
+            pointer, key: key, database: database, pageSize: checkedPageSize, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, checksBounds: true, body)
+        try TransactionOperations.withCursor(
+            pointer, database: database, pageSize: checkedPageSize, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.
@@ -199,13 +206,13 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         try TransactionOperations.withValue(
-            pointer, key: key, database: database, checksBounds: false, body)
+            pointer, key: key, database: database, pageSize: nil, body)
     }
 
     /// Calls `body` with a cursor over `database`.
     public func withCursor<R>(_ database: Database, _ body: (inout Cursor) throws -> R) throws -> R
     {
-        try TransactionOperations.withCursor(pointer, database: database, checksBounds: false, body)
+        try TransactionOperations.withCursor(pointer, database: database, pageSize: nil, body)
     }
 
     /// The pages and entries of `database` as this transaction sees them.

@@ -23,10 +23,10 @@ enum ValueBounds {
     private static let overflowFlag: UInt16 = 0x04
     private static let systemPageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// The page size of the environment `txn` belongs to, when the check can use it, else `nil`.
-    static func pageSize(of txn: OpaquePointer) -> Int? {
+    /// The page size of `environment`, when the check can use it, else `nil`; read once, at open.
+    static func checkedPageSize(of environment: OpaquePointer) -> Int? {
         var stat = MDB_stat()
-        guard mdb_env_stat(mdb_txn_env(txn), &stat) == 0, Int(stat.ms_psize) == systemPageSize
+        guard mdb_env_stat(environment, &stat) == 0, Int(stat.ms_psize) == systemPageSize
         else { return nil }
         return systemPageSize
     }

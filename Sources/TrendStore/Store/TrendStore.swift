@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// An embedded store of health and fitness samples, with fast aggregates.
 ///
@@ -151,8 +152,8 @@ public actor TrendStore {
         var report = try engine.read { txn in
             try IntegrityCheck(storage: engine.storage).run(in: txn)
         }
-        if try !engine.environment.metaPagesAgree() {
-            let ids = try engine.environment.metaPageTransactionIDs()
+        let ids = try engine.environment.metaPageTransactionIDs()
+        if !Environment.transactionIDsAgree(ids) {
             report.problems.insert(
                 .init(
                     kind: .damagedMetaPage, series: "(data.mdb)", at: Date(milliseconds: 0),
