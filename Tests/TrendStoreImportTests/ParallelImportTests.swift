@@ -54,12 +54,10 @@ struct ParallelImportTests {
     /// Every key and value of every database of the store.
     static func contents(of store: TrendStore) throws -> [[UInt8]] {
         let storage = store.engine.storage
-        let formatTwo = try storage.formatTwoDatabases()
         return try store.engine.read { txn in
             var entries: [[UInt8]] = []
             for database in [
-                storage.meta, storage.series, formatTwo.blocks, formatTwo.days, storage.chunks,
-                storage.rollups,
+                storage.meta, storage.series, storage.blocks, storage.days, storage.hours,
             ] {
                 try txn.withCursor(database) { cursor in
                     try cursor.forEach { key, value in

@@ -156,9 +156,9 @@ struct CacheTests {
             // Damage every hour summary behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
-                let hours = try store.engine.storage.formatTwoDatabases().hours
-                for group in try store.engine.storage.indices(
-                    in: hours, series: record.id, from: .min, through: .max, txn: txn)
+                let hours = store.engine.storage.hours
+                for group in try storedIndices(
+                    in: hours, series: record.id, txn: txn)
                 {
                     let key = StorageKey.make(series: record.id, index: group)
                     var bytes = try #require(try txn.value(forKey: key, in: hours))
@@ -225,12 +225,7 @@ struct MigrationTests {
         options.clock = clock.reading
         try await withTemporaryStore(options: options) { store, _ in
             #expect(
-                try store.appliedMigrations() == [
-                    "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                    "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
-                    "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks",
-                    "0009-hour-phase",
-                ])
+                try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
                 let start =
@@ -282,11 +277,7 @@ struct MigrationTests {
         }
         let reopened = try TrendStore(directory: directory.url)
         #expect(
-            try reopened.appliedMigrations() == [
-                "0001-v1-average-to-v2-weekday-averages", "0002-cache-keys-carry-zone",
-                "0003-storage-format-2", "0004-series-kinds", "0005-hour-summaries",
-                "0006-row-checksums", "0007-compact-rows", "0008-packed-blocks", "0009-hour-phase",
-            ])
+            try reopened.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }
 }

@@ -78,43 +78,6 @@ struct CacheZoneTests {
         #expect(try TrendStore(directory: directory.url).timeZone == Self.tokyo)
     }
 
-    @Test("caches of an older store are filed under its default zone when it is opened")
-    func zonelessKeysMigrate() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = StoreOptions()
-        options.timeZone = Self.losAngeles
-        do {
-            let store = try TrendStore(directory: directory.url, options: options)
-            try await store.write(Self.hourlySamples(), to: "a/b", unit: "kcal")
-            let average = try store.weekdayAverage(of: "a/b", weekday: .tuesday, now: Self.now)
-            // Keys as the previous release wrote them, and its migration record.
-            try store.engine.write { txn, _ in
-                try txn.put(
-                    Array("0001-v1-average-to-v2-weekday-averages".utf8),
-                    forKey: Array("migrations".utf8), in: store.engine.meta)
-                let payload = AggregatePayload(
-                    kind: .weekdayAverage, schemaVersion: 2, computedAt: 1_763_000_000_000,
-                    window: 0..<1, body: PayloadBodies.encode(average))
-                try store.engine.caches.putPayload(
-                    payload, forKey: "v2/weekday-average/a/b/3", in: txn)
-                try store.engine.caches.putPayload(payload, forKey: "v2/heatmap/Ride,Run", in: txn)
-            }
-        }
-        let reopened = try TrendStore(directory: directory.url)
-        #expect(try reopened.appliedMigrations().contains("0002-cache-keys-carry-zone"))
-        #expect(
-            Set(try reopened.cacheEntries().map(\.key)) == [
-                "v2/weekday-average/a%2Fb/America%2FLos_Angeles/3",
-                "v2/heatmap/Ride,Run/America%2FLos_Angeles",
-            ])
-        let cached = try #require(
-            try reopened.cachedWeekdayAverage(
-                of: "a/b", weekday: .tuesday, timeZone: Self.losAngeles))
-        #expect(cached.computedAt == Date(milliseconds: 1_763_000_000_000))
-        #expect(try reopened.verify().isHealthy)
-    }
-
     @Test("the CLI says which zone it uses when --tz is not the store's default")
     func cliNamesTheZone() async throws {
         var options = StoreOptions()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import TrendStore
 
-/// Rollup rows of version 4 (``CompactRowCodec``): cumulative days in the exact form whose
+/// Compact rollup rows (layout 2, ``CompactRowCodec``): cumulative days in the exact form whose
 /// crossed slots are recomputed from the crossing samples.
 @Suite("Compact rollup rows")
 struct CompactRowTests {
@@ -62,16 +62,16 @@ struct CompactRowTests {
     }
 
     @Test(
-        "a version-4 row reads back every field and every slot figure of the version-3 row, bit for bit, whole and from any slot"
+        "a compact row (layout 2) reads back every field and every slot figure of the full row (layout 1), bit for bit, whole and from any slot"
     )
-    func sameFiguresAsVersionThree() throws {
+    func sameFiguresAsFullRow() throws {
         var rowsWithExplicitSlots = 0
         for seed in 0..<12 {
             for samples in Self.sampleSets(seed: seed) {
                 let rollup = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
                 #expect(rollup.exponent != nil)
                 let compact = CompactRowCodec.encode(rollup)
-                let old = RollupRowCodec.encode(rollup, version: RollupRowCodec.version)
+                let old = RollupRowCodec.encodeFull(rollup)
                 #expect(compact.first == CompactRowCodec.version)
                 if compact[2] == 1 { rowsWithExplicitSlots += 1 }
                 let decoded = try compact.withUnsafeBytes {
@@ -102,7 +102,7 @@ struct CompactRowTests {
     }
 
     @Test(
-        "a day of contiguous minute samples takes under 8 bytes a slot, against 13 or more in version 3, with no slot stored explicitly"
+        "a day of contiguous minute samples takes under 8 bytes a slot, against 13 or more in a full row, with no slot stored explicitly"
     )
     func minuteDayIsSmall() throws {
         var generator = SampleGenerator(seed: 5)
@@ -117,14 +117,14 @@ struct CompactRowTests {
         }
         let rollup = DayRollup.build(day: Self.day, kind: .cumulative, from: contiguous)
         #expect(rollup.crossings.count == DayRollup.slotCount + 1)
-        let compact = RollupRowCodec.encode(rollup, version: CompactRowCodec.version)
-        let old = RollupRowCodec.encode(rollup, version: RollupRowCodec.version)
+        let compact = RollupRowCodec.encode(rollup)
+        let old = RollupRowCodec.encodeFull(rollup)
         #expect(compact[2] == 0, "no explicit slots")
         #expect(compact.count < 8 * DayRollup.slotCount)
         #expect(old.count > 13 * DayRollup.slotCount)
     }
 
-    @Test("a version-4 row with any byte changed or cut short is refused, never read as numbers")
+    @Test("a compact row with any byte changed or cut short is refused, never read as numbers")
     func damageIsCaught() throws {
         let samples = Self.sampleSets(seed: 3)[2]
         let rollup = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
@@ -132,20 +132,20 @@ struct CompactRowTests {
         for index in stride(from: 0, to: row.count, by: 7) {
             var damaged = row
             damaged[index] ^= 0x5A
-            #expect(throws: RollupCodec.Damage.self) { try Self.slots(damaged) }
+            #expect(throws: RowDamage.self) { try Self.slots(damaged) }
         }
         for length in [0, 10, 29, row.count / 2, row.count - 1] {
-            #expect(throws: RollupCodec.Damage.self) { try Self.slots(Array(row.prefix(length))) }
+            #expect(throws: RowDamage.self) { try Self.slots(Array(row.prefix(length))) }
         }
     }
 
     @Test(
-        "discrete series, the Double form and days of a few samples keep version 3 where version 4 is allowed"
+        "discrete series, the Double form and days of a few samples take the full row; dense days the compact one"
     )
-    func otherRowsStayVersionThree() {
+    func layoutChoice() {
         let samples = Self.sampleSets(seed: 1)[0]
         let discrete = DayRollup.build(day: Self.day, kind: .discrete, from: samples)
-        #expect(RollupRowCodec.encode(discrete, version: CompactRowCodec.version).first == 3)
+        #expect(RollupRowCodec.encode(discrete).first == RollupRowCodec.version)
         let doubles = samples.map {
             Sample(
                 startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds,
@@ -153,18 +153,18 @@ struct CompactRowTests {
         }
         let inexact = DayRollup.build(day: Self.day, kind: .cumulative, from: doubles)
         #expect(inexact.exponent == nil)
-        #expect(RollupRowCodec.encode(inexact, version: CompactRowCodec.version).first == 3)
-        // One body-mass reading a day: version 4's fixed part outweighs what it saves.
+        #expect(RollupRowCodec.encode(inexact).first == RollupRowCodec.version)
+        // One body-mass reading a day: the compact row's fixed part outweighs what it saves.
         let start = Self.day * TimeGrid.day + 7 * TimeGrid.hour
         let weight = DayRollup.build(
             day: Self.day, kind: .cumulative,
             from: [Sample(startMilliseconds: start, endMilliseconds: start, value: 71.4)])
-        let chosen = RollupRowCodec.encode(weight, version: CompactRowCodec.version)
-        #expect(chosen.first == 3)
+        let chosen = RollupRowCodec.encode(weight)
+        #expect(chosen.first == RollupRowCodec.version)
         #expect(chosen.count < CompactRowCodec.encode(weight).count)
-        // A dense day goes to version 4.
+        // A dense day takes the compact row.
         let dense = DayRollup.build(day: Self.day, kind: .cumulative, from: samples)
-        #expect(RollupRowCodec.encode(dense, version: CompactRowCodec.version).first == 4)
+        #expect(RollupRowCodec.encode(dense).first == CompactRowCodec.version)
     }
 
     @Test(

@@ -44,17 +44,16 @@ struct FileDamageTests {
             (chunk, block, payload, damagedDay) = try store.engine.read { txn in
                 let engine = store.engine
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
-                let databases = try engine.storage.formatTwoDatabases()
-                let blocks = try engine.storage.indices(
-                    in: databases.blocks, series: record.id, from: .min, through: .max, txn: txn)
+                let blocks = try engine.storage.blockStarts(
+                    of: record, startingFrom: .min, through: .max, in: txn)
                 let days = try engine.storage.rowDays(series: record.id, in: txn)
                 return (
                     try txn.value(
                         forKey: StorageKey.make(series: record.id, index: blocks[1]),
-                        in: databases.blocks)!,
+                        in: engine.storage.blocks)!,
                     try txn.value(
                         forKey: StorageKey.dayRowKey(series: record.id, day: days[days.count - 3]),
-                        in: databases.days)!,
+                        in: engine.storage.days)!,
                     try txn.value(
                         forKey: Array(
                             SchemaKey.weekdayAverage(
@@ -75,7 +74,7 @@ struct FileDamageTests {
                         forKey: StorageKey.make(
                             series: record.id,
                             index: HourSummaryCodec.group(ofDay: day, kind: .cumulative)),
-                        in: try engine.storage.formatTwoDatabases().hours))
+                        in: engine.storage.hours))
                 let segment = try #require(
                     row.withUnsafeBytes {
                         HourSummaryCodec.segments(of: $0, kind: .cumulative)[
@@ -100,7 +99,7 @@ struct FileDamageTests {
 
         let damaged = try TrendStore(directory: copy.url, options: options)
         let report = try damaged.verify()
-        #expect(report.problems.contains { $0.kind == .damagedChunk && $0.series == "energy" })
+        #expect(report.problems.contains { $0.kind == .damagedBlock && $0.series == "energy" })
         #expect(
             report.problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
         #expect(

@@ -58,18 +58,18 @@ struct HourSummaryTests {
         #expect(read == summary)
         // Under another series' key, or flipped anywhere, the row is refused; a head is
         // refused in hours that are UTC hours.
-        #expect(throws: RollupCodec.Damage.self) {
+        #expect(throws: RowDamage.self) {
             try Self.forEachHour(row, series: 10, group: group, phase: phase) { _, _, _ in }
         }
         if phase != .utc {
-            #expect(throws: RollupCodec.Damage.self) {
+            #expect(throws: RowDamage.self) {
                 try Self.forEachHour(row, series: 9, group: group, phase: .utc) { _, _, _ in }
             }
         }
         for index in row.indices {
             var damaged = row
             damaged[index] ^= 0x10
-            #expect(throws: RollupCodec.Damage.self, "byte \(index)") {
+            #expect(throws: RowDamage.self, "byte \(index)") {
                 try Self.forEachHour(damaged, series: 9, group: group, phase: phase) { _, _, _ in }
             }
         }
@@ -102,7 +102,7 @@ struct HourSummaryTests {
     private static func hourRows(of store: TrendStore) throws -> [[UInt8]: [UInt8]] {
         try store.engine.read { txn in
             var rows: [[UInt8]: [UInt8]] = [:]
-            try txn.withCursor(try store.engine.storage.formatTwoDatabases().hours) {
+            try txn.withCursor(store.engine.storage.hours) {
                 try $0.forEach { key, value in
                     rows[Array(key)] = Array(value)
                     return true
@@ -112,21 +112,13 @@ struct HourSummaryTests {
         }
     }
 
-    /// Removes the record that summaries are complete, so readers add slots instead.
-    private static func disableSummaries(_ store: TrendStore) throws {
-        try store.engine.write { txn, _ in
-            try txn.delete(
-                forKey: Array("hour-summaries-complete".utf8), in: store.engine.storage.meta)
-        }
-    }
-
     @Test(
         "answers from hour summaries have the very bits of answers from slots",
         arguments: ZoneCase.all)
     func sameBitsAsSlots(zoneCase: ZoneCase) async throws {
         var options = StoreOptions.quarterHourGrid
         options.timeZone = zoneCase.zone
-        try await withTemporaryStore(options: options) { store, _ in
+        try await withTemporaryStore(options: options) { store, directory in
             let center = zoneCase.transition
             let labels = ReferenceAggregator(zone: zoneCase.zone)
             try await store.write([
@@ -142,7 +134,7 @@ struct HourSummaryTests {
             let from = Date(milliseconds: center - 5 * TimeGrid.day)
             let to = Date(milliseconds: center + 5 * TimeGrid.day + 1_800_000)
             let now = Date(milliseconds: center + 6 * TimeGrid.day + 654_321)
-            func answers() throws -> [String] {
+            func answers(of store: TrendStore) throws -> [String] {
                 var result: [String] = []
                 let intervals: [StatisticsInterval] = [
                     .minutes(15), .minutes(30), .hours(1), .hours(3), .days(1), .weeks(1),
@@ -171,77 +163,16 @@ struct HourSummaryTests {
                 }
                 return result
             }
-            let fromHours = try answers()
-            try Self.disableSummaries(store)
-            let fromSlots = try answers()
+            let fromHours = try answers(of: store)
+            var slotsOnly = options
+            slotsOnly.readsHourSummaries = false
+            let fromSlots = try answers(
+                of: try TrendStore(directory: directory, options: slotsOnly))
             #expect(fromHours.count == fromSlots.count)
             for (index, (hours, slots)) in zip(fromHours, fromSlots).enumerated() {
                 let same = hours == slots
                 #expect(same, "answer \(index) in \(zoneCase.identifier): \(hours.prefix(300))")
             }
-        }
-    }
-
-    @Test(
-        "migration 0005 builds, in batches, the very summaries that writes keep; the store verifies"
-    )
-    func migrationBuildsWhatWritesKeep() async throws {
-        try await withTemporaryStore(options: .quarterHourGrid) { store, directory in
-            // Two series over 2,200 days: 4,400 rows, two batches of the migration.
-            var generator = SampleGenerator(seed: 5)
-            let first: Int64 = 18_000 * TimeGrid.day
-            let energy = (0..<(2_200 * 6)).map { index -> Sample in
-                let start =
-                    first + Int64(index) * 4 * TimeGrid.hour + generator.integer(in: 0...3_000_000)
-                return Sample(
-                    startMilliseconds: start, endMilliseconds: start + 120_000,
-                    value: Double(generator.integer(in: 0...9_999)) / 100)
-            }
-            let weights = (0..<2_200).map { day -> Sample in
-                let start = first + Int64(day) * TimeGrid.day + 7 * TimeGrid.hour
-                return Sample(
-                    startMilliseconds: start, endMilliseconds: start,
-                    value: 70 + Double(generator.integer(in: 0...99)) / 10)
-            }
-            try await store.write([
-                SeriesSamples(series: "energy", unit: "kcal", samples: energy),
-                SeriesSamples(series: "bodyMass", unit: "kg", kind: .discrete, samples: weights),
-            ])
-            let kept = try Self.hourRows(of: store)
-            #expect(kept.count > 2_200 / 3)
-            let weekly = try store.statistics(
-                of: "bodyMass", from: Date(milliseconds: first),
-                to: Date(milliseconds: first + 2_200 * TimeGrid.day), interval: .weeks(1),
-                options: [.average, .minimum, .maximum, .mostRecent])
-            // Back to format 3: no summaries, no record of the step (nor of 0006 to 0009
-            // after it).
-            try store.engine.write { txn, _ in
-                let storage = store.engine.storage
-                try txn.removeAll(in: try storage.formatTwoDatabases().hours)
-                try txn.delete(forKey: Array("hour-summaries-complete".utf8), in: storage.meta)
-                try StorageFormat.record(3, meta: storage.meta, in: txn)
-                let applied = try Migrator.applied(store.engine.migrationContext, in: txn)
-                try txn.put(
-                    Array(applied.dropLast(5).joined(separator: "\n").utf8),
-                    forKey: Array("migrations".utf8), in: storage.meta)
-            }
-            #expect(try Self.hourRows(of: store).isEmpty)
-            await store.close()
-            let reopened = try TrendStore(directory: directory)
-            #expect(try reopened.formatVersion == 9)
-            #expect(
-                try reopened.appliedMigrations().suffix(5) == [
-                    "0005-hour-summaries", "0006-row-checksums", "0007-compact-rows",
-                    "0008-packed-blocks", "0009-hour-phase",
-                ])
-            let rebuilt = try Self.hourRows(of: reopened)
-            #expect(rebuilt == kept)
-            #expect(try reopened.verify().isHealthy)
-            #expect(
-                try reopened.statistics(
-                    of: "bodyMass", from: Date(milliseconds: first),
-                    to: Date(milliseconds: first + 2_200 * TimeGrid.day), interval: .weeks(1),
-                    options: [.average, .minimum, .maximum, .mostRecent]) == weekly)
         }
     }
 }

@@ -8,14 +8,13 @@ import TestSupport
 struct RollupGridTests {
     /// Every key and value of one of the store's databases.
     static func contents(
-        of store: TrendStore, _ database: KeyPath<SampleStorage, Database?>
+        of store: TrendStore, _ database: KeyPath<SampleStorage, Database>
     )
         throws -> [[UInt8]: [UInt8]]
     {
         try store.engine.read { txn in
             var contents: [[UInt8]: [UInt8]] = [:]
-            guard let database = store.engine.storage[keyPath: database] else { return contents }
-            try txn.withCursor(database) {
+            try txn.withCursor(store.engine.storage[keyPath: database]) {
                 try $0.forEach { key, value in
                     contents[Array(key)] = Array(value)
                     return true
@@ -60,7 +59,7 @@ struct RollupGridTests {
         try await withTemporaryStore(options: options) { store, directory in
             #expect(store.rollupGrid == expected)
             #expect(store.engine.storage.hourPhase.offset == minutes * TimeGrid.minute)
-            #expect(try store.formatVersion == 9)
+            #expect(try store.formatVersion == 1)
             await store.close()
             // Reopened in another zone, the store keeps the phase it recorded.
             var elsewhere = StoreOptions()
@@ -117,7 +116,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try await store.write(first, to: "energy", unit: "kcal")
-            #expect(try store.formatVersion == 9)
+            #expect(try store.formatVersion == 1)
             #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
             #expect(try Self.contents(of: store, \.hours).count >= 1)
         }
@@ -152,10 +151,10 @@ struct RollupGridTests {
         try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
             toFile: csv, atomically: true, encoding: .utf8)
         for (grid, arguments, format) in [
-            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 9),
-            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 9),
-            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 9),
-            ("hour", ["--tz", "Europe/Berlin"], 9),
+            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 1),
+            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 1),
+            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 1),
+            ("hour", ["--tz", "Europe/Berlin"], 1),
         ] {
             let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
             let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)
@@ -176,7 +175,7 @@ struct RollupGridTests {
     }
 
     @Test(
-        "a store of format 9 whose meta lost its grid or its hour phase is refused, not read as quarter-hours or UTC hours",
+        "a store whose meta lost its grid or its hour phase is refused, not read as quarter-hours or UTC hours",
         arguments: ["rollup-grid", "hour-phase-ms"])
     func lostGridIsRefused(key: String) async throws {
         let directory = try TemporaryDirectory()
@@ -185,7 +184,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try store.engine.write { txn, _ in
-                try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta)
+                _ = try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta)
             }
             await store.close()
         }

@@ -105,10 +105,12 @@ struct StoreWriteTests {
     }
 }
 
-/// Every key and value of the chunks, rollups and series databases.
+/// Every key and value of the series, blocks, days and hours databases.
 func dump(_ engine: StoreEngine, _ txn: borrowing ReadTransactionAlias) throws -> [[UInt8]] {
     var entries: [[UInt8]] = []
-    for database in [engine.storage.series, engine.storage.chunks, engine.storage.rollups] {
+    for database in [
+        engine.storage.series, engine.storage.blocks, engine.storage.days, engine.storage.hours,
+    ] {
         try txn.withCursor(database) { cursor in
             try cursor.forEach { key, value in
                 entries.append(Array(key) + [0xFF] + Array(value)); return true

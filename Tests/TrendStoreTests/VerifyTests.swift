@@ -16,7 +16,7 @@ struct VerifyTests {
             let report = try store.verify()
             #expect(report.isHealthy)
             #expect(report.samplesChecked == 30_000)
-            #expect(report.chunksChecked >= 3)
+            #expect(report.blocksChecked >= 3)
             #expect(report.rollupsChecked >= 20)
         }
     }
@@ -33,9 +33,9 @@ struct VerifyTests {
             let engine = store.engine
             let damagedBlock: Int64 = try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
-                let blocks = try engine.storage.formatTwoDatabases().blocks
-                let block = try engine.storage.indices(
-                    in: blocks, series: record.id, from: .min, through: .max, txn: txn)[1]
+                let blocks = engine.storage.blocks
+                let block = try storedIndices(
+                    in: blocks, series: record.id, txn: txn)[1]
                 let key = StorageKey.make(series: record.id, index: block)
                 var bytes = try #require(try txn.value(forKey: key, in: blocks))
                 bytes[offset] ^= 0x04
@@ -43,12 +43,12 @@ struct VerifyTests {
                 return block
             }
             let report = try store.verify()
-            let damaged = report.problems.filter { $0.kind == .damagedChunk }
+            let damaged = report.problems.filter { $0.kind == .damagedBlock }
             #expect(damaged.count == 1)
             #expect(damaged.first?.series == "e")
             #expect(
                 damaged.first.map { ($0.at).millisecondsSince1970 } == damagedBlock)
-            #expect(report.problems.allSatisfy { $0.kind == .damagedChunk }, "\(report.problems)")
+            #expect(report.problems.allSatisfy { $0.kind == .damagedBlock }, "\(report.problems)")
             #expect(throws: StoreError.self) {
                 try store.samples(of: "e", from: .distantPast, to: .distantFuture)
             }
@@ -91,7 +91,7 @@ struct VerifyTests {
         let engine = store.engine
         try engine.write { txn, _ in
             let record = try engine.storage.requireSeries(named: series, in: txn)
-            let days = try engine.storage.formatTwoDatabases().days
+            let days = engine.storage.days
             let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
             let key = StorageKey.dayRowKey(series: record.id, day: day)
             var bytes = try #require(try txn.value(forKey: key, in: days))

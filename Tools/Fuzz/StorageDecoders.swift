@@ -1,5 +1,5 @@
-// libFuzzer target: the decoders of stored bytes (blocks and format-1 chunks, rollup rows of
-// both formats and every row version, format-1 rollup blocks, hour summaries, cached payloads).
+// libFuzzer target: the decoders of stored bytes (blocks, rollup rows of both layouts, hour
+// summaries, cached payloads).
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
 
@@ -8,15 +8,6 @@
 public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let zlib = ZlibCodec()
-    if bytes.count >= ChunkCodec.headerSize {
-        let checksum = bytes.withUnsafeBytes {
-            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[ChunkCodec.headerSize...]))
-        }
-        var chunk = bytes
-        withUnsafeBytes(of: checksum.littleEndian) { chunk.replaceSubrange(48..<52, with: $0) }
-        var samples: [Sample] = []
-        chunk.withUnsafeBytes { _ = try? ChunkCodec.decode($0, zlib: zlib, appendingTo: &samples) }
-    }
     if bytes.count >= BlockCodec.headerSize {
         let checksum = bytes.withUnsafeBytes {
             ZlibCodec.crc32(
@@ -28,11 +19,11 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         var samples: [Sample] = []
         block.withUnsafeBytes { _ = try? BlockCodec.decode($0, zlib: zlib, appendingTo: &samples) }
     }
-    // The bytes as a row checked by zlib's CRC-32 (format-1 rows, row version 2), by
-    // CRC-32C (row version 3) and, with the version byte set, as a row of version 4
-    // (``CompactRowCodec``), each read whole and from a slot the input picks.
-    var row = bytes
-    row.append(
+    // The bytes as a row checked by CRC-32C and, with the layout byte set, as a compact
+    // row (``CompactRowCodec``), each read whole and from a slot the input picks; and as a
+    // cached payload checked by zlib's CRC-32.
+    var payload = bytes
+    payload.append(
         contentsOf: withUnsafeBytes(
             of: bytes.withUnsafeBytes { ZlibCodec.crc32($0) }.littleEndian, Array.init))
     var checkedRow = bytes
@@ -44,9 +35,8 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     let compactSum = compactRow.withUnsafeBytes { CRC32C.checksum($0) }
     compactRow.append(contentsOf: withUnsafeBytes(of: compactSum.littleEndian, Array.init))
     let firstSlot = Int(bytes.last ?? 0) % (DayRollup.slotCount + 1)
-    for candidate in [row, checkedRow, compactRow] {
+    for candidate in [checkedRow, compactRow] {
         candidate.withUnsafeBytes {
-            _ = try? RollupCodec.forEachSlot($0) { _, _, _, _ in }
             _ = try? RollupRowCodec.forEachSlot($0) { _, _, _, _ in }
             _ = try? RollupRowCodec.forEachSlot($0, in: firstSlot..<DayRollup.slotCount) {
                 _, _, _, _ in
@@ -62,13 +52,8 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
             decodeHourSummary(bytes, kind: kind, phase: phase)
         }
     }
-    bytes.withUnsafeBytes { block in
-        _ = try? RollupBlock.forEachRow(block) { _, row in
-            try RollupCodec.forEachSlot(row) { _, _, _, _ in }
-        }
-        _ = AggregatePayload.window(of: block)
-    }
-    row.withUnsafeBytes { _ = try? AggregatePayload(bytes: $0) }
+    bytes.withUnsafeBytes { _ = AggregatePayload.window(of: $0) }
+    payload.withUnsafeBytes { _ = try? AggregatePayload(bytes: $0) }
     _ = try? PayloadBodies.weekdayAverage(series: "s", bytes)
     _ = try? PayloadBodies.today(series: "s", bytes)
     _ = try? PayloadBodies.v1Average(bytes)

@@ -41,7 +41,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 print(try JSONOutput.encode(report))
             } else {
                 print(
-                    "checked \(report.seriesChecked) series, \(report.chunksChecked) chunks, "
+                    "checked \(report.seriesChecked) series, \(report.blocksChecked) blocks, "
                         + "\(report.samplesChecked) samples, \(report.rollupsChecked) rollups: "
                         + (report.isHealthy ? "healthy" : "\(report.problems.count) problems"))
                 for problem in report.problems { print("  \(Terminal.safe("\(problem)"))") }
@@ -65,7 +65,7 @@ enum StoreDamage {
         guard let error = error as? StoreError else { return false }
         switch error {
         case .storage(_, _, let code, _): return lmdbCodes.contains(code)
-        case .incompatibleFormat, .damagedChunk, .damagedRollup: return true
+        case .incompatibleFormat, .damagedBlock, .damagedRollup: return true
         default: return false
         }
     }

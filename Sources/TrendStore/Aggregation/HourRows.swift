@@ -6,7 +6,7 @@ import LMDB
 ///
 /// Each wanted day's segment is checked once and read where it lies in the transaction's
 /// pages, never copied, so the rows exist only inside
-/// ``withRows(in:phase:record:days:txn:_:)``; hours are read when asked for, so a query
+/// ``withRows(from:record:days:txn:_:)``; hours are read when asked for, so a query
 /// pays for the figures it uses.
 struct HourRows {
     private var index: DayRowIndex
@@ -16,26 +16,23 @@ struct HourRows {
     /// The checked segments in the transaction's pages, by row number of ``index``.
     private var segments: [UnsafeRawBufferPointer] = []
 
-    /// Calls `body` with the summaries (hours of `phase`) of `days` (sorted, unique) for
-    /// `record` from `database`, or with `nil` when there is no database. The rows point
-    /// into `txn`'s pages: `body` must not keep them.
+    /// Calls `body` with the summaries of `days` (sorted, unique) for `record` in
+    /// `storage`, or with `nil` when `storage` is `nil` (the caller reads no summaries). The
+    /// rows point into `txn`'s pages: `body` must not keep them.
     static func withRows<T: ReadableTransaction & ~Copyable, R>(
-        in database: Database?, phase: HourPhase, record: SeriesRecord, days: [Int64],
-        txn: borrowing T, _ body: (HourRows?) throws -> R
+        from storage: SampleStorage?, record: SeriesRecord, days: [Int64], txn: borrowing T,
+        _ body: (HourRows?) throws -> R
     ) throws -> R {
-        guard let database else { return try body(nil) }
-        return try body(
-            HourRows(database: database, phase: phase, record: record, days: days, txn: txn))
+        guard let storage else { return try body(nil) }
+        return try body(HourRows(storage: storage, record: record, days: days, txn: txn))
     }
 
-    /// Loads the summaries: one cursor walk over the rows holding them when they are dense,
-    /// a lookup per row when they are sparse. Only the wanted days' segments are checked.
+    /// Loads the summaries; only the wanted days' segments are checked.
     private init<T: ReadableTransaction & ~Copyable>(
-        database: Database, phase: HourPhase, record: SeriesRecord, days: [Int64],
-        txn: borrowing T
+        storage: SampleStorage, record: SeriesRecord, days: [Int64], txn: borrowing T
     ) throws {
         kind = record.kind
-        self.phase = phase
+        phase = storage.hourPhase
         let wanted = DayRowIndex(days: days)
         index = wanted
         var groups: [Int64] = []
@@ -43,28 +40,9 @@ struct HourRows {
             let group = HourSummaryCodec.group(ofDay: day, kind: record.kind)
             if groups.last != group { groups.append(group) }
         }
-        guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
         segments.reserveCapacity(days.count)
-        // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
-        if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
-            try txn.withCursor(database) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: firstGroup)) {
-                    key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id,
-                        parsed.index <= lastGroup
-                    else { return false }
-                    try Self.read(value, group: parsed.index, record: record, wanted, into: &self)
-                    return true
-                }
-            }
-        } else {
-            for group in groups {
-                try StorageKey.make(series: record.id, index: group).withUnsafeBytes { key in
-                    _ = try txn.withValue(forKey: key, in: database) {
-                        try Self.read($0, group: group, record: record, wanted, into: &self)
-                    }
-                }
-            }
+        try storage.forEachHourSummaryRow(of: record, groups: groups, in: txn) { group, row in
+            try Self.read(row, group: group, record: record, wanted, into: &self)
         }
     }
 

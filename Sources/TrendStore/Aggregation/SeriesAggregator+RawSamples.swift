@@ -1,9 +1,9 @@
 import LMDB
 
-/// Raw reads: the samples of a range, decoded through the decoded-chunk cache, and the
+/// Raw reads: the samples of a range, decoded through the decoded-block cache, and the
 /// latest sample end before now.
 extension SeriesAggregator {
-    /// The samples starting in `[from, through]`, in order, through the decoded-chunk cache.
+    /// The samples starting in `[from, through]`, in order, through the decoded-block cache.
     func rawSamples<T: ReadableTransaction & ~Copyable>(
         startingFrom from: Int64, through: Int64, txn: borrowing T
     ) throws -> [Sample] {
@@ -13,12 +13,12 @@ extension SeriesAggregator {
     }
 
     /// Calls `body` with each sample starting in `[from, through]`, in order, through the
-    /// decoded-chunk cache.
+    /// decoded-block cache.
     func forEachRawSample<T: ReadableTransaction & ~Copyable>(
         startingFrom from: Int64, through: Int64, txn: borrowing T, _ body: (Sample) -> Void
     ) throws {
-        try forEachDecodedChunk(from: from, through: through, txn: txn) { chunk in
-            let samples = chunk.samples
+        try forEachDecodedBlock(from: from, through: through, txn: txn) { block in
+            let samples = block.samples
             var index = samples.partitioningIndex { $0.startMilliseconds >= from }
             while index < samples.count && samples[index].startMilliseconds <= through {
                 body(samples[index])
@@ -37,13 +37,13 @@ extension SeriesAggregator {
         throws -> Int64?
     {
         var latest: Int64?
-        try forEachDecodedChunk(from: from - record.maximumDuration, through: now, txn: txn) {
-            chunk in
-            let samples = chunk.samples
+        try forEachDecodedBlock(from: from - record.maximumDuration, through: now, txn: txn) {
+            block in
+            let samples = block.samples
             let startedByNow = samples.partitioningIndex { $0.startMilliseconds > now }
             guard startedByNow > 0 else { return }
             // Any sample ending after `from` overlaps; the latest such end is the prefix maximum.
-            let candidate = chunk.prefixMaximumEnd[startedByNow - 1]
+            let candidate = block.prefixMaximumEnd[startedByNow - 1]
             if candidate > from {
                 latest = max(latest ?? .min, candidate)
             } else if candidate == from,
@@ -57,29 +57,16 @@ extension SeriesAggregator {
         return latest
     }
 
-    /// Calls `body` with each decoded piece that may hold samples starting in
-    /// `[from, through]`, in time order: blocks straight from one cursor walk, or, while the
-    /// format migration has left format-1 chunks, each piece looked up by its key.
-    fileprivate func forEachDecodedChunk<T: ReadableTransaction & ~Copyable>(
-        from: Int64, through: Int64, txn: borrowing T, _ body: (DecodedChunk) throws -> Void
+    /// Calls `body` with each decoded block that may hold samples starting in
+    /// `[from, through]`, in time order, from one cursor walk.
+    fileprivate func forEachDecodedBlock<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, txn: borrowing T, _ body: (DecodedBlock) throws -> Void
     ) throws {
-        if try txn.statistics(of: storage.chunks).entries > 0 {
-            for piece in try storage.pieces(
-                of: record, startingFrom: from, through: through, in: txn)
-            {
-                try storage.withPiece(piece, of: record, in: txn) { bytes in
-                    try body(
-                        storage.decodedChunks.chunk(
-                            piece, of: record, bytes: bytes, storage: storage, zlib: zlib))
-                }
-            }
-            return
-        }
         try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
-            block, bytes in
+            firstStart, bytes in
             try body(
-                storage.decodedChunks.chunk(
-                    block, of: record, bytes: bytes, storage: storage, zlib: zlib))
+                storage.decodedBlocks.block(
+                    firstStart, of: record, bytes: bytes, storage: storage, zlib: zlib))
             return true
         }
     }

@@ -87,11 +87,11 @@ struct SeriesAggregator {
         of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64? = nil,
         txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
+        let summarySource = usesRollups && storage.readsHourSummaries ? storage : nil
         for first in stride(from: 0, to: dates.count, by: Self.datesPerPass) {
             let pass = dates[first..<min(first + Self.datesPerPass, dates.count)]
             try forEachDay(
-                of: pass, in: grid, until: now, hourDatabase: hourDatabase, txn: txn
+                of: pass, in: grid, until: now, summarySource: summarySource, txn: txn
             ) { offset, figures in
                 try body(first + offset, figures)
             }
@@ -106,7 +106,8 @@ struct SeriesAggregator {
     /// `body(offset, figures)` with each date's offset in them.
     private func forEachDay<T: ReadableTransaction & ~Copyable>(
         of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
-        hourDatabase: Database?, txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
+        summarySource: SampleStorage?, txn: borrowing T,
+        _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
         let cut = now.map(storage.rollupCut(before:))
         var spans: [HourSpan] = []
@@ -117,7 +118,7 @@ struct SeriesAggregator {
             guard usesRollups, let start = grid.regularStart(of: date),
                 start + TimeGrid.day <= cut ?? .max
             else { return .spans }
-            if hourDatabase != nil && storage.hourPhase.isHourStart(start) {
+            if summarySource != nil && storage.hourPhase.isHourStart(start) {
                 return .summaries(start: start)
             }
             return readsSlots ? .slots(start: start) : .spans
@@ -137,7 +138,7 @@ struct SeriesAggregator {
                 grid.spans(of: date, into: &spans)
                 for span in spans {
                     if let now, span.start > now { break }
-                    if hourDatabase != nil && readsHour(span, cut: cut) {
+                    if summarySource != nil && readsHour(span, cut: cut) {
                         hourRanges.append(span.start, span.end)
                     } else if readsSlots && span.isQuarterAligned {
                         slotRanges.append(span.start, min(span.end, cut ?? .max))
@@ -149,7 +150,7 @@ struct SeriesAggregator {
             storage: storage, record: record, days: slotRanges.daySlots, includesStarts: false,
             txn: txn)
         try HourRows.withRows(
-            in: hourDatabase, phase: storage.hourPhase, record: record,
+            from: summarySource, record: record,
             days: hourRanges.utcDays, txn: txn
         ) { hours in
             try forEachDay(

@@ -21,8 +21,7 @@ struct SlotFigures {
     private var figures: [RunFigures] = []
     private static let slotsPerDay = Int64(DayRollup.slotCount)
 
-    /// Loads the slots of `ranges` (quarter-aligned) of `record`. Format-1 rows not yet
-    /// migrated are read first; a format-2 row of the same day replaces them.
+    /// Loads the slots of `ranges` (quarter-aligned) of `record`.
     init<T: ReadableTransaction & ~Copyable>(
         storage: SampleStorage, record: SeriesRecord, ranges: InstantRanges, txn: borrowing T
     ) throws {
@@ -37,17 +36,9 @@ struct SlotFigures {
         let days = InstantRanges.utcDays(touchedBy: merged)
         guard !days.isEmpty else { return }
         let isWanted = { (day: Int64) in self.hasRun(inDay: day) }
-        if kind == .cumulative {
-            try RollupRows.forEachFormatOneRow(
-                storage: storage, record: record, days: days, isWanted: isWanted, txn: txn
-            ) { day, row in
-                try load(row, format: 1, day: day, record: record)
-            }
-        }
-        try RollupRows.forEachFormatTwoRow(
-            storage: storage, record: record, days: days, isWanted: isWanted, txn: txn
-        ) { day, row in
-            try load(row, format: 2, day: day, record: record)
+        try storage.forEachDayRow(of: record, days: days, isWanted: isWanted, in: txn) {
+            day, row in
+            try load(row, day: day, record: record)
         }
     }
 
@@ -86,24 +77,20 @@ struct SlotFigures {
         return index < runs.count && runs[index].start < (day + 1) * Self.slotsPerDay
     }
 
-    /// Stores the wanted slots of `row` (of `format`), the row of UTC `day`.
+    /// Stores the wanted slots of `row`, the row of UTC `day`.
     private mutating func load(
-        _ row: UnsafeRawBufferPointer, format: Int, day: Int64, record: SeriesRecord
+        _ row: UnsafeRawBufferPointer, day: Int64, record: SeriesRecord
     ) throws {
         let dayFirst = day * Self.slotsPerDay
         let dayEnd = dayFirst + Self.slotsPerDay
         var index = firstRun(endingAfter: dayFirst)
         guard index < runs.count, runs[index].start < dayEnd else { return }
         let firstSlot = max(runs[index].start, dayFirst)
-        // A format-2 row replaces the format-1 row read before it: clear what that stored.
+        // The last wanted slot of the day.
         var lastSlot = dayFirst
         for run in runs[index...] {
             guard run.start < dayEnd else { break }
-            let from = max(run.start, dayFirst)
-            let to = min(run.end, dayEnd)
-            let position = run.position + Int(from - run.start)
-            for offset in 0..<Int(to - from) { figures[position + offset] = RunFigures() }
-            lastSlot = to - 1
+            lastSlot = min(run.end, dayEnd) - 1
         }
         // Visits the wanted slots among the row's slots, which come in ascending order.
         func store(_ slot: Int, _ update: (inout RunFigures) -> Void) {
@@ -115,8 +102,8 @@ struct SlotFigures {
         // The slots of the day from its first wanted one to its last.
         let wanted = Int(firstSlot - dayFirst)..<Int(lastSlot - dayFirst + 1)
         do {
-            switch (kind, format) {
-            case (.discrete, _):
+            switch kind {
+            case .discrete:
                 try RollupRowCodec.forEachDiscreteSlot(row, day: day, in: wanted) {
                     slot, count, sum, extremes in
                     store(slot) {
@@ -125,12 +112,8 @@ struct SlotFigures {
                             maximum: extremes.maximum, latest: extremes.latest)
                     }
                 }
-            case (.cumulative, 2):
+            case .cumulative:
                 try RollupRowCodec.forEachSlot(row, in: wanted) { slot, prorated, count, _ in
-                    store(slot) { $0.addProrated(prorated, count: UInt64(count), touched: true) }
-                }
-            case (.cumulative, _):
-                try RollupCodec.forEachSlot(row) { slot, prorated, count, _ in
                     store(slot) { $0.addProrated(prorated, count: UInt64(count), touched: true) }
                 }
             }

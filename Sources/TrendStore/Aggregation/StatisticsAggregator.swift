@@ -25,7 +25,7 @@ struct StatisticsAggregator {
     func figures<T: ReadableTransaction & ~Copyable>(
         of buckets: [BucketSpan], txn: borrowing T
     ) throws -> [RunFigures] {
-        let hourDatabase = usesRollups ? try storage.hourSummaries(in: txn) : nil
+        let summarySource = usesRollups && storage.readsHourSummaries ? storage : nil
         var result: [RunFigures] = []
         result.reserveCapacity(buckets.count)
         var groupStart = 0
@@ -42,7 +42,8 @@ struct StatisticsAggregator {
             var hourRanges = InstantRanges()
             if usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
-                    let parts = AlignedParts(run, storage: storage, wholeHours: hourDatabase != nil)
+                    let parts = AlignedParts(
+                        run, storage: storage, wholeHours: summarySource != nil)
                     parts.forEachSlotRange { slotRanges.append($0, $1) }
                     if let hours = parts.hours { hourRanges.append(hours) }
                 }
@@ -50,7 +51,7 @@ struct StatisticsAggregator {
             let slots = try SlotFigures(
                 storage: storage, record: record, ranges: slotRanges, txn: txn)
             try HourRows.withRows(
-                in: hourDatabase, phase: storage.hourPhase, record: record,
+                from: summarySource, record: record,
                 days: hourRanges.utcDays, txn: txn
             ) { hours in
                 for bucket in group {

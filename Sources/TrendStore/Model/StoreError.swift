@@ -1,6 +1,6 @@
 import Foundation
 
-/// An error of the store, naming the series, sample, chunk or store path involved.
+/// An error of the store, naming the series, sample, block or store path involved.
 ///
 /// Every case has a stable ``code`` a host app can switch on or log, and a one-line
 /// description (also its `localizedDescription`) that says what and why.
@@ -18,8 +18,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case unsupportedForKind(series: String, kind: SeriesKind, reason: String)
     /// No series has this name; `closest` lists up to three stored names it may have meant.
     case unknownSeries(String, closest: [String])
-    /// A stored chunk failed its checksum or could not be decoded.
-    case damagedChunk(series: String, windowStart: Int64, reason: String)
+    /// A stored block of samples, the one whose earliest start is `firstStart` (milliseconds
+    /// since 1970), failed its checksum or could not be decoded.
+    case damagedBlock(series: String, firstStart: Int64, reason: String)
     /// A stored rollup row could not be decoded.
     case damagedRollup(series: String, dayStart: Int64, reason: String)
     /// The store's directory cannot be created or opened (not a directory, no permission).
@@ -30,7 +31,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case storage(path: String, operation: String, code: Int32, reason: String)
     /// The store was closed (``TrendStore/close()``); open it again to go on.
     case closed(path: String)
-    /// The store's metadata is missing or from an unknown format version.
+    /// The store's metadata is missing, from an unknown format, or from a development
+    /// build of TrendStore before 1.0; the reason says which.
     case incompatibleFormat(String)
     /// An argument is outside what the call accepts.
     case invalidArgument(Argument, reason: String)
@@ -69,7 +71,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .kindMismatch: return "kind-mismatch"
         case .unsupportedForKind: return "unsupported-for-kind"
         case .unknownSeries: return "unknown-series"
-        case .damagedChunk: return "damaged-chunk"
+        case .damagedBlock: return "damaged-block"
         case .damagedRollup: return "damaged-rollup"
         case .storeUnavailable: return "store-unavailable"
         case .closed: return "closed"
@@ -100,8 +102,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
                 closest.isEmpty
                 ? "" : " (did you mean \(closest.map { "\"\($0)\"" }.joined(separator: ", "))?)"
             return "no series named \"\(name)\"\(hint)"
-        case let .damagedChunk(series, windowStart, reason):
-            return "series \(series): chunk \(UTCFormat.timestamp(windowStart)): \(reason)"
+        case let .damagedBlock(series, firstStart, reason):
+            return "series \(series): block from \(UTCFormat.timestamp(firstStart)): \(reason)"
         case let .damagedRollup(series, dayStart, reason):
             return "series \(series): rollup \(UTCFormat.day(dayStart)): \(reason)"
         case let .storage(path, operation, code, reason):
@@ -115,5 +117,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case let .invalidArgument(argument, reason):
             return "\(argument.rawValue): \(reason)"
         }
+    }
+}
+
+extension StoreError {
+    /// A stored block failed its checksum or could not be decoded.
+    @available(*, deprecated, renamed: "damagedBlock(series:firstStart:reason:)")
+    public static func damagedChunk(series: String, windowStart: Int64, reason: String)
+        -> StoreError
+    {
+        .damagedBlock(series: series, firstStart: windowStart, reason: reason)
     }
 }

@@ -65,15 +65,7 @@ enum Migrator {
     /// Every migration, oldest first.
     static let all: [Migration] = [
         Migration(
-            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
-        Migration(identifier: "0002-cache-keys-carry-zone", apply: ZonedCacheKeysMigration.apply),
-        Migration(identifier: "0003-storage-format-2", batches: FormatTwoMigration.apply),
-        Migration(identifier: "0004-series-kinds", apply: SeriesKindsMigration.apply),
-        Migration(identifier: "0005-hour-summaries", batches: HourSummaryMigration.apply),
-        Migration(identifier: "0006-row-checksums", apply: RowChecksumMigration.apply),
-        Migration(identifier: "0007-compact-rows", batches: CompactRowsMigration.apply),
-        Migration(identifier: "0008-packed-blocks", apply: PackedBlocksMigration.apply),
-        Migration(identifier: "0009-hour-phase", apply: HourPhaseMigration.apply),
+            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
     ]
 
     private static let appliedKey = Array("migrations".utf8)

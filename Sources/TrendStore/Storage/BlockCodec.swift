@@ -1,11 +1,11 @@
-/// Encodes a sorted run of samples into one compressed, checksummed block (formats 2 and 3),
-/// and back.
+/// Encodes a sorted run of samples into one compressed, checksummed block (format 1), and
+/// back.
 ///
 /// Header (72 bytes, little-endian):
 ///
 /// | offset | size | field |
 /// |---|---|---|
-/// | 0 | 1 | block format version (2 or 3) |
+/// | 0 | 1 | block layout (1) |
 /// | 1 | 1 | value scheme (``ValueCoding/Scheme``) |
 /// | 2 | 1 | decimal exponent `e` |
 /// | 3 | 1 | decimal factor `f` |
@@ -29,14 +29,12 @@
 /// the reference (a median of a few samples: ~0 for steady cadences); start gaps
 /// (`start − previous end`, the first against the smallest start); the value column of
 /// ``ValueCoding``; then each exception's position (4 bytes) and IEEE bits (8 bytes).
-/// Format 2 stores every column as byte planes (a layout byte of 1…8); format 3, written
-/// once a store records storage format 8, may bit-pack any column (``ColumnLayout``).
+/// Each column is stored as byte planes or bit-packed, whichever is estimated smaller after
+/// deflate (``ColumnLayout``).
 /// Integer arithmetic wraps, so any Int64 times round-trip.
 enum BlockCodec {
-    /// The format of blocks whose columns are all byte planes.
-    static let planesVersion: UInt8 = 2
-    /// The format of blocks whose columns may be bit-packed.
-    static let packedVersion: UInt8 = 3
+    /// The layout byte every block begins with.
+    static let version: UInt8 = 1
     static let headerSize = 72
 
     /// What a block's header says, readable without inflating the payload.
@@ -68,13 +66,12 @@ enum BlockCodec {
     }
 
     /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities, as a
-    /// block of format 3 when `packing`, else of format 2 (for a store that older code may
-    /// still open).
-    static func encode(_ samples: ArraySlice<Sample>, packing: Bool, zlib: ZlibCodec) throws
+    /// block.
+    static func encode(_ samples: ArraySlice<Sample>, zlib: ZlibCodec) throws
         -> [UInt8]
     {
         guard !samples.isEmpty else {
-            throw ChunkDamage(reason: "a block holds at least one sample")
+            throw BlockDamage(reason: "a block holds at least one sample")
         }
         let count = samples.count
         let reference = durationReference(samples)
@@ -99,10 +96,10 @@ enum BlockCodec {
             previousEnd = sample.endMilliseconds
             values[index] = sample.value
         }
-        let coded = ValueCoding.encode(values, packing: packing)
+        let coded = ValueCoding.encode(values)
         let layouts = Header.Layouts(
-            duration: ColumnLayout.chosen(for: durations, packing: packing).layout,
-            gap: ColumnLayout.chosen(for: gaps, packing: packing).layout, value: coded.layout)
+            duration: ColumnLayout.chosen(for: durations).layout,
+            gap: ColumnLayout.chosen(for: gaps).layout, value: coded.layout)
         var payload = [UInt8]()
         payload.reserveCapacity(
             layouts.duration.byteCount(of: count) + layouts.gap.byteCount(of: count)
@@ -116,7 +113,7 @@ enum BlockCodec {
         payload.append(contentsOf: exceptions.bytes)
 
         var block = ByteWriter(capacity: headerSize + payload.count / 2)
-        block.append(packing ? packedVersion : planesVersion)
+        block.append(version)
         block.append(coded.parameters.scheme.rawValue)
         block.append(coded.parameters.exponent)
         block.append(coded.parameters.factor)
@@ -154,31 +151,29 @@ enum BlockCodec {
     }
 
     /// Reads the header of an encoded block without touching the payload.
-    static func header(_ bytes: UnsafeRawBufferPointer) throws(ChunkDamage) -> Header {
+    static func header(_ bytes: UnsafeRawBufferPointer) throws(BlockDamage) -> Header {
         guard bytes.count >= headerSize else {
-            throw ChunkDamage(reason: "\(bytes.count) bytes is shorter than a block header")
+            throw BlockDamage(reason: "\(bytes.count) bytes is shorter than a block header")
         }
-        let version = bytes[0]
-        guard version == planesVersion || version == packedVersion else {
-            throw ChunkDamage(reason: "unknown block format version \(version)")
+        guard bytes[0] == version else {
+            throw BlockDamage(reason: "unknown block layout \(bytes[0])")
         }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
         guard let scheme = ValueCoding.Scheme(rawValue: bytes[1]) else {
-            throw ChunkDamage(reason: "unknown value scheme \(bytes[1])")
+            throw BlockDamage(reason: "unknown value scheme \(bytes[1])")
         }
         let values = ValueCoding.Parameters(
             scheme: scheme, exponent: bytes[2], factor: bytes[3], divisor: bytes[7],
             reference: load(56, Int64.self))
         guard ValueCoding.isValid(values) else {
-            throw ChunkDamage(reason: "invalid value parameters")
+            throw BlockDamage(reason: "invalid value parameters")
         }
-        let packing = version == packedVersion
-        guard let duration = ColumnLayout(headerByte: bytes[4], allowsPacked: packing),
-            let gap = ColumnLayout(headerByte: bytes[5], allowsPacked: packing),
-            let value = ColumnLayout(headerByte: bytes[6], allowsPacked: packing)
-        else { throw ChunkDamage(reason: "invalid column layouts") }
+        guard let duration = ColumnLayout(headerByte: bytes[4]),
+            let gap = ColumnLayout(headerByte: bytes[5]),
+            let value = ColumnLayout(headerByte: bytes[6])
+        else { throw BlockDamage(reason: "invalid column layouts") }
         let header = Header(
             count: Int(load(8, UInt32.self)), exceptionCount: Int(load(12, UInt32.self)),
             minimumStart: load(16, Int64.self), maximumStart: load(24, Int64.self),
@@ -190,12 +185,12 @@ enum BlockCodec {
         guard header.count > 0, header.exceptionCount <= header.count,
             storedLength == header.payloadLength
         else {
-            throw ChunkDamage(
+            throw BlockDamage(
                 reason: "header claims \(header.count) samples in \(storedLength) payload bytes")
         }
         // Refused before inflating: it would first allocate for nothing.
         guard storedLength <= (bytes.count - headerSize) * ZlibCodec.maximumExpansion else {
-            throw ChunkDamage(
+            throw BlockDamage(
                 reason:
                     "\(bytes.count - headerSize) compressed bytes cannot inflate to \(storedLength)"
             )
@@ -205,14 +200,14 @@ enum BlockCodec {
 
     /// Decodes a block, checking its checksum, and appends its samples to `samples`.
     ///
-    /// - Throws: ``ChunkDamage`` when the checksum, the compressed stream, an exception
+    /// - Throws: ``BlockDamage`` when the checksum, the compressed stream, an exception
     ///   position or the header's totals disagree; nothing is appended then.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, zlib: ZlibCodec, appendingTo samples: inout [Sample]
-    ) throws(ChunkDamage) {
+    ) throws(BlockDamage) {
         let header = try header(bytes)
         guard checksum(of: bytes) == header.checksum else {
-            throw ChunkDamage(reason: "block checksum mismatch")
+            throw BlockDamage(reason: "block checksum mismatch")
         }
         let payload = UnsafeMutableRawBufferPointer.allocate(
             byteCount: header.payloadLength, alignment: 8)
@@ -220,7 +215,7 @@ enum BlockCodec {
         do {
             try zlib.inflate(UnsafeRawBufferPointer(rebasing: bytes[headerSize...]), into: payload)
         } catch {
-            throw ChunkDamage(reason: "\(error)")
+            throw BlockDamage(reason: "\(error)")
         }
         let count = header.count
         let base = UnsafeRawBufferPointer(payload)
@@ -239,7 +234,7 @@ enum BlockCodec {
                     littleEndian: base.loadUnaligned(
                         fromByteOffset: exceptionOffset + exception * 4, as: UInt32.self)))
             guard position > lastPosition, position < count else {
-                throw ChunkDamage(reason: "invalid exception position \(position)")
+                throw BlockDamage(reason: "invalid exception position \(position)")
             }
             lastPosition = position
             values[position] = Double(
@@ -277,7 +272,7 @@ enum BlockCodec {
             maximumStart == header.maximumStart
         else {
             samples.removeSubrange(firstNew...)
-            throw ChunkDamage(reason: "decoded samples disagree with the header's totals")
+            throw BlockDamage(reason: "decoded samples disagree with the header's totals")
         }
     }
 
@@ -290,8 +285,9 @@ enum BlockCodec {
     }
 }
 
-/// Why a stored block of samples (of either format) could not be read.
-struct ChunkDamage: Error, CustomStringConvertible {
+/// Thrown when a stored block cannot be read: its checksum, header or payload is not what
+/// a writer of format 1 leaves.
+struct BlockDamage: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - Byte planes (every value's lowest byte, then every second byte, …, ``ByteColumns``):
 ///   deflate models them well when a few values dominate (small deltas, rare spikes).
-/// - Bit-packed (``PackedColumn`` with base 0), block format 3 only: values spread evenly
+/// - Bit-packed (``PackedColumn`` with base 0): values spread evenly
 ///   over their range (random decimals, jittering durations) cost their width in bits, where
 ///   their byte planes cost more (a plane holding the ninth bit of 0…399 is a byte a sample
 ///   to deflate, which codes no symbol in less than a bit). A column of zeros packs in 0 bytes.
@@ -20,12 +20,11 @@ enum ColumnLayout: Equatable {
     /// The flag that marks a packed layout in a header byte (the low bits hold its width).
     private static let packedFlag: UInt8 = 0x80
 
-    /// The layout a block header's byte states, or `nil` when the byte is invalid; packed
-    /// layouts only in blocks that may hold them.
-    init?(headerByte: UInt8, allowsPacked: Bool) {
+    /// The layout a block header's byte states, or `nil` when the byte is invalid.
+    init?(headerByte: UInt8) {
         if (1...8).contains(headerByte) {
             self = .planes(width: Int(headerByte))
-        } else if allowsPacked, headerByte & Self.packedFlag != 0,
+        } else if headerByte & Self.packedFlag != 0,
             headerByte & ~Self.packedFlag <= 64
         {
             self = .packed(bits: Int(headerByte & ~Self.packedFlag))
@@ -84,16 +83,13 @@ enum ColumnLayout: Equatable {
         }
     }
 
-    /// The smaller layout for `column` by estimated deflated size, and that size in bits;
-    /// byte planes only unless `packing` (a block of format 3).
-    static func chosen(for column: [UInt64], packing: Bool) -> (layout: ColumnLayout, bits: Double)
-    {
+    /// The smaller layout for `column` by estimated deflated size, and that size in bits.
+    static func chosen(for column: [UInt64]) -> (layout: ColumnLayout, bits: Double) {
         let bits = 64 - column.reduce(0, |).leadingZeroBitCount
         // A column of zeros packs in no bytes.
-        if packing && bits == 0 { return (.packed(bits: 0), 0) }
+        if bits == 0 { return (.packed(bits: 0), 0) }
         let planeWidth = max(1, (bits + 7) / 8)
         let planeBits = planeDeflatedBits(column, width: planeWidth)
-        guard packing else { return (.planes(width: planeWidth), planeBits) }
         let packedBits = packedDeflatedBits(column, bits: bits)
         return packedBits < planeBits
             ? (.packed(bits: bits), packedBits) : (.planes(width: planeWidth), planeBits)

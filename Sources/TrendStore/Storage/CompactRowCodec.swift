@@ -1,16 +1,16 @@
-/// Encodes the rollup rows of version 4: a cumulative series' day in the exact form, with
+/// Encodes the rollup rows of layout 2 (format 1): a cumulative series' day in the exact form, with
 /// the figures of the slots that samples cross recomputed from the crossing samples
 /// (``SlotCrossing``) instead of stored, and every column bit-packed (``PackedColumn``).
 ///
 /// A minute-cadence day whose samples do not line up with the quarter-hours has a sample
-/// across nearly every boundary; version 3 stores each such slot's share as an 8-byte
+/// across nearly every boundary; the full row (layout 1) stores each such slot's share as an 8-byte
 /// double and its escaping integer (13–15 bytes a slot). Here the crossing sample's value,
 /// its time before the boundary and its duration take about 38 bits, and a slot's share
 /// is recomputed with the formula ``DayRollup/build(day:kind:from:)`` used, in the same
 /// order, so it has the same bits. The encoder recomputes every slot and stores the ones
 /// that differ (several samples at a boundary, a sample across several) explicitly.
 ///
-/// Layout: version (1 byte, 4); exponent (1 byte); flags (1 byte: bit 0 = explicit slots
+/// Layout: layout (1 byte, 2); exponent (1 byte); flags (1 byte: bit 0 = explicit slots
 /// follow); the 96-bit little-endian bitmap of touched slots (12 bytes); the 97-bit bitmap
 /// of boundaries 0…96 with a crossing (13 bytes); when flagged, the 96-bit bitmap of
 /// explicit slots (12 bytes); five column headers (base as a zig-zag varint, width byte):
@@ -19,8 +19,8 @@
 /// whole byte; per explicit slot its escaping integer (zig-zag varint) and shares (8
 /// bytes); the CRC-32C of everything before (4 bytes).
 enum CompactRowCodec {
-    /// The row version, written once the store records format 6.
-    static let version: UInt8 = 4
+    /// The layout byte of compact rows.
+    static let version: UInt8 = 2
     private static let slotBitmapSize = 12
     private static let boundaryBitmapSize = 13
     private static let columnCount = 5
@@ -138,27 +138,27 @@ enum CompactRowCodec {
         let explicitFields: Int
 
         /// Checks `row` and reads its header.
-        init(_ row: UnsafeRawBufferPointer) throws(RollupCodec.Damage) {
+        init(_ row: UnsafeRawBufferPointer) throws(RowDamage) {
             let fixed = 3 + slotBitmapSize + boundaryBitmapSize
             guard row.count >= fixed + 4 else {
-                throw RollupCodec.Damage(reason: "\(row.count) bytes is too short for a rollup row")
+                throw RowDamage(reason: "\(row.count) bytes is too short for a rollup row")
             }
             bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
             let stored = UInt32(
                 littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
             guard bytes[0] == version else {
-                throw RollupCodec.Damage(reason: "unknown rollup version \(bytes[0])")
+                throw RowDamage(reason: "unknown rollup row layout \(bytes[0])")
             }
             guard CRC32C.checksum(bytes) == stored else {
-                throw RollupCodec.Damage(reason: "rollup checksum mismatch")
+                throw RowDamage(reason: "rollup checksum mismatch")
             }
             exponent = Int(bytes[1])
             guard exponent <= DecimalScale.maximumExponent else {
-                throw RollupCodec.Damage(reason: "invalid exponent \(exponent)")
+                throw RowDamage(reason: "invalid exponent \(exponent)")
             }
             let hasExplicit = bytes[2] == 1
             guard bytes[2] <= 1, bytes.count >= fixed + (hasExplicit ? slotBitmapSize : 0) else {
-                throw RollupCodec.Damage(reason: "invalid rollup flags")
+                throw RowDamage(reason: "invalid rollup flags")
             }
             power = DecimalScale.powers[exponent]
             touched = SlotBitmap(bytes, at: 3, bits: DayRollup.slotCount)
@@ -166,13 +166,13 @@ enum CompactRowCodec {
             explicit =
                 hasExplicit ? SlotBitmap(bytes, at: fixed, bits: DayRollup.slotCount) : SlotBitmap()
             guard explicit.isSubset(of: touched) else {
-                throw RollupCodec.Damage(reason: "an explicit slot that is not touched")
+                throw RowDamage(reason: "an explicit slot that is not touched")
             }
             var reader = ByteReader(bytes, offset: fixed + (hasExplicit ? slotBitmapSize : 0))
             do {
                 func header() throws -> PackedColumn {
                     guard let frame = try PackedColumn.readHeader(&reader) else {
-                        throw RollupCodec.Damage(reason: "a column wider than 64 bits")
+                        throw RowDamage(reason: "a column wider than 64 bits")
                     }
                     return frame
                 }
@@ -188,14 +188,14 @@ enum CompactRowCodec {
                 befores = try column(frames.3, length: crossed.count)
                 durations = try column(frames.4, length: crossed.count)
             } catch {
-                throw RollupCodec.Damage(readError: error)
+                throw RowDamage(readError: error)
             }
             explicitFields = reader.offset
         }
 
         /// The stored fields of the crossing at `index` (in boundary order), checked.
         @inline(__always)
-        func crossingFields(at index: Int) throws(RollupCodec.Damage) -> (
+        func crossingFields(at index: Int) throws(RowDamage) -> (
             integer: Int64, before: Int64, duration: Int64
         ) {
             let crossing = self.crossing(at: index)
@@ -226,7 +226,7 @@ enum CompactRowCodec {
         }
 
         /// The damage of a crossing whose time before the boundary is outside its sample.
-        static let outsideItsSample = RollupCodec.Damage(reason: "a crossing outside its sample")
+        static let outsideItsSample = RowDamage(reason: "a crossing outside its sample")
     }
 
     /// Checks a row and calls `body(exponent, 10^exponent, slot, count, startInteger,
@@ -236,7 +236,7 @@ enum CompactRowCodec {
     static func parse(
         _ row: UnsafeRawBufferPointer, slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, Double, Int, UInt32, Int64, Int64, Double) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         try parse(try Layout(row), slots: slots, body)
     }
 
@@ -251,7 +251,7 @@ enum CompactRowCodec {
     private static func parse(
         _ layout: Layout, slots: Range<Int>,
         _ body: (Int, Double, Int, UInt32, Int64, Int64, Double) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         let bytes = layout.bytes
         let power = layout.power
         var reader = ByteReader(bytes, offset: layout.explicitFields)
@@ -312,18 +312,18 @@ enum CompactRowCodec {
                 }
             }
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
-                throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
+                throw RowDamage(reason: "trailing bytes after the last slot")
             }
         } catch {
-            throw RollupCodec.Damage(readError: error)
+            throw RowDamage(readError: error)
         }
         guard crossingsValid else { throw Layout.outsideItsSample }
-        guard countsValid else { throw RollupCodec.Damage(reason: "start count out of range") }
+        guard countsValid else { throw RowDamage(reason: "start count out of range") }
     }
 
     /// Reads a stored row back into the rollup it was encoded from (the `Double` sums of
     /// the exact form left at zero, as ``RollupRowCodec`` leaves them).
-    static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
+    static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RowDamage)
         -> DayRollup
     {
         let layout = try Layout(row)

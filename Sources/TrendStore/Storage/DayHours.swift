@@ -28,7 +28,7 @@ struct DayHours: Equatable {
     /// Summarises the rollup row of UTC day `day` (either kind; the row says which) into
     /// hours of `phase`.
     static func build(fromRow row: UnsafeRawBufferPointer, day: Int64, phase: HourPhase)
-        throws(RollupCodec.Damage) -> DayHours
+        throws(RowDamage) -> DayHours
     {
         if RollupRowCodec.isDiscrete(row) {
             var summary = DayHours(kind: .discrete, phase: phase)

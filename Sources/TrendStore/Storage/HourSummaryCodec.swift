@@ -137,14 +137,14 @@ enum HourSummaryCodec {
         _ row: UnsafeRawBufferPointer, series: UInt32, group: Int64, kind: SeriesKind,
         phase: HourPhase, isWanted: (Int64) -> Bool,
         _ body: (Int64, UnsafeRawBufferPointer) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         guard row.count >= 2, row[0] == version else {
-            throw RollupCodec.Damage(
+            throw RowDamage(
                 reason: row.isEmpty
                     ? "empty hour summary" : "unknown hour summary version \(row[0])")
         }
         guard row[1] == (kind == .cumulative ? 0 : 1) else {
-            throw RollupCodec.Damage(reason: "hour summary of the other series kind")
+            throw RowDamage(reason: "hour summary of the other series kind")
         }
         let days = daysPerRow(kind)
         var offset = 2
@@ -152,7 +152,7 @@ enum HourSummaryCodec {
             guard let length = segmentLength(row, at: offset, kind: kind),
                 Int64(row[offset]) < days
             else {
-                throw RollupCodec.Damage(reason: "hour summary segment cut short")
+                throw RowDamage(reason: "hour summary segment cut short")
             }
             let day = group * days + Int64(row[offset])
             if isWanted(day) {
@@ -169,16 +169,16 @@ enum HourSummaryCodec {
     private static func check(
         _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind,
         phase: HourPhase
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         let checked = UnsafeRawBufferPointer(rebasing: segment[..<(segment.count - 4)])
         let stored = segment.loadUnaligned(fromByteOffset: segment.count - 4, as: UInt32.self)
         guard checksum(of: checked, series: series, day: day) == UInt32(littleEndian: stored)
         else {
-            throw RollupCodec.Damage(reason: "hour summary checksum mismatch")
+            throw RowDamage(reason: "hour summary checksum mismatch")
         }
         let (present, wide, size) = layout(of: segment, kind: kind)
         guard phase != .utc || present & headBit == 0 else {
-            throw RollupCodec.Damage(reason: "hour summary with a head in UTC hours")
+            throw RowDamage(reason: "hour summary with a head in UTC hours")
         }
         // A 4-byte duration (under 50 days) ends far inside Int64 from any instant a query
         // reads (SampleRules.instantRange): only 8-byte ones need looking at.
@@ -192,7 +192,7 @@ enum HourSummaryCodec {
             var field = offset + (wide ? 8 : 4) + 8 * 3 + 4
             let duration = integer(segment, at: &field, wide: wide)
             guard duration <= UInt64(Int64.max - TimeGrid.hour - max(start, 0)) else {
-                throw RollupCodec.Damage(reason: "hour summary duration out of range")
+                throw RowDamage(reason: "hour summary duration out of range")
             }
             offset += size
         }

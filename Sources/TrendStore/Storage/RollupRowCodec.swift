@@ -1,10 +1,10 @@
-/// Encodes ``DayRollup`` rows of format 2 (one LMDB value per series and UTC day in
-/// `days`) and reads them back without allocating; rows of version 4 are
-/// ``CompactRowCodec``'s, which this reads through.
+/// Encodes ``DayRollup`` rows (one LMDB value per series and UTC day in `days`), format 1,
+/// and reads them back without allocating; rows of layout 2 are ``CompactRowCodec``'s,
+/// which this reads through.
 ///
-/// Layout: version (1 byte: 3, or 2 in rows written before store format 5); exponent of
-/// the exact form (1 byte, 255 for `Double` sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian bitmap
-/// of the touched slots (12 bytes); when flagged, a 96-bit bitmap of the slots with
+/// Layout 1 (the full row): layout (1 byte, 1); exponent of the exact form (1 byte, 255 for
+/// `Double` sums); flags (1 byte: bit 0 = a second bitmap follows); a 96-bit little-endian
+/// bitmap of the touched slots (12 bytes); when flagged, a 96-bit bitmap of the slots with
 /// *spill* (12 bytes); then per touched slot, in order: the start count (varint); when it
 /// is not zero, the start sum (zig-zag varint of the scaled integer, or 8 raw bytes); when
 /// the slot has spill, the escaping integer (zig-zag varint) or the contained sum (8 raw
@@ -12,32 +12,30 @@
 /// each slot with starts, the minimum and maximum value, the latest sample's start as an
 /// offset from the slot's start (varint), its duration (varint) and its value, the values
 /// as zig-zag varints of scaled integers in the exact form or 8 raw bytes otherwise (and
-/// always raw with flag bit 2); last, the checksum of everything before it (4 bytes):
-/// CRC-32C in version 3 (``CRC32C``, the instruction where the processor has one), the
-/// zlib CRC-32 in version 2. The two versions differ in nothing else.
+/// always raw with flag bit 2); last, the CRC-32C of everything before it (4 bytes,
+/// ``CRC32C``).
 ///
 /// A slot has spill when a sample in it is not contained in its start slot; a
 /// minute-cadence day has none, so its row is about three bytes per slot.
 enum RollupRowCodec {
-    /// The version of rows checked by CRC-32C, written once the store records format 5.
-    static let version: UInt8 = 3
-    /// The version of rows checked by the zlib CRC-32.
-    static let zlibChecksumVersion: UInt8 = 2
+    /// The layout byte of full rows.
+    static let version: UInt8 = 1
     static let doubleMarker: UInt8 = 255
     private static let bitmapSize = 12
 
-    /// The row of `rollup` in row version `version` (``CompactRowCodec/version``,
-    /// ``version`` or ``zlibChecksumVersion``). Where version 4 is allowed, a rollup it does
-    /// not apply to (a discrete series, the `Double` form) is written in version 3, and so is
-    /// one whose version-3 row is smaller (a day of a few samples: version 4's bitmaps and
-    /// column headers take about 25 bytes).
-    static func encode(_ rollup: DayRollup, version: UInt8 = version) -> [UInt8] {
-        if version >= CompactRowCodec.version {
-            let checked = encode(rollup, version: Self.version)
-            guard CompactRowCodec.applies(to: rollup) else { return checked }
-            let compact = CompactRowCodec.encode(rollup)
-            return compact.count < checked.count ? compact : checked
-        }
+    /// The row of `rollup`: of layout 2 (``CompactRowCodec``) where it applies and is
+    /// smaller, else the full row. A discrete series or the `Double` form takes the full
+    /// row, and so does a day whose full row is smaller (a day of a few samples: layout 2's
+    /// bitmaps and column headers take about 25 bytes).
+    static func encode(_ rollup: DayRollup) -> [UInt8] {
+        let full = encodeFull(rollup)
+        guard CompactRowCodec.applies(to: rollup) else { return full }
+        let compact = CompactRowCodec.encode(rollup)
+        return compact.count < full.count ? compact : full
+    }
+
+    /// The full row (layout 1) of `rollup`.
+    static func encodeFull(_ rollup: DayRollup) -> [UInt8] {
         var writer = ByteWriter(capacity: 3 + 2 * bitmapSize + DayRollup.slotCount * 6)
         writer.append(version)
         writer.append(rollup.exponent.map { UInt8($0) } ?? doubleMarker)
@@ -93,7 +91,7 @@ enum RollupRowCodec {
                 appendValue(latest.value)
             }
         }
-        let sum = writer.bytes.withUnsafeBytes { Self.checksum(of: $0, version: version) }
+        let sum = writer.bytes.withUnsafeBytes { CRC32C.checksum($0) }
         writer.appendLittleEndian(sum)
         return writer.bytes
     }
@@ -124,7 +122,7 @@ enum RollupRowCodec {
     static func forEachSlot(
         _ row: UnsafeRawBufferPointer, in slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, Double, UInt32, Double) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         if isCompact(row) {
             try CompactRowCodec.parse(row, slots: slots) {
                 _, power, slot, count, start, escaping, shares in
@@ -151,7 +149,7 @@ enum RollupRowCodec {
     }
 
     /// Reads a stored row back into the rollup it was encoded from.
-    static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RollupCodec.Damage)
+    static func decode(_ row: UnsafeRawBufferPointer, day: Int64) throws(RowDamage)
         -> DayRollup
     {
         if isCompact(row) { return try CompactRowCodec.decode(row, day: day) }
@@ -186,7 +184,7 @@ enum RollupRowCodec {
     static func forEachDiscreteSlot(
         _ row: UnsafeRawBufferPointer, day: Int64, in slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int, UInt32, Double, ExtremeFields) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         // A cumulative series' row has no discrete slots; it is still checked.
         if isCompact(row) {
             return try CompactRowCodec.parse(row, slots: 0..<0) { _, _, _, _, _, _, _ in }
@@ -202,7 +200,7 @@ enum RollupRowCodec {
         row.count > 2 && !isCompact(row) && row[2] & 2 != 0
     }
 
-    /// Whether a row (checked or not) is of version 4 (``CompactRowCodec``).
+    /// Whether a row (checked or not) is of layout 2 (``CompactRowCodec``).
     @inline(__always)
     static func isCompact(_ row: UnsafeRawBufferPointer) -> Bool {
         row.first == CompactRowCodec.version
@@ -230,22 +228,22 @@ enum RollupRowCodec {
     private static func parse(
         _ row: UnsafeRawBufferPointer, day: Int64, slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?, ExtremeFields?) -> Void
-    ) throws(RollupCodec.Damage) {
+    ) throws(RowDamage) {
         guard row.count >= 3 + bitmapSize + 4 else {
-            throw RollupCodec.Damage(reason: "\(row.count) bytes is too short for a rollup row")
+            throw RowDamage(reason: "\(row.count) bytes is too short for a rollup row")
         }
         let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
         let stored = UInt32(
             littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
-        guard bytes[0] == version || bytes[0] == zlibChecksumVersion else {
-            throw RollupCodec.Damage(reason: "unknown rollup version \(bytes[0])")
+        guard bytes[0] == version else {
+            throw RowDamage(reason: "unknown rollup row layout \(bytes[0])")
         }
-        guard checksum(of: bytes, version: bytes[0]) == stored else {
-            throw RollupCodec.Damage(reason: "rollup checksum mismatch")
+        guard CRC32C.checksum(bytes) == stored else {
+            throw RowDamage(reason: "rollup checksum mismatch")
         }
         let exponentByte = bytes[1]
         guard exponentByte <= DecimalScale.maximumExponent || exponentByte == doubleMarker else {
-            throw RollupCodec.Damage(reason: "invalid exponent \(exponentByte)")
+            throw RowDamage(reason: "invalid exponent \(exponentByte)")
         }
         let flags = bytes[2]
         let hasSpill = flags & 1 != 0
@@ -255,12 +253,12 @@ enum RollupRowCodec {
         guard flags <= 7, hasExtremes || !extremesAsDoubles,
             bytes.count >= 3 + bitmapSize * bitmaps
         else {
-            throw RollupCodec.Damage(reason: "invalid rollup flags")
+            throw RowDamage(reason: "invalid rollup flags")
         }
         let touched = bitmap(bytes, at: 3)
         let spill = hasSpill ? bitmap(bytes, at: 3 + bitmapSize) : (0, 0)
         guard spill.0 & ~touched.0 == 0, spill.1 & ~touched.1 == 0 else {
-            throw RollupCodec.Damage(reason: "spill in an untouched slot")
+            throw RowDamage(reason: "spill in an untouched slot")
         }
         let exponent = exponentByte == doubleMarker ? nil : Int(exponentByte)
         let power = exponent.map { DecimalScale.powers[$0] } ?? 1
@@ -278,7 +276,7 @@ enum RollupRowCodec {
                 }
                 let count = try reader.readVarint()
                 guard count <= UInt64(UInt32.max) else {
-                    throw RollupCodec.Damage(reason: "start count out of range")
+                    throw RowDamage(reason: "start count out of range")
                 }
                 var start = StartField()
                 if count > 0 {
@@ -312,13 +310,13 @@ enum RollupRowCodec {
                     let duration = try reader.readVarint()
                     guard offset < UInt64(TimeGrid.quarterHour), duration <= UInt64(Int64.max)
                     else {
-                        throw RollupCodec.Damage(reason: "latest sample out of its slot")
+                        throw RowDamage(reason: "latest sample out of its slot")
                     }
                     let latestStart =
                         dayStart &+ Int64(slot) &* TimeGrid.quarterHour &+ Int64(offset)
                     let (latestEnd, overflow) = latestStart.addingReportingOverflow(Int64(duration))
                     guard !overflow else {
-                        throw RollupCodec.Damage(reason: "latest sample out of range")
+                        throw RowDamage(reason: "latest sample out of range")
                     }
                     read.latest = Sample(
                         startMilliseconds: latestStart, endMilliseconds: latestEnd,
@@ -328,17 +326,11 @@ enum RollupRowCodec {
                 body(exponent, power, slot, UInt32(count), start, fields, extreme)
             }
             guard reader.remaining == 0 || endSlot < DayRollup.slotCount else {
-                throw RollupCodec.Damage(reason: "trailing bytes after the last slot")
+                throw RowDamage(reason: "trailing bytes after the last slot")
             }
         } catch {
-            throw RollupCodec.Damage(readError: error)
+            throw RowDamage(readError: error)
         }
-    }
-
-    /// The checksum a row of `version` stores after `bytes`.
-    @inline(__always)
-    private static func checksum(of bytes: UnsafeRawBufferPointer, version: UInt8) -> UInt32 {
-        version == zlibChecksumVersion ? ZlibCodec.crc32(bytes) : CRC32C.checksum(bytes)
     }
 
     /// Moves past one slot's fields: `exact` when sums are scaled integers, `extremes` (when

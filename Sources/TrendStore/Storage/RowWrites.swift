@@ -19,35 +19,19 @@ final class RowWrites {
     private let hours: Database
     /// New bytes of each changed row, or `nil` for a removed row.
     private var changed: [[UInt8]: [UInt8]?] = [:]
-    /// Stored rows whose days need their summary built, unchanged (migration 0005).
-    private var unchangedToSummarize: [[UInt8]: [UInt8]?] = [:]
     /// The kind of each series with changed rows.
     private var kinds: [UInt32: SeriesKind] = [:]
-    /// The row version to write: ``CompactRowCodec/version`` once the store records format
-    /// 6, ``RollupRowCodec/version`` once it records format 5, so code that cannot read a
-    /// version refuses the store before it meets a row of it.
-    let rowVersion: UInt8
     /// Whether every row is stored (a store of the quarter-hour grid) or only the newest.
     let storesRows: Bool
-    /// The storage format the store recorded when the transaction began: which row and
-    /// block versions its writes may use.
-    let storeFormat: UInt32
     /// Where the summaries' hours begin within UTC hours.
     private let phase: HourPhase
     /// How many of each series' newest days keep their rows in a store of the hour grid.
     static let keptDays: Int64 = 2
 
     /// Changes to the rollup rows and hour summaries of `storage` (a writable store), in `txn`.
-    init(storage: SampleStorage, txn: borrowing WriteTransaction) throws {
-        let databases = try storage.formatTwoDatabases()
-        days = databases.days
-        hours = databases.hours
-        let format = try StorageFormat.stored(meta: storage.meta, in: txn) ?? 1
-        storeFormat = format
-        rowVersion =
-            format >= 6
-            ? CompactRowCodec.version
-            : format >= 5 ? RollupRowCodec.version : RollupRowCodec.zlibChecksumVersion
+    init(storage: SampleStorage) {
+        days = storage.days
+        hours = storage.hours
         storesRows = storage.rollupGrid.keepsEveryRow
         phase = storage.hourPhase
     }
@@ -90,20 +74,10 @@ final class RowWrites {
         }
     }
 
-    /// Records that the stored `row` under `key`, of a series of `kind`, needs its day's
-    /// summary built: the row itself stays as it is.
-    func summarize(_ row: [UInt8], forKey key: [UInt8], kind: SeriesKind) {
-        unchangedToSummarize[key] = .some(row)
-        if let parsed = key.withUnsafeBytes(StorageKey.parseDayRow) {
-            kinds[parsed.series] = kind
-        }
-    }
-
     /// Stores every change in key order, then the hour summaries of the changed days.
     func flush(in txn: borrowing WriteTransaction) throws {
         defer {
             changed.removeAll()
-            unchangedToSummarize.removeAll()
             kinds.removeAll()
         }
         if storesRows {
@@ -111,7 +85,7 @@ final class RowWrites {
         } else {
             try Self.store(try newestRows(in: txn), in: days, txn: txn)
         }
-        try storeSummaries(of: changed.merging(unchangedToSummarize) { new, _ in new }, in: txn)
+        try storeSummaries(of: changed, in: txn)
     }
 
     /// The puts and deletions that leave `days` holding, of each series with changed rows,

@@ -9,7 +9,7 @@ extension SampleStorage {
     ///
     /// - Throws: ``LMDBError`` with ``LMDBError/Code/corrupted`` naming the database.
     func checkReach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws {
-        for database in [series, blocks, chunks].compactMap({ $0 }) {
+        for database in [series, blocks] {
             var reached = 0
             try txn.withCursor(database) { cursor in
                 try cursor.forEach { _, _ in

@@ -1,22 +1,18 @@
 import Foundation
 import LMDB
 
-/// The samples of a store: the series registry, the blocks of samples and their daily
-/// rollups, in one LMDB environment.
+/// The samples of a store: the series registry, the blocks of samples, their daily
+/// rollup rows and hour summaries, in one LMDB environment (FORMAT.md).
 ///
-/// Format 2 keeps samples in `blocks` (key `series ‖ smallest start`, about
-/// ``targetBlockBytes`` each, ``BlockCodec``) and one rollup row per series
-/// and UTC day in `days` (``RollupRowCodec``). A store written by format 1 keeps its
-/// samples in `chunks` (one per UTC week, ``ChunkCodec``) and its rollups in `rollups`
-/// (seven days per value) until the format migration has moved them; readers read both,
-/// so the store answers the same at every step of that migration.
+/// Samples live in `blocks` (key `series ‖ smallest start`, about ``targetBlockBytes``
+/// each, ``BlockCodec``), one rollup row per series and UTC day in `days`
+/// (``RollupRowCodec``) and one summary per series and summary hour in `hours`
+/// (``HourSummaryCodec``).
 ///
 /// The storage layer: it knows nothing of the aggregates, caches or the façade above it.
 /// Readers pass any transaction; the write path (``SeriesWriter``) is given a write
 /// transaction by the caller, who owns the environment's write lock.
 final class SampleStorage: Sendable {
-    /// Format-1 chunks hold one series' samples starting within one fixed UTC week.
-    static let defaultChunkWindow: Int64 = 7 * TimeGrid.day
     /// The size a block is cut to: four LMDB pages less the overflow page header, so
     /// blocks fill their pages (a value takes whole pages).
     static let targetBlockBytes = 4 * 4_096 - 16
@@ -28,45 +24,38 @@ final class SampleStorage: Sendable {
     let series: Database
     /// The name of ``series``' database.
     static let seriesName = "series"
-    /// Format-2 sample blocks; `nil` only in a format-1 store opened read-only.
-    let blocks: Database?
-    /// Format-2 rollup rows, one per series and UTC day; `nil` like `blocks`.
-    let days: Database?
-    /// Hour summaries of the rollup rows (``HourSummaryCodec``); `nil` in a store opened
-    /// read-only before migration 0005 created it. Read only once the migration finished:
-    /// ``hourSummaries(in:)``.
-    let hours: Database?
-    /// Format-1 chunks not yet migrated.
-    let chunks: Database
-    /// Format-1 rollup blocks not yet migrated.
-    let rollups: Database
-    /// The chunk window of format-1 chunks, in milliseconds (recorded in `meta`).
-    let chunkWindow: Int64
+    /// Sample blocks, by series and smallest start.
+    let blocks: Database
+    /// Rollup rows, one per series and UTC day.
+    let days: Database
+    /// Hour summaries of the rollup rows (``HourSummaryCodec``).
+    let hours: Database
     /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
     /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
     /// Where the hour summaries begin within UTC hours: ``HourPhase/utc`` except in a store
     /// of the hour grid created in a zone a half or a quarter of an hour off UTC.
     let hourPhase: HourPhase
-    /// Blocks and chunks recently decoded by queries.
-    let decodedChunks = DecodedChunkCache()
+    /// Whether queries read whole summary hours from `hours` (else from the slots of a
+    /// store that keeps every row: the same bits).
+    let readsHourSummaries: Bool
+    /// Blocks recently decoded by queries.
+    let decodedBlocks = DecodedBlockCache()
 
-    /// Opens the sample databases of `environment`; `chunkWindow`, `rollupGrid` and
-    /// `hourPhase` come from the store's settings.
+    /// Opens the sample databases of `environment`; `rollupGrid` and `hourPhase` come from
+    /// the store's settings.
     init(
-        environment: Environment, meta: Database, chunkWindow: Int64, rollupGrid: RollupGrid,
-        hourPhase: HourPhase
+        environment: Environment, meta: Database, rollupGrid: RollupGrid, hourPhase: HourPhase,
+        readsHourSummaries: Bool = true
     ) throws {
         self.meta = meta
         series = try environment.openDatabase(named: Self.seriesName)
-        blocks = try Self.openFormatTwo("blocks", in: environment)
-        days = try Self.openFormatTwo("days", in: environment)
-        hours = try Self.openFormatTwo("hours", in: environment)
-        chunks = try environment.openDatabase(named: "chunks")
-        rollups = try environment.openDatabase(named: "rollups")
-        self.chunkWindow = chunkWindow
+        blocks = try environment.openDatabase(named: "blocks")
+        days = try environment.openDatabase(named: "days")
+        hours = try environment.openDatabase(named: "hours")
         self.rollupGrid = rollupGrid
         self.hourPhase = hourPhase
+        self.readsHourSummaries = readsHourSummaries || !rollupGrid.keepsEveryRow
     }
 
     /// The start of the finest rollup cell holding `now` (a quarter-hour slot, or a summary
@@ -76,90 +65,6 @@ final class SampleStorage: Sendable {
         rollupGrid.keepsEveryRow
             ? now - now.floorModulo(TimeGrid.quarterHour) : hourPhase.hourStart(containing: now)
     }
-
-    /// Opens a format-2 database; `nil` when a read-only handle finds a store that has not
-    /// been migrated yet (it reads as empty).
-    private static func openFormatTwo(_ name: String, in environment: Environment) throws
-        -> Database?
-    {
-        do {
-            return try environment.openDatabase(named: name)
-        } catch let error as LMDBError where environment.options.readOnly && error.code == .notFound
-        {
-            return nil
-        }
-    }
-
-    /// Calls `body(day, row)` for each rollup row of series `id`, in day order: a walk over
-    /// every series' rows (they are keyed by day first).
-    func forEachRow<T: ReadableTransaction & ~Copyable>(
-        series id: UInt32, in txn: borrowing T,
-        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
-    ) throws {
-        guard let days else { return }
-        try txn.withCursor(days) { cursor in
-            try cursor.forEach { key, value in
-                if let parsed = StorageKey.parseDayRow(key), parsed.series == id {
-                    try body(parsed.day, value)
-                }
-                return true
-            }
-        }
-    }
-
-    /// Every rollup row, by series and day, from one walk over the rows (a walk per series
-    /// would cost the rows of every series for each one).
-    func rowsBySeries<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [UInt32: [Int64: [UInt8]]]
-    {
-        guard let days else { return [:] }
-        var rows: [UInt32: [Int64: [UInt8]]] = [:]
-        try txn.withCursor(days) { cursor in
-            try cursor.forEach { key, value in
-                if let parsed = StorageKey.parseDayRow(key) {
-                    rows[parsed.series, default: [:]][parsed.day] = Array(value)
-                }
-                return true
-            }
-        }
-        return rows
-    }
-
-    /// The UTC days that have a rollup row of series `id`, in order.
-    func rowDays<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
-        throws -> [Int64]
-    {
-        var found: [Int64] = []
-        try forEachRow(series: id, in: txn) { day, _ in found.append(day) }
-        return found
-    }
-
-    /// The format-2 databases, for a write (a writable store always has them).
-    func formatTwoDatabases() throws -> (blocks: Database, days: Database, hours: Database) {
-        guard let blocks, let days, let hours else {
-            throw StoreError.incompatibleFormat(
-                "a store of an older format opened read-only cannot be written")
-        }
-        return (blocks, days, hours)
-    }
-
-    /// The hour summaries when every rollup row has one (migration 0005 finished), else `nil`:
-    /// readers then add slots instead, with the same result.
-    func hourSummaries<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> Database?
-    {
-        guard let hours else { return nil }
-        return try Self.hourSummariesCompleteKey.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: meta) { _ in hours }
-        }
-    }
-
-    /// Records that every rollup row has its hour summary (migration 0005's last step).
-    func recordHourSummariesComplete(in txn: borrowing WriteTransaction) throws {
-        try txn.put([1], forKey: Self.hourSummariesCompleteKey, in: meta)
-    }
-
-    private static let hourSummariesCompleteKey = Array("hour-summaries-complete".utf8)
 
     // MARK: Series registry
 
@@ -221,6 +126,26 @@ final class SampleStorage: Sendable {
         return record
     }
 
+    /// Removes every block, rollup row and hour summary of `record`; its registry entry
+    /// and change count stay for the caller to settle.
+    func removeStoredData(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+        for day in try rowDays(series: record.id, in: txn) {
+            try txn.delete(forKey: StorageKey.dayRowKey(series: record.id, day: day), in: days)
+        }
+        for database in [blocks, hours] {
+            var keys: [[UInt8]] = []
+            try txn.withCursor(database) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                    key, _ in
+                    guard StorageKey.parse(key)?.series == record.id else { return false }
+                    keys.append(Array(key))
+                    return true
+                }
+            }
+            for key in keys { try txn.delete(forKey: key, in: database) }
+        }
+    }
+
     // MARK: Change counts
 
     /// How many committed writes have changed the samples of `record`: a counter in `meta`,
@@ -244,12 +169,5 @@ final class SampleStorage: Sendable {
 
     private static func changeCountKey(_ id: UInt32) -> [UInt8] {
         Array("changes/".utf8) + withUnsafeBytes(of: id.bigEndian, Array.init)
-    }
-
-    /// The store error for a piece of `record` that failed to decode.
-    func chunkDamage(_ record: SeriesRecord, piece: StoredPiece, _ error: any Error) -> StoreError {
-        .damagedChunk(
-            series: record.name, windowStart: piece.lowerBound(chunkWindow: chunkWindow),
-            reason: (error as? ChunkDamage)?.reason ?? "\(error)")
     }
 }

@@ -16,7 +16,6 @@ struct SeriesWriter: ~Copyable {
     let storage: SampleStorage
     var record: SeriesRecord
     let zlib: ZlibCodec
-    private let blockDatabase: Database
     /// The blocks this writer has read or written, by key: samples and encoded size.
     private var blocks: [Int64: (samples: [Sample], byteCount: Int)] = [:]
     /// The days whose rows must be rebuilt from their samples.
@@ -31,12 +30,11 @@ struct SeriesWriter: ~Copyable {
 
     /// A writer whose rows go to `rows`, which the caller flushes before the transaction
     /// commits (one `RowWrites` may serve every writer of the transaction).
-    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec, rows: RowWrites) throws {
+    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec, rows: RowWrites) {
         self.storage = storage
         self.record = record
         self.zlib = zlib
         self.rows = rows
-        blockDatabase = try storage.formatTwoDatabases().blocks
     }
 
     /// Upserts `batch`: new identities are inserted, existing ones get the batch's value.
@@ -86,10 +84,11 @@ struct SeriesWriter: ~Copyable {
     mutating func delete(from: Int64, to: Int64, in txn: borrowing WriteTransaction) throws -> Int {
         guard from < to else { return 0 }
         var removed = 0
-        for piece in try storage.pieces(
+        for firstStart in try storage.blockStarts(
             of: record, startingFrom: from, through: to - 1, in: txn)
         {
-            let samples = try pieceSamples(piece, in: txn)
+            let existing = try block(firstStart, in: txn)
+            let samples = existing.samples
             var kept: [Sample] = []
             kept.reserveCapacity(samples.count)
             for sample in samples {
@@ -101,21 +100,9 @@ struct SeriesWriter: ~Copyable {
                 }
             }
             guard kept.count != samples.count else { continue }
-            switch piece {
-            case .block(let key):
-                try store(kept, replacing: key, existing: try block(key, in: txn), in: txn)
-            case .chunk:
-                try moveToBlocks(piece, keeping: kept, in: txn)
-            }
+            try store(kept, replacing: firstStart, existing: existing, in: txn)
         }
         return removed
-    }
-
-    /// Rewrites a format-1 chunk as blocks (the format migration's step): the chunk is
-    /// removed and its samples inserted into the blocks.
-    mutating func migrate(_ piece: StoredPiece, in txn: borrowing WriteTransaction) throws {
-        let samples = try pieceSamples(piece, in: txn)
-        try moveToBlocks(piece, keeping: samples, in: txn)
     }
 
     /// Rebuilds the rows of `days` from the samples into ``rows`` (a day without samples
@@ -124,15 +111,6 @@ struct SeriesWriter: ~Copyable {
     {
         daysToRebuild.formUnion(days)
         try finish(in: txn)
-    }
-
-    private mutating func moveToBlocks(
-        _ piece: StoredPiece, keeping samples: [Sample], in txn: borrowing WriteTransaction
-    ) throws {
-        try txn.delete(
-            forKey: storage.location(of: piece, series: record.id).key, in: storage.chunks)
-        for sample in samples { touch(sample) }
-        _ = try upsert(samples[...], in: txn)
     }
 
     /// Brings the rollup row of every touched day up to date.
@@ -190,10 +168,8 @@ struct SeriesWriter: ~Copyable {
             return false
         case .some((let version, .some(let row))):
             guard let exponent = row.exponent else { return false }
-            // A row of an older version does not list its crossings, which version 4 needs.
-            if rows.rowVersion >= CompactRowCodec.version, CompactRowCodec.applies(to: row),
-                version != CompactRowCodec.version
-            {
+            // A full row does not list its crossings, which a compact row needs.
+            if CompactRowCodec.applies(to: row), version != CompactRowCodec.version {
                 return false
             }
             rollup = row
@@ -218,7 +194,7 @@ struct SeriesWriter: ~Copyable {
     /// Records the row of `rollup`, or its removal when no sample touches the day.
     private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
         rows.set(
-            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup, version: rows.rowVersion),
+            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup),
             forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day), kind: record.kind)
     }
 
@@ -257,7 +233,7 @@ struct SeriesWriter: ~Copyable {
         target: Int64?, next: Int64?
     ) {
         let id = record.id
-        return try txn.withCursor(blockDatabase) { cursor in
+        return try txn.withCursor(storage.blocks) { cursor in
             func ownKey(_ entry: Cursor.Entry?) -> Int64? {
                 guard let entry, let parsed = StorageKey.parse(entry.key), parsed.series == id
                 else { return nil }
@@ -296,7 +272,7 @@ struct SeriesWriter: ~Copyable {
             parts = merged[old.count...]
         } else if let target {
             try txn.delete(
-                forKey: StorageKey.make(series: record.id, index: target), in: blockDatabase)
+                forKey: StorageKey.make(series: record.id, index: target), in: storage.blocks)
             blocks[target] = nil
         }
         // Bytes per sample: from the block this replaces, else learnt from the first part.
@@ -312,10 +288,9 @@ struct SeriesWriter: ~Copyable {
             }
             let part = parts[..<end]
             let key = part[part.startIndex].startMilliseconds
-            let bytes = try BlockCodec.encode(
-                part, packing: rows.storeFormat >= StorageFormat.packedBlocks, zlib: zlib)
+            let bytes = try BlockCodec.encode(part, zlib: zlib)
             try txn.put(
-                bytes, forKey: StorageKey.make(series: record.id, index: key), in: blockDatabase)
+                bytes, forKey: StorageKey.make(series: record.id, index: key), in: storage.blocks)
             blocks[key] = (Array(part), bytes.count)
             perSample = Double(bytes.count) / Double(part.count)
             parts = parts[end...]
@@ -340,25 +315,15 @@ struct SeriesWriter: ~Copyable {
         samples: [Sample], byteCount: Int
     ) {
         if let cached = blocks[key] { return cached }
-        let piece = StoredPiece.block(firstStart: key)
         var samples: [Sample] = []
         let byteCount =
-            try storage.withPiece(piece, of: record, in: txn) { bytes in
-                try storage.decode(
-                    piece, bytes: bytes, of: record, zlib: zlib, appendingTo: &samples)
+            try storage.withBlock(key, of: record, in: txn) { bytes in
+                try storage.decodeBlock(
+                    bytes, firstStart: key, of: record, zlib: zlib, appendingTo: &samples)
                 return bytes.count
             } ?? 0
         blocks[key] = (samples, byteCount)
         return (samples, byteCount)
-    }
-
-    private mutating func pieceSamples(_ piece: StoredPiece, in txn: borrowing WriteTransaction)
-        throws -> [Sample]
-    {
-        if case .block(let key) = piece { return try block(key, in: txn).samples }
-        var samples: [Sample] = []
-        _ = try storage.decode(piece, of: record, zlib: zlib, in: txn, appendingTo: &samples)
-        return samples
     }
 
     /// The samples starting in `[from, before)`, in order.
@@ -366,10 +331,10 @@ struct SeriesWriter: ~Copyable {
         startingFrom from: Int64, before: Int64, in txn: borrowing WriteTransaction
     ) throws -> [Sample] {
         var result: [Sample] = []
-        for piece in try storage.pieces(
+        for firstStart in try storage.blockStarts(
             of: record, startingFrom: from, through: before - 1, in: txn)
         {
-            let samples = try pieceSamples(piece, in: txn)
+            let samples = try block(firstStart, in: txn).samples
             var index = samples.partitioningIndex { $0.startMilliseconds >= from }
             while index < samples.count && samples[index].startMilliseconds < before {
                 result.append(samples[index])

@@ -1,51 +1,48 @@
 import LMDB
 
-/// The storage format a store's data is in, recorded in `meta`: 1 for stores written
-/// before blocks (``ChunkCodec``), 2 once the format migration has run (``BlockCodec``),
-/// 3 once every series record states its kind (``SeriesRecord``; discrete series' rollup
-/// rows carry minimum, maximum and latest sample, ``RollupRowCodec``), 4 once migration
-/// 0005 began building hour summaries (``HourSummaryCodec``; code that does not keep
-/// them up to date must not write the store from then on), 5 once rollup rows may be
-/// checked by CRC-32C (``RollupRowCodec`` row version 3, migration 0006), 6 once
-/// cumulative rows may be of version 4 (``CompactRowCodec``, migration 0007), 7 for a
-/// store created with ``RollupGrid/hour``: format 6 with the rollup rows of each series' two
-/// newest days only, beside every hour summary, 8 once blocks may bit-pack their columns
-/// (``BlockCodec`` format 3, migration 0008), 9 once `meta` records where the hour summaries
-/// begin within UTC hours (``HourPhase``, ``storedHourPhase(meta:in:)``; migration 0009
-/// records UTC hours for older stores). From format 7 on, `meta` records the store's rollup
-/// grid (``storedGrid(meta:in:)``); before it, every store has quarter-hour rows.
+/// The on-disk format of a store, recorded in `meta` under `storage-format` (FORMAT.md).
+///
+/// TrendStore 1.0 writes and reads format 1. Stores written by development builds before
+/// 1.0 recorded `format-version` (or, the earliest, only their settings) and are refused
+/// with an error that says how to bring their samples over.
 enum StorageFormat {
-    /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...9
-    /// The format new stores record, and migration 0009 raises older stores to.
-    static let current: UInt32 = 9
-    /// The first format that records its hour phase in `meta`.
-    static let recordsHourPhase: UInt32 = 9
-    /// The first format whose blocks may be of ``BlockCodec/packedVersion``.
-    static let packedBlocks: UInt32 = 8
-    /// The first format that records its rollup grid in `meta`.
-    static let recordsGrid: UInt32 = 7
-    private static let key = Array("format-version".utf8)
+    /// The format new stores record, and the only one this code reads.
+    static let current: UInt32 = 1
+    private static let key = Array("storage-format".utf8)
     private static let gridKey = Array("rollup-grid".utf8)
     private static let phaseKey = Array("hour-phase-ms".utf8)
+    private static let developmentKey = Array("format-version".utf8)
+    /// Keys only stores of development builds hold (their settings without a format).
+    private static let developmentSettingKeys = [Array("chunk-window-ms".utf8)]
 
-    /// The recorded format, or `nil` for a new store.
+    /// The recorded format, or `nil` for a store that records none.
     static func stored<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
         throws -> UInt32?
     {
-        try txn.value(forKey: key, in: meta).map {
-            UInt32(littleEndian: $0.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+        try txn.value(forKey: key, in: meta).map { bytes in
+            guard bytes.count == 4 else {
+                throw StoreError.incompatibleFormat(
+                    "storage format of \(bytes.count) bytes in meta instead of 4")
+            }
+            return UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
         }
     }
 
-    /// Records `version` unless the store already records it or a later one (a migration's
-    /// batches may run again after a crash).
-    static func raise(to version: UInt32, meta: Database, in txn: borrowing WriteTransaction)
-        throws
-    {
-        if try stored(meta: meta, in: txn) ?? 1 < version {
-            try record(version, meta: meta, in: txn)
+    /// The format a development build recorded, 1 for the earliest (which recorded
+    /// none), or `nil` when `meta` holds nothing of a development build.
+    static func developmentFormat<T: ReadableTransaction & ~Copyable>(
+        meta: Database, in txn: borrowing T
+    ) throws -> UInt32? {
+        if let bytes = try txn.value(forKey: developmentKey, in: meta) {
+            return bytes.count == 4
+                ? UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                : 1
         }
+        for settingKey in developmentSettingKeys
+        where try txn.value(forKey: settingKey, in: meta) != nil {
+            return 1
+        }
+        return nil
     }
 
     /// Records the format the store's data is in.
@@ -55,7 +52,7 @@ enum StorageFormat {
         try txn.put(withUnsafeBytes(of: version.littleEndian, Array.init), forKey: key, in: meta)
     }
 
-    /// The name of the rollup grid `meta` records, or `nil` (formats before 7 record none).
+    /// The name of the rollup grid `meta` records, or `nil`.
     static func storedGrid<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T)
         throws -> String?
     {
@@ -70,7 +67,7 @@ enum StorageFormat {
     }
 
     /// The milliseconds after each UTC hour at which `meta` records the hour summaries
-    /// begin, or `nil` (formats before 9 record none: their summaries are of UTC hours).
+    /// begin, or `nil`.
     static func storedHourPhase<T: ReadableTransaction & ~Copyable>(
         meta: Database, in txn: borrowing T
     ) throws -> Int64? {

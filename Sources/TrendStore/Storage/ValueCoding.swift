@@ -18,7 +18,7 @@ import Foundation
 ///   the sign and exponent are nearly constant and compress to almost nothing.
 ///
 /// Sizes are compared by each candidate column's estimated deflated size in the smaller of
-/// its layouts (``ColumnLayout/chosen(for:packing:)``).
+/// its layouts (``ColumnLayout/chosen(for:)``).
 enum ValueCoding {
     /// How a block's value column is to be read.
     enum Scheme: UInt8 {
@@ -103,10 +103,9 @@ enum ValueCoding {
 
     // MARK: Encoding
 
-    /// Codes `values` (at least one), for a block that may pack its columns (format 3) when
-    /// `packing`.
-    static func encode(_ values: [Double], packing: Bool) -> Encoded {
-        let decimal = decimalCandidate(values, packing: packing)
+    /// Codes `values` (at least one).
+    static func encode(_ values: [Double]) -> Encoded {
+        let decimal = decimalCandidate(values)
         // Narrow decimal integers always win; wide ones (16 or more digits) are weighed
         // against the bits.
         if let decimal, decimal.encoded.layout.valueBytes < 6 { return decimal.encoded }
@@ -116,8 +115,8 @@ enum ValueCoding {
             return value.bitPattern ^ previous
         }
         let raw = values.map(\.bitPattern)
-        let xorLayout = ColumnLayout.chosen(for: xor, packing: packing)
-        let rawLayout = ColumnLayout.chosen(for: raw, packing: packing)
+        let xorLayout = ColumnLayout.chosen(for: xor)
+        let rawLayout = ColumnLayout.chosen(for: raw)
         if let decimal, decimal.estimatedBits <= min(xorLayout.bits, rawLayout.bits) {
             return decimal.encoded
         }
@@ -130,7 +129,7 @@ enum ValueCoding {
 
     /// The decimal coding of `values` with its estimated size in bits, or `nil` when too
     /// many would be exceptions.
-    private static func decimalCandidate(_ values: [Double], packing: Bool) -> (
+    private static func decimalCandidate(_ values: [Double]) -> (
         encoded: Encoded, estimatedBits: Double
     )? {
         guard let form = decimalParameters(values) else { return nil }
@@ -163,8 +162,8 @@ enum ValueCoding {
         }
         let smallest = integers.min() ?? 0
         let offsets = integers.map { UInt64(bitPattern: $0 &- smallest) }
-        let deltaLayout = ColumnLayout.chosen(for: deltas, packing: packing)
-        let offsetLayout = ColumnLayout.chosen(for: offsets, packing: packing)
+        let deltaLayout = ColumnLayout.chosen(for: deltas)
+        let offsetLayout = ColumnLayout.chosen(for: offsets)
         let useDeltas = deltaLayout.bits <= offsetLayout.bits
         let encoded = Encoded(
             parameters: Parameters(

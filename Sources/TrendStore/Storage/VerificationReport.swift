@@ -6,10 +6,11 @@ public struct VerificationReport: Sendable, Codable, Equatable {
     public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
         /// The kind of problem.
         public enum Kind: String, Sendable, Codable {
-            /// A chunk failed its checksum or could not be decoded; its samples are not used.
-            case damagedChunk
-            /// A chunk decoded, but its samples break an invariant (order, window, duration).
-            case inconsistentChunk
+            /// A block of samples failed its checksum or could not be decoded; its samples
+            /// are not used.
+            case damagedBlock
+            /// A block decoded, but its samples break an invariant (order, key, duration).
+            case inconsistentBlock
             /// A rollup row differs from the one recomputed from the samples.
             case rollupMismatch
             /// A day has samples but no rollup row.
@@ -31,7 +32,7 @@ public struct VerificationReport: Sendable, Codable, Equatable {
         public var kind: Kind
         /// The series concerned (its name, or `#id` when it is not registered).
         public var series: String
-        /// The start of the chunk window or UTC day concerned.
+        /// The first start of the block or the UTC day concerned.
         public var at: Date
         /// What is wrong, in words.
         public var detail: String
@@ -44,8 +45,8 @@ public struct VerificationReport: Sendable, Codable, Equatable {
 
     /// The number of series checked.
     public var seriesChecked = 0
-    /// The number of chunks decoded.
-    public var chunksChecked = 0
+    /// The number of blocks decoded.
+    public var blocksChecked = 0
     /// The number of samples decoded.
     public var samplesChecked = 0
     /// The number of rollup rows compared.
@@ -55,4 +56,19 @@ public struct VerificationReport: Sendable, Codable, Equatable {
 
     /// Whether nothing is wrong.
     public var isHealthy: Bool { problems.isEmpty }
+}
+
+extension VerificationReport {
+    /// The number of blocks decoded.
+    @available(*, deprecated, renamed: "blocksChecked")
+    public var chunksChecked: Int { blocksChecked }
+}
+
+extension VerificationReport.Problem.Kind {
+    /// A block of samples failed its checksum or could not be decoded.
+    @available(*, deprecated, renamed: "damagedBlock")
+    public static var damagedChunk: Self { .damagedBlock }
+    /// A block decoded, but its samples break an invariant.
+    @available(*, deprecated, renamed: "inconsistentBlock")
+    public static var inconsistentChunk: Self { .inconsistentBlock }
 }

@@ -61,7 +61,7 @@ public struct SampleBatches: AsyncSequence, Sendable {
 }
 
 extension TrendStore {
-    /// The samples of `series` that start in `[from, to)`, one stored chunk at a time,
+    /// The samples of `series` that start in `[from, to)`, one stored block at a time,
     /// without holding them all in memory.
     public nonisolated func sampleBatches(of series: String, from: Date, to: Date) -> SampleBatches
     {
@@ -72,35 +72,26 @@ extension TrendStore {
 }
 
 extension StoreEngine {
-    /// The samples starting in `[from, to)` of the first stored piece of `series` that
+    /// The samples starting in `[from, to)` of the first stored block of `series` that
     /// holds any, in one read transaction; empty when there are no more.
     func nextBlock(of series: String, from: Int64, before to: Int64) throws -> [Sample] {
         try read { txn in
             let record = try storage.requireSeries(named: series, in: txn)
+            guard from < to,
+                let firstStart = try storage.blockStarts(
+                    of: record, startingFrom: from, through: to - 1, limit: 1, in: txn
+                ).first
+            else { return [] }
             var samples: [Sample] = []
-            var position = from
-            while position < to {
-                guard
-                    let piece = try storage.pieces(
-                        of: record, startingFrom: position, through: to - 1, limit: 1, in: txn
-                    ).first
-                else { return [] }
-                samples.removeAll(keepingCapacity: true)
-                _ = try storage.decode(
-                    piece, of: record, zlib: ZlibCodec(), in: txn, appendingTo: &samples)
-                samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
-                if !samples.isEmpty { return samples }
-                switch piece {
-                case .block:
-                    // Its starts from `position` on are all at or after `to`, and every
-                    // later block starts later still.
-                    return []
-                case .chunk(let window):
-                    // A format-1 chunk can hold nothing from `position` on: go past its window.
-                    position = (window + 1) * storage.chunkWindow
-                }
+            _ = try storage.withBlock(firstStart, of: record, in: txn) { bytes in
+                try storage.decodeBlock(
+                    bytes, firstStart: firstStart, of: record, zlib: ZlibCodec(),
+                    appendingTo: &samples)
             }
-            return []
+            // Empty when its starts from `from` on are all at or after `to`: every later
+            // block starts later still.
+            samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
+            return samples
         }
     }
 }

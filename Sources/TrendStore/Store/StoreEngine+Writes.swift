@@ -13,7 +13,7 @@ extension StoreEngine {
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
-            let rows = try RowWrites(storage: storage, txn: txn)
+            let rows = RowWrites(storage: storage)
             for (part, batch) in batches {
                 let record =
                     try storage.seriesRecord(named: part.series, in: txn)
@@ -28,7 +28,7 @@ extension StoreEngine {
                     throw StoreError.kindMismatch(
                         series: part.series, stored: record.kind, given: kind)
                 }
-                var writer = try SeriesWriter(
+                var writer = SeriesWriter(
                     storage: storage, record: record, zlib: zlib, rows: rows)
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 try changed(record, try writer.finish(in: txn), in: txn)
@@ -42,8 +42,8 @@ extension StoreEngine {
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
-            let rows = try RowWrites(storage: storage, txn: txn)
-            var writer = try SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
+            let rows = RowWrites(storage: storage)
+            var writer = SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
             let removed = try writer.delete(from: from, to: to, in: txn)
             try changed(record, try writer.finish(in: txn), in: txn)
             try rows.flush(in: txn)
@@ -51,23 +51,11 @@ extension StoreEngine {
         }
     }
 
-    /// Removes a series with all its blocks, chunks, rollups and hour summaries.
+    /// Removes a series with all its blocks, rollup rows and hour summaries.
     func deleteSeries(named name: String) throws {
         try write { txn, _ in
             let record = try storage.requireSeries(named: name, in: txn)
-            let formatTwo = try storage.formatTwoDatabases()
-            for day in try storage.rowDays(series: record.id, in: txn) {
-                try txn.delete(
-                    forKey: StorageKey.dayRowKey(series: record.id, day: day), in: formatTwo.days)
-            }
-            for database in [formatTwo.blocks, formatTwo.hours, storage.chunks, storage.rollups] {
-                for index in try storage.indices(
-                    in: database, series: record.id, from: .min, through: .max, txn: txn)
-                {
-                    try txn.delete(
-                        forKey: StorageKey.make(series: record.id, index: index), in: database)
-                }
-            }
+            try storage.removeStoredData(of: record, in: txn)
             _ = try caches.removeAll(of: record.name, in: txn)
             try storage.countChange(of: record, in: txn)
             try txn.delete(forKey: Array(record.name.utf8), in: storage.series)

@@ -11,7 +11,7 @@ import Synchronization
 final class StoreEngine: Sendable {
     let environment: Environment
     let meta: Database
-    /// The series, their chunks and rollups.
+    /// The series, their sample blocks, rollup rows and hour summaries.
     let storage: SampleStorage
     /// The aggregates computed from `storage`.
     var queries: Queries { Queries(storage: storage) }
@@ -76,12 +76,10 @@ final class StoreEngine: Sendable {
             keyValues = try environment.openDatabase(named: Self.keyValuesName)
             let settings = try StoreSettings.load(
                 environment: environment, meta: meta,
-                newStore: StoreSettings.NewStore(
-                    zone: options.timeZone, grid: options.rollupGrid,
-                    window: SampleStorage.defaultChunkWindow))
+                newStore: StoreSettings.NewStore(zone: options.timeZone, grid: options.rollupGrid))
             storage = try SampleStorage(
-                environment: environment, meta: meta, chunkWindow: settings.chunkWindow,
-                rollupGrid: settings.rollupGrid, hourPhase: settings.hourPhase)
+                environment: environment, meta: meta, rollupGrid: settings.rollupGrid,
+                hourPhase: settings.hourPhase, readsHourSummaries: options.readsHourSummaries)
             createdStore = settings.isNew
             storedZone = Mutex(settings.storedTimeZone)
             timeZone = options.timeZone ?? settings.storedTimeZone

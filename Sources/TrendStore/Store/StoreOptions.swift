@@ -25,6 +25,9 @@ public struct StoreOptions: Sendable {
 
     /// The clock cache freshness rules and migrations read; tests set it to move time.
     public var clock: @Sendable () -> Date = { Date() }
+    /// Whether queries read whole summary hours from the hour summaries (the default) or
+    /// from their quarter-hour slots: the same bits, which the tests hold them to.
+    var readsHourSummaries = true
 
     /// The defaults: the current time zone and the grid it suits for a new store,
     /// read-write, durable commits, the system clock.

@@ -4,7 +4,7 @@ import LMDB
 public struct StorageFootprint: Sendable, Equatable, Codable {
     /// The data file's size, free pages and LMDB's own pages included.
     public var fileBytes: Int
-    /// Pages holding samples (blocks, and format-1 chunks not yet migrated).
+    /// Pages holding sample blocks.
     public var sampleBytes: Int
     /// Pages holding rollup rows and their hour summaries.
     public var rollupBytes: Int
@@ -16,15 +16,15 @@ extension TrendStore {
     /// Where the store's bytes go, as one read transaction sees them.
     public nonisolated func footprint() throws -> StorageFootprint {
         let storage = engine.storage
-        let groups: [[Database?]] = [
-            [storage.blocks, storage.chunks], [storage.days, storage.rollups, storage.hours],
+        let groups: [[Database]] = [
+            [storage.blocks], [storage.days, storage.hours],
             [engine.caches.aggregates],
         ]
         let bytes = try engine.read { txn in
             var bytes: [Int] = []
             for group in groups {
                 var total = 0
-                for database in group.compactMap(\.self) {
+                for database in group {
                     total += try txn.statistics(of: database).bytes
                 }
                 bytes.append(total)

@@ -112,25 +112,35 @@ public actor TrendStore {
 
     /// The samples of `series` that start in `[from, to)`, sorted by start then end.
     ///
-    /// - Complexity: Decodes every chunk the range touches.
+    /// - Complexity: Decodes every block the range touches.
     public nonisolated func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
         try read { try $0.samples(of: series, from: from, to: to) }
     }
 
-    /// Calls `body` with the samples of `series` starting in `[from, to)`, one chunk at a
-    /// time in time order, without holding them all in memory: for exports and scans.
+    /// Calls `body` with the samples of `series` starting in `[from, to)`, one stored block
+    /// at a time in time order, without holding them all in memory: for exports and scans.
     ///
     /// - Returns: How many samples were passed to `body`.
     /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
     @discardableResult
-    public nonisolated func forEachChunk(
+    public nonisolated func forEachBlock(
         of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
     ) throws -> Int {
         try engine.read { txn in
-            try engine.storage.forEachChunk(
+            try engine.storage.forEachBlockOfSamples(
                 series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
                 in: txn, body)
         }
+    }
+
+    /// Calls `body` with the samples of `series` starting in `[from, to)`, one stored block
+    /// at a time.
+    @available(*, deprecated, renamed: "forEachBlock(of:from:to:_:)")
+    @discardableResult
+    public nonisolated func forEachChunk(
+        of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
+    ) throws -> Int {
+        try forEachBlock(of: series, from: from, to: to, body)
     }
 
     /// Every series with its unit, sample count and time span.
@@ -141,11 +151,11 @@ public actor TrendStore {
     /// The size of the store's data file in bytes.
     public nonisolated var fileSize: Int { engine.fileSize() }
 
-    /// Checks every chunk and rollup of the store.
+    /// Checks every block, rollup row and hour summary of the store.
     ///
-    /// Decodes every chunk, checks its checksum and invariants, recomputes every rollup
-    /// from the samples and compares. A damaged chunk is reported with its series and
-    /// window; its bytes are never read as numbers.
+    /// Decodes every block, checks its checksum and invariants, recomputes every rollup row
+    /// and hour summary from the samples and compares. A damaged block is reported with its
+    /// series and first start; its bytes are never read as numbers.
     ///
     /// - Complexity: Reads the whole store once.
     public nonisolated func verify() throws -> VerificationReport {
@@ -168,9 +178,8 @@ public actor TrendStore {
 }
 
 extension TrendStore {
-    /// The storage format the store's data is in: 6 for a store of the quarter-hour grid
-    /// whose migrations have run (a store opened writable always has), 7 for a store of the
-    /// hour grid, less for an older store opened read-only.
+    /// The storage format the store's data is in: 1, the format of TrendStore 1.0, which
+    /// every later release opens (CHANGELOG.md).
     public nonisolated var formatVersion: Int {
         get throws {
             Int(try engine.read { try StorageFormat.stored(meta: engine.meta, in: $0) } ?? 1)

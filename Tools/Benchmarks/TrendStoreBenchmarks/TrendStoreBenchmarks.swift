@@ -345,7 +345,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         }
         if wanted("raw") {
             let start = BenchClock.now()
-            let scanned = try store.forEachChunk(of: series, from: .distantPast, to: .distantFuture)
+            let scanned = try store.forEachBlock(of: series, from: .distantPast, to: .distantFuture)
             { _ in }
             report.add(
                 "raw scan, decoding every chunk (samples/s)",

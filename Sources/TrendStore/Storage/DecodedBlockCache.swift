@@ -1,0 +1,96 @@
+import Synchronization
+
+/// A decoded block with the running maximum of its ends, shared read-only between queries.
+final class DecodedBlock: Sendable {
+    /// The samples, sorted by start then end.
+    let samples: [Sample]
+    /// `prefixMaximumEnd[i]` is the greatest end among `samples[0...i]`.
+    let prefixMaximumEnd: [Int64]
+
+    init(samples: [Sample]) {
+        self.samples = samples
+        var running = Int64.min
+        prefixMaximumEnd = samples.map { sample in
+            running = max(running, sample.endMilliseconds)
+            return running
+        }
+    }
+}
+
+/// The last few blocks decoded by queries, so a widget asking for today's curve every few
+/// seconds does not inflate the current block each time.
+///
+/// An entry is used only while the stored block's header (checksum, count, bounds, value
+/// sum) is unchanged, so writes from this or another process are seen at once.
+final class DecodedBlockCache: Sendable {
+    private struct Key: Hashable {
+        let series: UInt32
+        let firstStart: Int64
+    }
+    /// The header fields that tell whether a stored block changed.
+    private struct Summary: Equatable {
+        let count: Int
+        let minimumStart: Int64
+        let maximumEnd: Int64
+        let valueSumBits: UInt64
+        let checksum: UInt32
+
+        init(_ header: BlockCodec.Header) {
+            count = header.count
+            minimumStart = header.minimumStart
+            maximumEnd = header.maximumEnd
+            valueSumBits = header.valueSum.bitPattern
+            checksum = header.checksum
+        }
+    }
+    private struct Entry {
+        let summary: Summary
+        let block: DecodedBlock
+        var lastUse: UInt64
+    }
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+
+    init(capacity: Int = 8) { self.capacity = capacity }
+
+    /// The decoded samples of the block of `record` keyed `firstStart`, stored as `bytes`,
+    /// decoding them when the cache does not hold them.
+    func block(
+        _ firstStart: Int64, of record: SeriesRecord, bytes: UnsafeRawBufferPointer,
+        storage: SampleStorage, zlib: ZlibCodec
+    ) throws -> DecodedBlock {
+        let summary: Summary
+        do {
+            summary = Summary(try BlockCodec.header(bytes))
+        } catch {
+            throw storage.blockDamage(record, firstStart: firstStart, error)
+        }
+        let key = Key(series: record.id, firstStart: firstStart)
+        let cached: DecodedBlock? = state.withLock { state in
+            state.clock += 1
+            guard var entry = state.entries[key], entry.summary == summary else { return nil }
+            entry.lastUse = state.clock
+            state.entries[key] = entry
+            return entry.block
+        }
+        if let cached { return cached }
+        var samples: [Sample] = []
+        try storage.decodeBlock(
+            bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &samples)
+        let block = DecodedBlock(samples: samples)
+        state.withLock { state in
+            if state.entries.count >= capacity, state.entries[key] == nil,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                state.entries[oldest] = nil
+            }
+            state.entries[key] = Entry(summary: summary, block: block, lastUse: state.clock)
+        }
+        return block
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LMDB
+
+extension SampleStorage {
+    /// The first starts (keys) of the blocks of `record` that may hold samples starting in
+    /// `[from, through]`, in time order; with a `limit`, at most that many.
+    func blockStarts<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, startingFrom from: Int64, through: Int64, limit: Int = .max,
+        in txn: borrowing T
+    ) throws -> [Int64] {
+        var found: [Int64] = []
+        guard limit > 0 else { return found }
+        try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
+            firstStart, _ in
+            found.append(firstStart)
+            return found.count < limit
+        }
+        return found
+    }
+
+    /// Calls `body(firstStart, bytes)` for each block of `record` that may hold samples
+    /// starting in `[from, through]`, in time order, with its stored bytes, until `body`
+    /// returns `false`: one cursor walk, no lookup per block.
+    func forEachBlock<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        guard from <= through else { return }
+        try txn.withCursor(blocks) { cursor in
+            let start = StorageKey.make(series: record.id, index: from)
+            var entry = try cursor.seek(atOrAfter: start)
+            let atFrom =
+                entry.flatMap { StorageKey.parse($0.key) }.map {
+                    $0.series == record.id && $0.index == from
+                } ?? false
+            if !atFrom {
+                // The block before `from` holds starts up to the next key: include it when
+                // its largest start reaches `from`.
+                let previous = entry == nil ? try cursor.last() : try cursor.previous()
+                if let previous, let parsed = StorageKey.parse(previous.key),
+                    parsed.series == record.id
+                {
+                    let reaches: Bool
+                    do {
+                        reaches = try BlockCodec.header(previous.value).maximumStart >= from
+                    } catch {
+                        throw blockDamage(record, firstStart: parsed.index, error)
+                    }
+                    if reaches, try !body(parsed.index, previous.value) { return }
+                }
+                // Back to the first block at or after `from` (a failed move leaves LMDB's
+                // cursor nowhere: seek again then).
+                if entry != nil {
+                    entry = previous != nil ? try cursor.next() : try cursor.seek(atOrAfter: start)
+                }
+            }
+            while let current = entry, let parsed = StorageKey.parse(current.key),
+                parsed.series == record.id, parsed.index <= through,
+                try body(parsed.index, current.value)
+            {
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// Calls `body` with the stored bytes of the block of `record` keyed `firstStart`; `nil`
+    /// when it is not stored.
+    func withBlock<T: ReadableTransaction & ~Copyable, R>(
+        _ firstStart: Int64, of record: SeriesRecord, in txn: borrowing T,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try StorageKey.make(series: record.id, index: firstStart).withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: blocks, body)
+        }
+    }
+
+    /// Decodes `bytes`, the block of `record` keyed `firstStart`, appending its samples.
+    ///
+    /// - Throws: ``StoreError/damagedBlock(series:firstStart:reason:)``.
+    func decodeBlock(
+        _ bytes: UnsafeRawBufferPointer, firstStart: Int64, of record: SeriesRecord,
+        zlib: ZlibCodec, appendingTo samples: inout [Sample]
+    ) throws {
+        do {
+            try BlockCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
+        } catch {
+            throw blockDamage(record, firstStart: firstStart, error)
+        }
+    }
+
+    /// The store error for the block of `record` keyed `firstStart` that failed to decode.
+    func blockDamage(_ record: SeriesRecord, firstStart: Int64, _ error: any Error) -> StoreError {
+        .damagedBlock(
+            series: record.name, firstStart: firstStart,
+            reason: (error as? BlockDamage)?.reason ?? "\(error)")
+    }
+}
+
+extension SampleStorage {
+    /// The samples of `name` whose start lies in `[from, to)`, sorted by start then end.
+    func samples<T: ReadableTransaction & ~Copyable>(
+        series name: String, from: Int64, to: Int64, in txn: borrowing T
+    ) throws -> [Sample] {
+        let record = try requireSeries(named: name, in: txn)
+        return try samples(of: record, from: from, to: to, in: txn, zlib: ZlibCodec())
+    }
+
+    /// The samples of `record` whose start lies in `[from, to)`, sorted by start then end.
+    func samples<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, from: Int64, to: Int64, in txn: borrowing T, zlib: ZlibCodec
+    ) throws -> [Sample] {
+        var result: [Sample] = []
+        _ = try forEachBlockOfSamples(of: record, from: from, to: to, in: txn, zlib: zlib) {
+            result.append(contentsOf: $0)
+        }
+        return result
+    }
+
+    /// Calls `body` with the samples of each block of `record` holding starts in
+    /// `[from, to)`, in time order, reusing one buffer; returns the number of samples passed.
+    func forEachBlockOfSamples<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, from: Int64, to: Int64, in txn: borrowing T, zlib: ZlibCodec,
+        _ body: ([Sample]) throws -> Void
+    ) throws -> Int {
+        guard from < to else { return 0 }
+        var buffer: [Sample] = []
+        var total = 0
+        try forEachBlock(of: record, startingFrom: from, through: to - 1, in: txn) {
+            firstStart, bytes in
+            buffer.removeAll(keepingCapacity: true)
+            try decodeBlock(
+                bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &buffer)
+            if let first = buffer.first, let last = buffer.last,
+                first.startMilliseconds < from || last.startMilliseconds >= to
+            {
+                buffer.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
+            }
+            guard !buffer.isEmpty else { return true }
+            total += buffer.count
+            try body(buffer)
+            return true
+        }
+        return total
+    }
+
+    /// Calls `body` with the samples of each block of `name` holding starts in `[from, to)`.
+    func forEachBlockOfSamples<T: ReadableTransaction & ~Copyable>(
+        series name: String, from: Int64, to: Int64, in txn: borrowing T,
+        _ body: ([Sample]) throws -> Void
+    ) throws -> Int {
+        let record = try requireSeries(named: name, in: txn)
+        return try forEachBlockOfSamples(
+            of: record, from: from, to: to, in: txn, zlib: ZlibCodec(), body)
+    }
+
+    /// Every series with its sample count and time span, read from block headers.
+    func seriesInfos<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SeriesInfo]
+    {
+        try allSeriesRecords(in: txn).map { record in
+            var count = 0
+            var first = Int64.max
+            var last = Int64.min
+            try txn.withCursor(blocks) { cursor in
+                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
+                    key, value in
+                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
+                        return false
+                    }
+                    let header: BlockCodec.Header
+                    do {
+                        header = try BlockCodec.header(value)
+                    } catch {
+                        throw blockDamage(record, firstStart: parsed.index, error)
+                    }
+                    count += header.count
+                    first = min(first, header.minimumStart)
+                    last = max(last, header.maximumEnd)
+                    return true
+                }
+            }
+            return SeriesInfo(
+                name: record.name, unit: record.unit, kind: record.kind, sampleCount: count,
+                firstStart: count > 0 ? Date(milliseconds: first) : nil,
+                lastEnd: count > 0 ? Date(milliseconds: last) : nil)
+        }
+    }
+
+    /// The earliest sample start of `record`, from its first block's header.
+    func firstStart<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, in txn: borrowing T
+    ) throws -> Int64? {
+        try txn.withCursor(blocks) { cursor in
+            guard
+                let entry = try cursor.seek(
+                    atOrAfter: StorageKey.make(series: record.id, index: .min)),
+                let parsed = StorageKey.parse(entry.key), parsed.series == record.id
+            else { return nil }
+            do {
+                return try BlockCodec.header(entry.value).minimumStart
+            } catch {
+                throw blockDamage(record, firstStart: parsed.index, error)
+            }
+        }
+    }
+}
