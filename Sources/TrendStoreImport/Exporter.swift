@@ -13,7 +13,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// a fresh store gives the same samples, bit for bit.
 ///
 /// Values are written as the shortest decimal that reads back to the same double (`-0.0`
-/// included), times as epoch milliseconds. Samples are read one stored chunk at a time
+/// included), times as epoch milliseconds. Samples are read one stored block at a time
 /// (``TrendStore/sampleBatches(of:from:to:)``), so memory stays flat for any store.
 ///
 /// ```swift

@@ -34,7 +34,7 @@ public struct ImportOptions: Sendable {
     /// the reading rate alone.
     public var dryRun = false
     /// The bytes of CSV parsed as one piece (tests make it small to cut records at every place).
-    var chunkBytes = 1 << 20
+    var sliceBytes = 1 << 20
     /// Called after each batch commits, with how many samples have been committed so far.
     public var onCommit: (@Sendable (Int) -> Void)?
 
@@ -129,7 +129,7 @@ public struct Importer: Sendable {
         summary.bytes = stream.totalBytes
         if format == .csv {
             let source = try SampleCSVParser(
-                stream: stream, skipInvalid: options.skipInvalid, chunkBytes: options.chunkBytes)
+                stream: stream, skipInvalid: options.skipInvalid, sliceBytes: options.sliceBytes)
             try await read(
                 source, workers: options.threads - 1, into: &summary, options: options,
                 began: began, progress: progress)
@@ -156,13 +156,13 @@ public struct Importer: Sendable {
         return summary
     }
 
-    /// Reads every block of `source`, parsed on `workers` threads beside this one, writing
+    /// Reads every slice of `source`, parsed on `workers` threads beside this one, writing
     /// a batch each `batchSize` samples (one at the end when the import is atomic).
-    private func read<Source: BlockSource>(
+    private func read<Source: SliceSource>(
         _ source: Source, workers: Int, into summary: inout ImportSummary,
         options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws {
-        let pipeline = BlockPipeline(source: source, workers: max(0, workers))
+        let pipeline = SlicePipeline(source: source, workers: max(0, workers))
         defer { pipeline.stop() }
         do {
             try await consume(
@@ -174,9 +174,9 @@ public struct Importer: Sendable {
         }
     }
 
-    /// Writes the blocks of `pipeline` in batches of `batchSize` samples.
-    private func consume<Source: BlockSource>(
-        _ pipeline: BlockPipeline<Source>, linesBefore: Int, into summary: inout ImportSummary,
+    /// Writes the slices of `pipeline` in batches of `batchSize` samples.
+    private func consume<Source: SliceSource>(
+        _ pipeline: SlicePipeline<Source>, linesBefore: Int, into summary: inout ImportSummary,
         options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws {
         let batchSize = options.atomic ? Int.max : max(1, options.batchSize)
@@ -184,19 +184,19 @@ public struct Importer: Sendable {
         var named = NamedUnitsAndKinds(file: summary.file)
         var lines = linesBefore
         var lastReport = Date()
-        while let block = await pipeline.next() {
-            summary.recordsRead += block.records
-            summary.skipped += block.skipped
-            for example in block.skippedExamples
-            where summary.skippedExamples.count < RecordBlock.skippedExampleLimit {
+        while let slice = await pipeline.next() {
+            summary.recordsRead += slice.records
+            summary.skipped += slice.skipped
+            for example in slice.skippedExamples
+            where summary.skippedExamples.count < ParsedSlice.skippedExampleLimit {
                 summary.skippedExamples.append(example.movingLine(by: lines).description)
             }
-            summary.ignored.merge(block.ignored, uniquingKeysWith: +)
+            summary.ignored.merge(slice.ignored, uniquingKeysWith: +)
             var start = 0
-            for run in block.runs {
-                let entry = block.entries[run.entry]
+            for run in slice.runs {
+                let entry = slice.entries[run.entry]
                 try named.check(entry, line: lines + entry.line)
-                var rest = block.samples[start..<run.end]
+                var rest = slice.samples[start..<run.end]
                 start = run.end
                 if options.dryRun { continue }
                 while !rest.isEmpty {
@@ -208,13 +208,13 @@ public struct Importer: Sendable {
                     }
                 }
             }
-            if let failure = block.failure { throw failure.movingLine(by: lines) }
-            lines += block.lines
+            if let failure = slice.failure { throw failure.movingLine(by: lines) }
+            lines += slice.lines
             if let progress, Date().timeIntervalSince(lastReport) > 0.2 {
                 lastReport = Date()
                 progress(
                     ImportProgress(
-                        bytesDone: block.bytesEnd, bytesTotal: pipeline.totalBytes,
+                        bytesDone: slice.bytesEnd, bytesTotal: pipeline.totalBytes,
                         samples: summary.samplesRead, elapsed: lastReport.timeIntervalSince(began)))
             }
         }

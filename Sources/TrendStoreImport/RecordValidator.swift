@@ -2,7 +2,7 @@ import TrendStore
 
 /// Checks the series name of each record a reader produced against the store's rules
 /// (NFC, 1 to 255 bytes), naming the file, line and field of a broken one. Samples are
-/// checked against ``SampleRules`` by ``RecordBlockBuilder``.
+/// checked against ``SampleRules`` by ``ParsedSliceBuilder``.
 struct RecordValidator {
     let file: String
     private var lastName = ""

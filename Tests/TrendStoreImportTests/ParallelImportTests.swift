@@ -101,24 +101,24 @@ struct ParallelImportTests {
     @Test(
         "parsing on several threads, in pieces cut anywhere, writes the very bytes a one-thread import writes",
         arguments: [(2, 1 << 20), (2, 4_096), (4, 777), (3, 64)])
-    func sameBytes(threads: Int, chunkBytes: Int) async throws {
+    func sameBytes(threads: Int, sliceBytes: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (path, rows) = try Self.mixedCSV(in: directory)
-        func configure(threads: Int, chunkBytes: Int) -> (inout ImportOptions) -> Void {
+        func configure(threads: Int, sliceBytes: Int) -> (inout ImportOptions) -> Void {
             { options in
                 options.skipInvalid = true
                 options.batchSize = 7_000
                 options.threads = threads
-                options.chunkBytes = chunkBytes
+                options.sliceBytes = sliceBytes
             }
         }
         let single = try await Self.importAndDump(
             path, into: directory.url.appendingPathComponent("single"),
-            configure: configure(threads: 1, chunkBytes: 1 << 20))
+            configure: configure(threads: 1, sliceBytes: 1 << 20))
         let parallel = try await Self.importAndDump(
             path, into: directory.url.appendingPathComponent("parallel"),
-            configure: configure(threads: threads, chunkBytes: chunkBytes))
+            configure: configure(threads: threads, sliceBytes: sliceBytes))
         #expect(parallel.outcome == single.outcome)
         #expect(parallel.contents == single.contents)
         // The file held something worth comparing: most rows imported, a few skipped.
@@ -130,7 +130,7 @@ struct ParallelImportTests {
     @Test(
         "a bad row far into the file stops the import at its line, with the batches before it committed, however it is parsed",
         arguments: [(1, 1 << 20), (2, 1 << 20), (2, 1_000), (5, 300)])
-    func errorAtItsLine(threads: Int, chunkBytes: Int) async throws {
+    func errorAtItsLine(threads: Int, sliceBytes: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var text = "series,start,end,value,unit\n"
@@ -147,7 +147,7 @@ struct ParallelImportTests {
         ) { options in
             options.batchSize = 5_000
             options.threads = threads
-            options.chunkBytes = chunkBytes
+            options.sliceBytes = sliceBytes
         }
         // Row 24,321 is on line 24,323 (after the header); 24,321 good rows before it
         // fill four batches of 5,000.
@@ -169,12 +169,12 @@ struct ParallelImportTests {
         }
         let path = try directory.file("cr.csv", containing: text)
         var results: [[[UInt8]]] = []
-        for (threads, chunkBytes) in [(1, 1 << 20), (2, 33), (3, 10)] {
+        for (threads, sliceBytes) in [(1, 1 << 20), (2, 33), (3, 10)] {
             let result = try await Self.importAndDump(
-                path, into: directory.url.appendingPathComponent("store-\(chunkBytes)")
+                path, into: directory.url.appendingPathComponent("store-\(sliceBytes)")
             ) { options in
                 options.threads = threads
-                options.chunkBytes = chunkBytes
+                options.sliceBytes = sliceBytes
             }
             #expect(result.samples == 500)
             results.append(result.contents)

@@ -16,7 +16,7 @@ private func drain(_ parser: any RecordParser) {
     }
 }
 
-private func drain<Source: BlockSource>(_ source: Source) {
+private func drain<Source: SliceSource>(_ source: Source) {
     var pieces = 0
     while pieces < 10_000, let piece = try? source.cut() {
         if source.parse(piece).failure != nil { return }
@@ -57,10 +57,10 @@ private func filesAtTheLimits(_ bytes: Data) -> [String] {
 /// Reads the file at `path` with every reader; the CSV reader in pieces cut small (so
 /// records straddle them) and large, strict and skipping.
 private func readEveryFormat() {
-    for (chunkBytes, skipInvalid) in [(61, true), (1 << 20, false)] {
+    for (sliceBytes, skipInvalid) in [(61, true), (1 << 20, false)] {
         if let stream = try? ByteStream(path: path),
             let source = try? SampleCSVParser(
-                stream: stream, skipInvalid: skipInvalid, chunkBytes: chunkBytes)
+                stream: stream, skipInvalid: skipInvalid, sliceBytes: sliceBytes)
         {
             drain(source)
         }

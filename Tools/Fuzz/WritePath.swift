@@ -1,6 +1,6 @@
 // libFuzzer target: the write path. The input becomes batches of samples (times, durations
 // and values drawn from its bytes, values often as raw IEEE bit patterns, so every finite
-// double, huge and tiny ones mixed in one chunk, reaches the encoder); they are written
+// double, huge and tiny ones mixed in one block, reaches the encoder); they are written
 // through the engine, read back and compared bit for bit, and the store is verified. Inputs
 // alternate between a store of each rollup grid.
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources.

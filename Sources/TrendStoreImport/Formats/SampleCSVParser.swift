@@ -5,12 +5,12 @@ import TrendStore
 /// (suffixes such as `start_epoch_ms` are fine) and optionally `unit` and `kind`
 /// (`cumulative` or `discrete`), then one sample per row.
 ///
-/// The file is cut into chunks at record ends (``CSVChunker``), and each chunk is parsed
-/// in place, on any thread: fields are read straight from the chunk's bytes, numbers by
+/// The file is cut into slices at record ends (``CSVSlicer``), and each slice is parsed
+/// in place, on any thread: fields are read straight from the slice's bytes, numbers by
 /// ``NumberParser`` and ``TimestampParser``, and a row naming the same series, unit and
 /// kind as the row before costs no string at all. Rows with quotes go through
 /// ``CSVRecordScanner``.
-final class SampleCSVParser: BlockSource {
+final class SampleCSVParser: SliceSource {
     /// The header's columns.
     struct Columns: Sendable {
         let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?
@@ -26,7 +26,7 @@ final class SampleCSVParser: BlockSource {
         }
     }
 
-    private let chunker: CSVChunker
+    private let slicer: CSVSlicer
     private let file: String
     private let columns: Columns
     private let skipInvalid: Bool
@@ -38,7 +38,7 @@ final class SampleCSVParser: BlockSource {
     /// Reads the header of `stream`.
     ///
     /// - Throws: ``ImportError`` when the header lacks a required column.
-    init(stream: ByteStream, skipInvalid: Bool, chunkBytes: Int = 1 << 20) throws(ImportError) {
+    init(stream: ByteStream, skipInvalid: Bool, sliceBytes: Int = 1 << 20) throws(ImportError) {
         let reader = CSVReader(stream: stream)
         let header = try reader.readHeader()
         file = stream.path
@@ -46,7 +46,7 @@ final class SampleCSVParser: BlockSource {
         self.skipInvalid = skipInvalid
         maximumRecordBytes = stream.maximumRecordBytes
         linesBefore = reader.lineAfter - 1
-        chunker = CSVChunker(stream: stream, chunkBytes: chunkBytes)
+        slicer = CSVSlicer(stream: stream, sliceBytes: sliceBytes)
         let file = self.file
         func column(_ name: String) throws(ImportError) -> Int {
             if let exact = header.firstIndex(of: name) { return exact }
@@ -68,34 +68,34 @@ final class SampleCSVParser: BlockSource {
 
     var totalBytes: Int { stream.totalBytes }
 
-    func cut() throws(ImportError) -> CSVChunk? { try chunker.next() }
+    func cut() throws(ImportError) -> CSVSlice? { try slicer.next() }
 
-    func parse(_ chunk: CSVChunk) -> RecordBlock {
-        var parse = ChunkParse(
+    func parse(_ slice: CSVSlice) -> ParsedSlice {
+        var parse = SliceParse(
             file: file, columns: columns, skipInvalid: skipInvalid,
             maximumRecordBytes: maximumRecordBytes)
-        if chunk.isOversized {
+        if slice.isOversized {
             parse.builder.fail(
                 ImportError(
                     file: file, line: 1,
                     reason: ByteStream.recordTooLong(maximumRecordBytes)))
-            return parse.builder.finish(lines: 0, bytesEnd: chunk.bytesEnd)
+            return parse.builder.finish(lines: 0, bytesEnd: slice.bytesEnd)
         }
-        let lines = chunk.bytes.withUnsafeBytes { parse.run($0) }
-        return parse.builder.finish(lines: lines, bytesEnd: chunk.bytesEnd)
+        let lines = slice.bytes.withUnsafeBytes { parse.run($0) }
+        return parse.builder.finish(lines: lines, bytesEnd: slice.bytesEnd)
     }
 }
 
-/// The parse of one chunk: its rows, read in place.
-private struct ChunkParse {
+/// The parse of one slice: its rows, read in place.
+private struct SliceParse {
     let file: String
     let columns: SampleCSVParser.Columns
     let maximumRecordBytes: Int
-    var builder: RecordBlockBuilder
+    var builder: ParsedSliceBuilder
     /// A quoted row's unescaped fields.
     private var storage: [UInt8] = []
     private var storageRanges: [Range<Int>] = []
-    /// The previous row's series, unit and kind fields (offsets into the chunk) and entry.
+    /// The previous row's series, unit and kind fields (offsets into the slice) and entry.
     private var previous: (series: Range<Int>, unit: Range<Int>, kind: Range<Int>, entry: Int)?
 
     init(file: String, columns: SampleCSVParser.Columns, skipInvalid: Bool, maximumRecordBytes: Int)
@@ -103,7 +103,7 @@ private struct ChunkParse {
         self.file = file
         self.columns = columns
         self.maximumRecordBytes = maximumRecordBytes
-        builder = RecordBlockBuilder(file: file, skipInvalid: skipInvalid)
+        builder = ParsedSliceBuilder(file: file, skipInvalid: skipInvalid)
     }
 
     /// Parses every row of `bytes`; returns how many lines they span.
@@ -188,11 +188,11 @@ private struct ChunkParse {
                     unescaped.withUnsafeBytes {
                         row(
                             $0.baseAddress ?? base, bounds, fields: fields, line: line,
-                            inChunk: false)
+                            inSlice: false)
                     }
                 }
             } else if !(fields == 1 && bounds.isEmpty(0)) {
-                row(base, bounds, fields: fields, line: line, inChunk: true)
+                row(base, bounds, fields: fields, line: line, inSlice: true)
             }
             line += lines
             position = next
@@ -200,10 +200,10 @@ private struct ChunkParse {
         return line - 1
     }
 
-    /// Reads one row whose fields are in `base` (the chunk when `inChunk`, else the
+    /// Reads one row whose fields are in `base` (the slice when `inSlice`, else the
     /// unescaped copy of a quoted row).
     private mutating func row(
-        _ base: UnsafeRawPointer, _ bounds: FieldBounds, fields: Int, line: Int, inChunk: Bool
+        _ base: UnsafeRawPointer, _ bounds: FieldBounds, fields: Int, line: Int, inSlice: Bool
     ) {
         @inline(__always)
         func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
@@ -224,7 +224,7 @@ private struct ChunkParse {
         let unitRange = columns.unit.map(bounds.range) ?? 0..<0
         let kindRange = columns.kind.map(bounds.range) ?? 0..<0
         var entry: Int?
-        if inChunk, let previous,
+        if inSlice, let previous,
             same(base, previous.series, seriesRange), same(base, previous.unit, unitRange),
             same(base, previous.kind, kindRange)
         {
@@ -250,7 +250,7 @@ private struct ChunkParse {
         }
         if entry == nil {
             entry = resolveEntry(base, bounds, line: line)
-            previous = inChunk ? entry.map { (seriesRange, unitRange, kindRange, $0) } : nil
+            previous = inSlice ? entry.map { (seriesRange, unitRange, kindRange, $0) } : nil
         }
         guard let entry else { return }
         builder.add(

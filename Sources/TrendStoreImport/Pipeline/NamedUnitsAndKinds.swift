@@ -13,7 +13,7 @@ struct NamedUnitsAndKinds {
     ///
     /// - Throws: ``ImportError`` naming the line and field when it differs from what the
     ///   file named earlier for the series.
-    mutating func check(_ entry: RecordBlock.Entry, line: Int) throws(ImportError) {
+    mutating func check(_ entry: ParsedSlice.Entry, line: Int) throws(ImportError) {
         if let unit = entry.unit {
             if let known = units[entry.series], known != unit {
                 throw ImportError(

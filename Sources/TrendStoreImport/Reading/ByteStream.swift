@@ -9,7 +9,7 @@ protocol ByteSource: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ImportError) -> Int
 }
 
-/// Reads a source in large blocks, counting bytes for progress. Not thread-safe.
+/// Reads a source in large buffers, counting bytes for progress. Not thread-safe.
 final class ByteStream {
     private let source: any ByteSource
     private var buffer: [UInt8]
@@ -30,17 +30,17 @@ final class ByteStream {
     static let defaultMaximumRecordBytes = 1 << 20
 
     /// Reads the file at `path`.
-    convenience init(path: String, blockSize: Int = 1 << 20) throws(ImportError) {
+    convenience init(path: String, bufferSize: Int = 1 << 20) throws(ImportError) {
         let file = try FileSource(path: path)
-        self.init(source: file, path: path, totalBytes: file.size, blockSize: blockSize)
+        self.init(source: file, path: path, totalBytes: file.size, bufferSize: bufferSize)
     }
 
     /// Reads `source`, naming it `path` in errors.
-    init(source: any ByteSource, path: String, totalBytes: Int, blockSize: Int = 1 << 20) {
+    init(source: any ByteSource, path: String, totalBytes: Int, bufferSize: Int = 1 << 20) {
         self.source = source
         self.path = path
         self.totalBytes = totalBytes
-        buffer = [UInt8](repeating: 0, count: blockSize)
+        buffer = [UInt8](repeating: 0, count: bufferSize)
     }
 
     /// Checks that a reader may buffer `wanted` bytes of one record.

@@ -5,10 +5,10 @@ import TrendStore
 /// Its samples are in file order, cut into runs of one entry each; an entry is a series
 /// with the unit and kind its records named, so a record naming another unit starts a new
 /// entry and the writer can check it against the file's earlier records at the right line.
-/// Lines count from the end of the previous block: the writer, which takes blocks in
+/// Lines count from the end of the previous slice: the writer, which takes slices in
 /// order, adds the lines before.
-struct RecordBlock: Sendable {
-    /// A series as the block's records named it.
+struct ParsedSlice: Sendable {
+    /// A series as the slice's records named it.
     struct Entry: Sendable {
         /// The series' normalised name.
         var series: String
@@ -16,7 +16,7 @@ struct RecordBlock: Sendable {
         var unit: String?
         /// The kind the records named, or `nil` when they named none.
         var kind: SeriesKind?
-        /// The first line naming this series with this unit and kind, relative to the block.
+        /// The first line naming this series with this unit and kind, relative to the slice.
         var line: Int
     }
 
@@ -30,26 +30,26 @@ struct RecordBlock: Sendable {
     var records = 0
     /// Malformed records skipped (with ``ImportOptions/skipInvalid``).
     var skipped = 0
-    /// The first few skipped records' errors, lines relative to the block.
+    /// The first few skipped records' errors, lines relative to the slice.
     var skippedExamples: [ImportError] = []
     /// Well-formed records the format's rules leave out, by reason.
     var ignored: [String: Int] = [:]
-    /// The error that stops the import after this block's samples, line relative to the block.
+    /// The error that stops the import after this slice's samples, line relative to the slice.
     var failure: ImportError?
-    /// The lines this block spans.
+    /// The lines this slice spans.
     var lines = 0
-    /// How far into the file the block reaches, in bytes, for progress.
+    /// How far into the file the slice reaches, in bytes, for progress.
     var bytesEnd = 0
 
     /// How many skipped records' examples a summary keeps.
     static let skippedExampleLimit = 5
 }
 
-/// Builds a ``RecordBlock`` record by record: validates each sample against the store's
+/// Builds a ``ParsedSlice`` record by record: validates each sample against the store's
 /// rules (``RecordValidator``), skips or stops at malformed records as the options say,
 /// and keeps the runs.
-struct RecordBlockBuilder {
-    private(set) var block = RecordBlock()
+struct ParsedSliceBuilder {
+    private(set) var slice = ParsedSlice()
     private var validator: RecordValidator
     private let skipInvalid: Bool
     private var currentEntry = -1
@@ -78,12 +78,12 @@ struct RecordBlockBuilder {
         }
         let name = try validator.validate(series: series, line: line)
         let index =
-            block.entries.firstIndex {
+            slice.entries.firstIndex {
                 $0.series == name && $0.unit == unit && $0.kind == kind
-            } ?? block.entries.count
-        if index == block.entries.count {
-            block.entries.append(
-                RecordBlock.Entry(series: name, unit: unit, kind: kind, line: line))
+            } ?? slice.entries.count
+        if index == slice.entries.count {
+            slice.entries.append(
+                ParsedSlice.Entry(series: name, unit: unit, kind: kind, line: line))
         }
         lastEntry = (series, unit, kind, index)
         return index
@@ -103,7 +103,7 @@ struct RecordBlockBuilder {
             closeRun()
             currentEntry = entry
         }
-        block.samples.append(sample)
+        slice.samples.append(sample)
     }
 
     /// Counts a malformed record: skipped when the options allow it, else it stops the import.
@@ -112,37 +112,37 @@ struct RecordBlockBuilder {
             fail(error)
             return
         }
-        block.skipped += 1
-        if block.skippedExamples.count < RecordBlock.skippedExampleLimit {
-            block.skippedExamples.append(error)
+        slice.skipped += 1
+        if slice.skippedExamples.count < ParsedSlice.skippedExampleLimit {
+            slice.skippedExamples.append(error)
         }
     }
 
     /// Counts a well-formed record the format leaves out.
-    mutating func ignored(_ reason: String) { block.ignored[reason, default: 0] += 1 }
+    mutating func ignored(_ reason: String) { slice.ignored[reason, default: 0] += 1 }
 
     /// Counts a record read, whatever becomes of it.
-    mutating func countRecord() { block.records += 1 }
+    mutating func countRecord() { slice.records += 1 }
 
     /// Records an error that stops the import (a file that cannot be read further).
     mutating func fail(_ error: ImportError) {
-        block.failure = error
+        slice.failure = error
         hasFailed = true
     }
 
-    /// The block, with `lines` lines and reaching `bytesEnd` bytes into the file.
-    mutating func finish(lines: Int, bytesEnd: Int) -> RecordBlock {
+    /// The slice, with `lines` lines and reaching `bytesEnd` bytes into the file.
+    mutating func finish(lines: Int, bytesEnd: Int) -> ParsedSlice {
         closeRun()
-        block.lines = lines
-        block.bytesEnd = bytesEnd
-        return block
+        slice.lines = lines
+        slice.bytesEnd = bytesEnd
+        return slice
     }
 
     private mutating func closeRun() {
         guard currentEntry >= 0 else { return }
-        let start = block.runs.last?.end ?? 0
-        if block.samples.count > start {
-            block.runs.append((currentEntry, block.samples.count))
+        let start = slice.runs.last?.end ?? 0
+        if slice.samples.count > start {
+            slice.runs.append((currentEntry, slice.samples.count))
         }
     }
 }

@@ -1,50 +1,50 @@
 import Foundation
 
 /// A piece of a CSV file that begins and ends at record boundaries, so it parses on its own.
-struct CSVChunk: Sendable {
+struct CSVSlice: Sendable {
     /// The bytes of whole records.
     var bytes: [UInt8]
-    /// How far into the file the chunk reaches, in bytes.
+    /// How far into the file the slice reaches, in bytes.
     var bytesEnd: Int
-    /// The chunk's first record is longer than the stream's record limit: the chunk holds
+    /// The slice's first record is longer than the stream's record limit: the slice holds
     /// only its beginning, and the import stops there.
     var isOversized = false
 }
 
-/// Cuts a CSV stream into chunks of about `chunkBytes` that end where a record ends,
+/// Cuts a CSV stream into slices of about `sliceBytes` that end where a record ends,
 /// honouring quoted fields that hold line breaks. Not thread-safe.
-final class CSVChunker {
+final class CSVSlicer {
     private let stream: ByteStream
-    private let chunkBytes: Int
+    private let sliceBytes: Int
     private var storage: [UInt8] = []
     private var fieldRanges: [Range<Int>] = []
 
     /// Cuts `stream` from where it stands (after the header).
-    init(stream: ByteStream, chunkBytes: Int = 1 << 20) {
+    init(stream: ByteStream, sliceBytes: Int = 1 << 20) {
         self.stream = stream
-        self.chunkBytes = chunkBytes
+        self.sliceBytes = sliceBytes
     }
 
-    /// The next chunk, or `nil` at the end of the file.
+    /// The next slice, or `nil` at the end of the file.
     ///
     /// - Throws: ``ImportError`` when the file cannot be read.
-    func next() throws(ImportError) -> CSVChunk? {
-        var wanted = chunkBytes
+    func next() throws(ImportError) -> CSVSlice? {
+        var wanted = sliceBytes
         while true {
-            var chunk: [UInt8]?
+            var slice: [UInt8]?
             let more = try stream.consume(minimum: wanted) { bytes, isFinal in
                 if isFinal && bytes.count <= wanted {
-                    chunk = Array(bytes)
+                    slice = Array(bytes)
                     return bytes.count
                 }
                 guard let cut = lastBoundary(in: bytes, before: min(wanted, bytes.count)) else {
                     return 0
                 }
-                chunk = Array(bytes[..<cut])
+                slice = Array(bytes[..<cut])
                 return cut
             }
             guard more else { return nil }
-            if let chunk { return CSVChunk(bytes: chunk, bytesEnd: stream.bytesConsumed) }
+            if let slice { return CSVSlice(bytes: slice, bytesEnd: stream.bytesConsumed) }
             // No record ends within `wanted` bytes: look further, up to the record limit.
             if wanted > stream.maximumRecordBytes {
                 var head: [UInt8] = []
@@ -52,7 +52,7 @@ final class CSVChunker {
                     head = Array(bytes.prefix(64))
                     return 0
                 }
-                return CSVChunk(bytes: head, bytesEnd: stream.bytesConsumed, isOversized: true)
+                return CSVSlice(bytes: head, bytesEnd: stream.bytesConsumed, isOversized: true)
             }
             wanted = min(wanted * 2, stream.maximumRecordBytes + 1)
         }

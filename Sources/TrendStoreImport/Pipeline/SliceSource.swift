@@ -1,13 +1,13 @@
 import TrendStore
 
-/// Where an import's blocks come from: a file cut into pieces, each parsed into a
-/// ``RecordBlock`` on its own.
+/// Where an import's slices come from: a file cut into pieces, each parsed into a
+/// ``ParsedSlice`` on its own.
 ///
-/// ``BlockPipeline`` calls ``cut()`` one call at a time, in file order, and ``parse(_:)``
+/// ``SlicePipeline`` calls ``cut()`` one call at a time, in file order, and ``parse(_:)``
 /// on as many threads as it runs, so a format whose records can be cut cheaply (CSV at
 /// line ends) parses on every core, and one that cannot (XML, JSON lists) does all its
-/// work in ``cut()`` and returns the block as the piece.
-protocol BlockSource: AnyObject {
+/// work in ``cut()`` and returns the slice as the piece.
+protocol SliceSource: AnyObject {
     /// A piece of the file, cut but not yet parsed.
     associatedtype Piece
 
@@ -17,44 +17,44 @@ protocol BlockSource: AnyObject {
     func cut() throws(ImportError) -> Piece?
 
     /// The records of `piece`: may run on several threads at once.
-    func parse(_ piece: Piece) -> RecordBlock
+    func parse(_ piece: Piece) -> ParsedSlice
 
     /// The size of the file in bytes, for progress (0 when unknown).
     var totalBytes: Int { get }
 
-    /// The lines before the first block (a header), which its lines count from.
+    /// The lines before the first slice (a header), which its lines count from.
     var linesBefore: Int { get }
 }
 
-/// Reads a streaming ``RecordParser`` a block at a time: the formats whose records cannot
+/// Reads a streaming ``RecordParser`` a slice at a time: the formats whose records cannot
 /// be cut apart without parsing them.
-final class RecordParserBlocks: BlockSource {
+final class RecordParserBlocks: SliceSource {
     private let parser: any RecordParser
     private let file: String
     private let skipInvalid: Bool
-    /// Records per block.
-    private let recordsPerBlock: Int
-    /// The line the previous block ended on: the next block's lines count from it.
+    /// Records per slice.
+    private let recordsPerSlice: Int
+    /// The line the previous slice ended on: the next slice's lines count from it.
     private var lineBase = 0
     private var ended = false
 
-    init(parser: any RecordParser, file: String, skipInvalid: Bool, recordsPerBlock: Int = 8_192) {
+    init(parser: any RecordParser, file: String, skipInvalid: Bool, recordsPerSlice: Int = 8_192) {
         self.parser = parser
         self.file = file
         self.skipInvalid = skipInvalid
-        self.recordsPerBlock = recordsPerBlock
+        self.recordsPerSlice = recordsPerSlice
     }
 
     var totalBytes: Int { parser.totalBytes }
 
-    /// The parser's records carry their own lines: blocks count from the start of the file.
+    /// The parser's records carry their own lines: slices count from the start of the file.
     var linesBefore: Int { 0 }
 
-    func cut() throws(ImportError) -> RecordBlock? {
+    func cut() throws(ImportError) -> ParsedSlice? {
         guard !ended else { return nil }
-        var builder = RecordBlockBuilder(file: file, skipInvalid: skipInvalid)
+        var builder = ParsedSliceBuilder(file: file, skipInvalid: skipInvalid)
         var lastLine = lineBase
-        while builder.block.records < recordsPerBlock && !builder.hasFailed {
+        while builder.slice.records < recordsPerSlice && !builder.hasFailed {
             let record: ParsedRecord?
             do {
                 record = try parser.next()
@@ -86,17 +86,17 @@ final class RecordParserBlocks: BlockSource {
             }
         }
         if builder.hasFailed { ended = true }
-        let block = builder.finish(lines: lastLine - lineBase, bytesEnd: parser.bytesConsumed)
+        let slice = builder.finish(lines: lastLine - lineBase, bytesEnd: parser.bytesConsumed)
         lineBase = lastLine
-        return block
+        return slice
     }
 
-    func parse(_ piece: RecordBlock) -> RecordBlock { piece }
+    func parse(_ piece: ParsedSlice) -> ParsedSlice { piece }
 }
 
 extension ImportError {
-    /// The error with its line moved by `offset`: a file's line made relative to a block
-    /// (minus the lines before it), or a block's line made the file's (plus them).
+    /// The error with its line moved by `offset`: a file's line made relative to a slice
+    /// (minus the lines before it), or a slice's line made the file's (plus them).
     func movingLine(by offset: Int) -> ImportError {
         var error = self
         error.line = line.map { $0 + offset }

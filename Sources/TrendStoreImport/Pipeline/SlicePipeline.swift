@@ -1,14 +1,14 @@
 import Foundation
 
-/// Parses a ``BlockSource`` on worker threads while the writer takes the blocks, in file
+/// Parses a ``SliceSource`` on worker threads while the writer takes the slices, in file
 /// order, as they are ready.
 ///
 /// Workers take turns cutting the next piece (under the lock, so pieces keep file order),
-/// parse it on their own, and hand the block in by its sequence number. At most
-/// `capacity` blocks wait for the writer: a worker that runs ahead waits too, so memory
+/// parse it on their own, and hand the slice in by its sequence number. At most
+/// `capacity` slices wait for the writer: a worker that runs ahead waits too, so memory
 /// stays flat however fast the parsers are. With no workers the writer cuts and parses
-/// each block itself, one thing at a time.
-final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
+/// each slice itself, one thing at a time.
+final class SlicePipeline<Source: SliceSource>: @unchecked Sendable {
     private let source: Source
     private let condition = NSCondition()
     private let capacity: Int
@@ -16,15 +16,15 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
     // Guarded by `condition`:
     private var nextToCut = 0
     private var nextToTake = 0
-    private var ready: [Int: RecordBlock] = [:]
+    private var ready: [Int: ParsedSlice] = [:]
     /// How many pieces there are, once the source has ended.
     private var total: Int?
     private var stopped = false
     private var runningWorkers = 0
-    private var waiter: CheckedContinuation<RecordBlock?, Never>?
+    private var waiter: CheckedContinuation<ParsedSlice?, Never>?
 
     /// Starts `workers` threads parsing `source` (none: the caller parses in ``next()``),
-    /// with at most `capacity` blocks parsed ahead of the writer.
+    /// with at most `capacity` slices parsed ahead of the writer.
     init(source: Source, workers: Int, capacity: Int = 16) {
         self.source = source
         self.capacity = max(capacity, workers + 1)
@@ -40,14 +40,14 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
     /// The size of the file in bytes, for progress.
     var totalBytes: Int { source.totalBytes }
 
-    /// The next block in file order, or `nil` after the last.
-    func next() async -> RecordBlock? {
+    /// The next slice in file order, or `nil` after the last.
+    func next() async -> ParsedSlice? {
         if inline { return nextInline() }
         return await withCheckedContinuation { continuation in
             condition.lock()
-            if let block = takeReady() {
+            if let slice = takeReady() {
                 condition.unlock()
-                continuation.resume(returning: block)
+                continuation.resume(returning: slice)
             } else if stopped || total == nextToTake {
                 condition.unlock()
                 continuation.resume(returning: nil)
@@ -71,24 +71,24 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
         waiting?.resume(returning: nil)
     }
 
-    /// Cuts and parses the next block on the caller's thread.
-    private func nextInline() -> RecordBlock? {
+    /// Cuts and parses the next slice on the caller's thread.
+    private func nextInline() -> ParsedSlice? {
         do {
             guard let piece = try source.cut() else { return nil }
             return source.parse(piece)
         } catch {
-            var block = RecordBlock()
-            block.failure = error
-            return block
+            var slice = ParsedSlice()
+            slice.failure = error
+            return slice
         }
     }
 
-    /// The block the writer wants, when it is ready (call with the lock held).
-    private func takeReady() -> RecordBlock? {
-        guard let block = ready.removeValue(forKey: nextToTake) else { return nil }
+    /// The slice the writer wants, when it is ready (call with the lock held).
+    private func takeReady() -> ParsedSlice? {
+        guard let slice = ready.removeValue(forKey: nextToTake) else { return nil }
         nextToTake += 1
         condition.broadcast()
-        return block
+        return slice
     }
 
     /// One worker: cut, parse, hand in, until the source ends or the pipeline stops.
@@ -103,7 +103,7 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
                 return
             }
             let sequence = nextToCut
-            let block: RecordBlock
+            let slice: ParsedSlice
             do {
                 // Cutting reads the file, so it runs under the lock: pieces keep file order.
                 guard let piece = try source.cut() else {
@@ -114,20 +114,20 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
                 }
                 nextToCut += 1
                 condition.unlock()
-                block = source.parse(piece)
+                slice = source.parse(piece)
                 condition.lock()
             } catch {
                 nextToCut += 1
-                var failed = RecordBlock()
+                var failed = ParsedSlice()
                 failed.failure = error
-                block = failed
+                slice = failed
             }
-            if block.failure != nil { total = min(total ?? .max, sequence + 1) }
+            if slice.failure != nil { total = min(total ?? .max, sequence + 1) }
             if stopped {
                 exitWorker()
                 return
             }
-            ready[sequence] = block
+            ready[sequence] = slice
             if let waiting = waiter, let taken = takeReady() {
                 waiter = nil
                 condition.unlock()
@@ -138,7 +138,7 @@ final class BlockPipeline<Source: BlockSource>: @unchecked Sendable {
         }
     }
 
-    /// Resumes a waiting writer with `nil` once every block has been taken (lock held).
+    /// Resumes a waiting writer with `nil` once every slice has been taken (lock held).
     private func wakeWriterAtEnd() {
         condition.broadcast()
         guard total == nextToTake, let waiting = waiter else { return }
