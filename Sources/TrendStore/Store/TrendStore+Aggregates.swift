@@ -18,7 +18,7 @@ extension TrendStore {
     ///   - now: The reference instant; its local date is "today".
     ///   - timeZone: The zone of the local day (default: the store's).
     /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist.
-    /// - Complexity: Reads two or three rollup rows and the chunk around `now`
+    /// - Complexity: Reads two or three rollup rows and the block around `now`
     ///   (decoded once, then cached while unchanged).
     public nonisolated func todayCurve(
         of series: String, now: Date = Date(), timeZone: TimeZone? = nil

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Codes the values of one block losslessly, choosing per block the scheme that makes
-/// them smallest.
+/// Codes the value column of one block (format 1, ``BlockCodec``) losslessly, choosing per
+/// block the scheme that makes them smallest.
 ///
 /// - Decimal (the approach of ALP, Afroozeh, Kuffo and Boncz, SIGMOD 2024): every value
 ///   `v` becomes the integer `n = round(v × 10^e ÷ 10^f)` for the block's exponent `e`

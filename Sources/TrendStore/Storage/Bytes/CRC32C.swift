@@ -1,6 +1,6 @@
 import CCRC32C
 
-/// CRC-32C (Castagnoli): the checksum of hour summaries and of rollup rows of version 3,
+/// CRC-32C (Castagnoli): the checksum of hour summaries and rollup rows (format 1),
 /// computed with the CPU's CRC
 /// instruction where there is one (gigabytes per second, against zlib's CRC-32 at about
 /// one), a table where there is not; the same bits either way.

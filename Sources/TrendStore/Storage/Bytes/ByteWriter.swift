@@ -22,7 +22,7 @@ struct ByteWriter {
 
     @inline(__always)
     mutating func appendZigZag(_ value: Int64) {
-        appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        appendVarint(ByteColumns.zigZag(value))
     }
 
     @inline(__always)
@@ -116,7 +116,7 @@ struct ByteReader {
     @inline(__always)
     mutating func readZigZag() throws(Truncated) -> Int64 {
         let raw = try readVarint()
-        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        return ByteColumns.unZigZag(raw)
     }
 
     @inline(__always)

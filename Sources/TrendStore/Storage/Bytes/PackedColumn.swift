@@ -1,4 +1,5 @@
-/// A column of integers stored frame-of-reference and bit-packed: each value as its
+/// A column of integers stored frame-of-reference and bit-packed (in compact rollup rows and,
+/// with base 0, block columns of format 1): each value as its
 /// difference from the column's smallest value (`base`), in `width` bits (0…64), packed
 /// little-endian from the column's first byte, so any value is read at a fixed position
 /// without reading the ones before it.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a block (``BlockCodec``) stores one column of unsigned integers before deflate.
+/// How a block (format 1, ``BlockCodec``) stores one column of unsigned integers before
+/// deflate.
 ///
 /// - Byte planes (every value's lowest byte, then every second byte, …, ``ByteColumns``):
 ///   deflate models them well when a few values dominate (small deltas, rare spikes).

@@ -1,8 +1,8 @@
-/// Keys of the `blocks`, `chunks` and `rollups` databases: `seriesID (4 bytes) ‖ index (8 bytes)`,
-/// big-endian; and of the `days` database: `day (8 bytes) ‖ seriesID (4 bytes)`.
+/// Keys of format 1 (FORMAT.md): of the `blocks` and `hours` databases, `seriesID (4 bytes) ‖
+/// index (8 bytes)`, big-endian; and of the `days` database: `day (8 bytes) ‖ seriesID (4 bytes)`.
 ///
-/// The index (a chunk window or a UTC day number) has its sign bit flipped, so LMDB's
-/// byte order is numeric order and a range of time is one cursor walk.
+/// The index (a block's first start, a group of days or a UTC day number) has its sign bit
+/// flipped, so LMDB's byte order is numeric order and a range of time is one cursor walk.
 enum StorageKey {
     static let size = 12
 

@@ -1,5 +1,5 @@
-/// Encodes hour summaries (``DayHours``) into the rows of the `hours` database and reads
-/// them back without allocating.
+/// Encodes hour summaries (``DayHours``) into the rows of the `hours` database (format 1,
+/// row version 1) and reads them back without allocating.
 ///
 /// A row holds one series' summaries of ``daysPerRow(_:)`` consecutive UTC days (key
 /// `series ‖ group`, ``StorageKey/make(series:index:)``, group = day ÷ days per row), so a
