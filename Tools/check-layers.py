@@ -4,7 +4,14 @@
 Modules: each module may import only the modules below it (and the system's).
 Folders of Sources/TrendStore, lowest first: a file may name only types declared in its own
 folder or in a lower one. Types are found by their declarations; names are matched as words
-outside comments. Prints each violation and exits 1 if there is any.
+outside comments.
+
+One door to LMDB: inside TrendStore only Storage/Tables/ calls LMDB's transaction and
+cursor API (begins a transaction: `environment.read`, `environment.write`, `lend`; a method
+of a transaction, `txn` or `transaction` by the house convention, or of a cursor;
+`openDatabase`; `mdb_` functions) or names its `Database`, `Cursor` and
+`DatabaseStatistics` types or the folder's `RawTable`; every other file goes through the
+typed tables. Prints each violation and exits 1 if there is any.
 
     python3 Tools/check-layers.py
 """
@@ -34,6 +41,12 @@ DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
     r"nonisolated|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)", re.M)
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(\w+)", re.M)
+# The folder of TrendStore that alone calls LMDB's transaction and cursor API.
+DOOR = os.path.join("Storage", "Tables")
+LMDB_CALL = re.compile(
+    r"\b(?:txn|transaction|\$0)\.(?:put|withValue|value|delete|withCursor|statistics|removeAll|lend)\("
+    r"|\bcursor\.\w+\(|\bopenDatabase\(|\bmdb_\w+\(|\benvironment\.(?:read|write)\b|\b(?:txn|transaction)\.lend\b")
+LMDB_TYPE = re.compile(r"\b(?:Database|Cursor|DatabaseStatistics|RawTable)\b")
 
 
 def swift_files(directory):
@@ -76,6 +89,21 @@ def main():
                 if rank[declared_in] > rank[folder] and re.search(rf"\b{name}\b", text):
                     problems.append(f"{os.path.relpath(path, ROOT)}: names {name}, "
                                     f"declared in {declared_in}/, a higher layer than {folder}/")
+    door_calls = 0
+    for path in swift_files(base):
+        relative = os.path.relpath(path, base)
+        text = code(path)
+        if relative.startswith(DOOR + os.sep):
+            door_calls += len(LMDB_CALL.findall(text))
+            continue
+        for match in LMDB_CALL.finditer(text):
+            problems.append(f"{os.path.relpath(path, ROOT)}: calls LMDB ({match.group(0)}) "
+                            f"outside Sources/TrendStore/{DOOR}/, the one door to LMDB")
+        for match in set(LMDB_TYPE.findall(text)):
+            problems.append(f"{os.path.relpath(path, ROOT)}: names {match} "
+                            f"outside Sources/TrendStore/{DOOR}/, the one door to LMDB")
+    if door_calls == 0:
+        problems.append(f"Sources/TrendStore/{DOOR}/: no LMDB call found: the rule checks nothing")
     for problem in problems:
         print(problem)
     print(f"layers: {len(problems)} violations in {sum(map(len, files.values()))} files"

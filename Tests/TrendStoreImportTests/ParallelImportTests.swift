@@ -57,7 +57,8 @@ struct ParallelImportTests {
         return try store.engine.read { txn in
             var entries: [[UInt8]] = []
             for database in [
-                storage.meta, storage.series, storage.blocks, storage.days, storage.hours,
+                storage.meta.database, storage.series.database, storage.blocks.database,
+                storage.days.database, storage.hours.database,
             ] {
                 try txn.withCursor(database) { cursor in
                     try cursor.forEach { key, value in

@@ -137,9 +137,9 @@ struct CacheTests {
                 SchemaKey.weekdayAverage("energy", weekday: .thursday, zone: losAngeles).utf8)
             try store.engine.write { txn, _ in
                 var bytes = try #require(
-                    try txn.value(forKey: key, in: store.engine.caches.aggregates))
+                    try txn.value(forKey: key, in: store.engine.tables.payloads.database))
                 bytes[40] ^= 0xFF
-                try txn.put(bytes, forKey: key, in: store.engine.caches.aggregates)
+                try txn.put(bytes, forKey: key, in: store.engine.tables.payloads.database)
             }
             #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .thursday) == nil)
             #expect(store.cacheStatistics.unreadablePayloads >= 1)
@@ -156,7 +156,7 @@ struct CacheTests {
             // Damage every hour summary behind the stored payload's back, then force a refresh.
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
-                let hours = store.engine.storage.hours
+                let hours = store.engine.storage.hours.database
                 for group in try storedIndices(
                     in: hours, series: record.id, txn: txn)
                 {

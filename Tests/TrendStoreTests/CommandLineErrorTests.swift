@@ -66,7 +66,7 @@ struct CommandLineErrorTests {
                 let record = try store.engine.storage.requireSeries(named: "x", in: txn)
                 try txn.put(
                     [1, 2, 3], forKey: StorageKey.make(series: record.id, index: 0),
-                    in: store.engine.storage.blocks)
+                    in: store.engine.storage.blocks.database)
             }
             let result = try CommandLineTool.run(["verify", "--store", url.path])
             #expect(result.status == 3, "\(result.output)")

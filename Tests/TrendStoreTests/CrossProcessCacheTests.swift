@@ -41,7 +41,7 @@ struct CrossProcessCacheTests {
             let store = try TrendStore(directory: directory.url)
             try store.engine.write { txn, _ in
                 let meta = Array("migrations".utf8)
-                try txn.delete(forKey: meta, in: store.engine.meta)
+                try txn.delete(forKey: meta, in: store.engine.tables.meta.database)
                 for index in 0..<3_000 {
                     let payload = AggregatePayload(
                         kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,

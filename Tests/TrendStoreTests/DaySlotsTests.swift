@@ -54,7 +54,7 @@ struct DaySlotsTests {
             try engine.read { txn in
                 let record = try engine.storage.requireSeries(named: "energy", in: txn)
                 let days = (0..<4).map { firstDay + Int64($0) }
-                let rowDatabase = engine.storage.days
+                let rowDatabase = engine.storage.days.database
                 var compactRows = 0
                 for day in days {
                     try StorageKey.dayRowKey(series: record.id, day: day).withUnsafeBytes { key in

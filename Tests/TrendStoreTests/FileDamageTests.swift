@@ -50,16 +50,16 @@ struct FileDamageTests {
                 return (
                     try txn.value(
                         forKey: StorageKey.make(series: record.id, index: blocks[1]),
-                        in: engine.storage.blocks)!,
+                        in: engine.storage.blocks.database)!,
                     try txn.value(
                         forKey: StorageKey.dayRowKey(series: record.id, day: days[days.count - 3]),
-                        in: engine.storage.days)!,
+                        in: engine.storage.days.database)!,
                     try txn.value(
                         forKey: Array(
                             SchemaKey.weekdayAverage(
                                 "energy", weekday: .tuesday, zone: TimeZone(identifier: "UTC")!
                             ).utf8),
-                        in: engine.caches.aggregates)!,
+                        in: engine.tables.payloads.database)!,
                     LocalDate(dayNumber: days[days.count - 3])
                 )
             }
@@ -74,7 +74,7 @@ struct FileDamageTests {
                         forKey: StorageKey.make(
                             series: record.id,
                             index: HourSummaryCodec.group(ofDay: day, kind: .cumulative)),
-                        in: engine.storage.hours))
+                        in: engine.storage.hours.database))
                 let segment = try #require(
                     row.withUnsafeBytes {
                         HourSummaryCodec.segments(of: $0, kind: .cumulative)[

@@ -150,9 +150,10 @@ struct FormatOneStoreTests {
         do {
             let store = try TrendStore(directory: directory.url)
             try store.engine.write { txn, _ in
-                try txn.put(value, forKey: Array(key.utf8), in: store.engine.meta)
+                try txn.put(value, forKey: Array(key.utf8), in: store.engine.tables.meta.database)
                 if format == 1 {
-                    _ = try txn.delete(forKey: Array("storage-format".utf8), in: store.engine.meta)
+                    _ = try txn.delete(
+                        forKey: Array("storage-format".utf8), in: store.engine.tables.meta.database)
                 }
             }
             await store.close()

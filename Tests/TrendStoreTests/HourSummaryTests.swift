@@ -102,7 +102,7 @@ struct HourSummaryTests {
     private static func hourRows(of store: TrendStore) throws -> [[UInt8]: [UInt8]] {
         try store.engine.read { txn in
             var rows: [[UInt8]: [UInt8]] = [:]
-            try txn.withCursor(store.engine.storage.hours) {
+            try txn.withCursor(store.engine.storage.hours.database) {
                 try $0.forEach { key, value in
                     rows[Array(key)] = Array(value)
                     return true

@@ -71,7 +71,7 @@ extension RollupGridTests {
                 let before = try answers()
                 #expect(before.joined().contains { $0 > 0 })
                 try store.engine.write { txn, _ in
-                    try txn.removeAll(in: store.engine.storage.blocks)
+                    try txn.removeAll(in: store.engine.storage.blocks.database)
                 }
                 let after = try answers()
                 if phased {
@@ -92,7 +92,7 @@ extension RollupGridTests {
                 unit: "kcal")
             let engine = store.engine
             let day: Int64 = try engine.write { txn, _ in
-                let hours = engine.storage.hours
+                let hours = engine.storage.hours.database
                 let (key, value) = try #require(
                     try txn.withCursor(hours) {
                         try $0.first().map { (Array($0.key), Array($0.value)) }
@@ -105,7 +105,7 @@ extension RollupGridTests {
                 let day = 1_700_000_000_000 / TimeGrid.day
                 try txn.put(
                     [1, 2, 3], forKey: StorageKey.dayRowKey(series: record.id, day: day),
-                    in: engine.storage.days)
+                    in: engine.storage.days.database)
                 return day
             }
             let problems = try store.verify().problems

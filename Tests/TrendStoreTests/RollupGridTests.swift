@@ -26,7 +26,7 @@ struct RollupGridTests {
 
     /// The UTC days of the rows the store keeps.
     static func rowDays(of store: TrendStore) throws -> [Int64] {
-        try contents(of: store, \.days).keys.compactMap {
+        try contents(of: store, \.days.database).keys.compactMap {
             $0.withUnsafeBytes(StorageKey.parseDayRow)?.day
         }.sorted()
     }
@@ -92,7 +92,7 @@ struct RollupGridTests {
                             withUnsafeBytes(
                                 of: (recorded * TimeGrid.minute).littleEndian, Array.init
                             ).prefix(width)),
-                        forKey: Array("hour-phase-ms".utf8), in: store.engine.storage.meta)
+                        forKey: Array("hour-phase-ms".utf8), in: store.engine.storage.meta.database)
                 }
                 await store.close()
             }
@@ -118,7 +118,7 @@ struct RollupGridTests {
             try await store.write(first, to: "energy", unit: "kcal")
             #expect(try store.formatVersion == 1)
             #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
-            #expect(try Self.contents(of: store, \.hours).count >= 1)
+            #expect(try Self.contents(of: store, \.hours.database).count >= 1)
         }
         // Reopened with the default options, the store keeps the grid it was created with.
         let store = try TrendStore(directory: url)
@@ -184,7 +184,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try store.engine.write { txn, _ in
-                _ = try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta)
+                _ = try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta.database)
             }
             await store.close()
         }
@@ -261,9 +261,12 @@ struct RollupGridTests {
                     }
                 }
                 #expect(
-                    try Self.contents(of: oneByOne, \.hours) == Self.contents(of: whole, \.hours))
-                #expect(try Self.contents(of: oneByOne, \.days) == Self.contents(of: whole, \.days))
-                #expect(try Self.contents(of: whole, \.days).count == 2)
+                    try Self.contents(of: oneByOne, \.hours.database)
+                        == Self.contents(of: whole, \.hours.database))
+                #expect(
+                    try Self.contents(of: oneByOne, \.days.database)
+                        == Self.contents(of: whole, \.days.database))
+                #expect(try Self.contents(of: whole, \.days.database).count == 2)
                 #expect(try oneByOne.verify().isHealthy)
             }
         }

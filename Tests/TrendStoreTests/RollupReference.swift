@@ -61,7 +61,7 @@ func storedRollup(_ store: TrendStore, series: String, day: Int64) throws -> [Sl
         let record = try engine.storage.requireSeries(named: series, in: txn)
         let key = StorageKey.dayRowKey(series: record.id, day: day)
         guard
-            let bytes = try txn.value(forKey: key, in: engine.storage.days)
+            let bytes = try txn.value(forKey: key, in: engine.storage.days.database)
         else {
             return nil
         }
@@ -87,6 +87,6 @@ func storedRowBytes(_ store: TrendStore, series: String, day: Int64) throws -> [
         let record = try engine.storage.requireSeries(named: series, in: txn)
         return try txn.value(
             forKey: StorageKey.dayRowKey(series: record.id, day: day),
-            in: engine.storage.days)
+            in: engine.storage.days.database)
     }
 }

@@ -109,7 +109,8 @@ struct StoreWriteTests {
 func dump(_ engine: StoreEngine, _ txn: borrowing ReadTransactionAlias) throws -> [[UInt8]] {
     var entries: [[UInt8]] = []
     for database in [
-        engine.storage.series, engine.storage.blocks, engine.storage.days, engine.storage.hours,
+        engine.storage.series.database, engine.storage.blocks.database,
+        engine.storage.days.database, engine.storage.hours.database,
     ] {
         try txn.withCursor(database) { cursor in
             try cursor.forEach { key, value in

@@ -199,7 +199,7 @@ struct CachedLoaderTests {
                         return try e.encode(here)
                     }())
             try store.engine.write { txn, _ in
-                try txn.put([1, 2, 3], forKey: key, in: store.engine.keyValues)
+                try txn.put([1, 2, 3], forKey: key, in: store.engine.keyValues.database)
             }
             #expect(try await loader.load(here).condition == "sunny")
             #expect(api.calls == 1)

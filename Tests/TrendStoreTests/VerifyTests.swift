@@ -33,7 +33,7 @@ struct VerifyTests {
             let engine = store.engine
             let damagedBlock: Int64 = try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
-                let blocks = engine.storage.blocks
+                let blocks = engine.storage.blocks.database
                 let block = try storedIndices(
                     in: blocks, series: record.id, txn: txn)[1]
                 let key = StorageKey.make(series: record.id, index: block)
@@ -91,7 +91,7 @@ struct VerifyTests {
         let engine = store.engine
         try engine.write { txn, _ in
             let record = try engine.storage.requireSeries(named: series, in: txn)
-            let days = engine.storage.days
+            let days = engine.storage.days.database
             let day = try engine.storage.rowDays(series: record.id, in: txn)[1]
             let key = StorageKey.dayRowKey(series: record.id, day: day)
             var bytes = try #require(try txn.value(forKey: key, in: days))

@@ -15,27 +15,23 @@ enum StoredPayload {
 /// The caching layer: it knows the aggregate types it stores and the storage below; the
 /// façade registers ``invalidate(series:touching:in:)`` on every write of samples.
 final class AggregateCache: Sendable {
-    /// The `aggregates` database.
-    let aggregates: Database
-    /// The name of ``aggregates``' database.
-    static let databaseName = "aggregates"
+    /// The `aggregates` table.
+    let payloads: PayloadTable
     /// What the caches have met since the store was opened.
     let counters = Mutex(CacheStatistics())
 
-    init(environment: Environment) throws {
-        aggregates = try environment.openDatabase(named: Self.databaseName)
+    /// The caches kept in `payloads`.
+    init(payloads: PayloadTable) {
+        self.payloads = payloads
     }
 
     /// The payload stored under `key`.
     func payload<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T) throws
         -> StoredPayload
     {
-        let keyBytes = Array(key.utf8)
-        let result: StoredPayload? = try keyBytes.withUnsafeBytes { keyBytes in
-            try txn.withValue(forKey: keyBytes, in: aggregates) { bytes -> StoredPayload in
-                guard let payload = try? AggregatePayload(bytes: bytes) else { return .unreadable }
-                return .found(payload)
-            }
+        let result: StoredPayload? = try payloads.withPayload(forKey: key, in: txn) { bytes in
+            guard let payload = try? AggregatePayload(bytes: bytes) else { return .unreadable }
+            return .found(payload)
         }
         return result ?? .missing
     }
@@ -43,23 +39,20 @@ final class AggregateCache: Sendable {
     func putPayload(
         _ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction
     ) throws {
-        try txn.put(payload.encoded(), forKey: Array(key.utf8), in: aggregates)
+        try payloads.put(payload.encoded(), forKey: key, in: txn)
     }
 
-    /// The keys of the `aggregates` database starting with `prefix`, in order.
+    /// The keys of the cached payloads starting with `prefix`, in order.
     func aggregateKeys<T: ReadableTransaction & ~Copyable>(prefix: String, in txn: borrowing T)
         throws -> [String]
     {
-        let prefixBytes = Array(prefix.utf8)
-        return try txn.withCursor(aggregates) { cursor in
-            var keys: [String] = []
-            try cursor.forEach(from: prefixBytes) { key, _ in
-                guard key.starts(with: prefixBytes) else { return false }
-                keys.append(String(decoding: key, as: UTF8.self))
-                return true
-            }
-            return keys
-        }
+        try payloads.keys(prefix: prefix, in: txn)
+    }
+
+    /// Removes the payload under `key`; whether there was one.
+    @discardableResult
+    func removePayload(forKey key: String, in txn: borrowing WriteTransaction) throws -> Bool {
+        try payloads.remove(forKey: key, in: txn)
     }
 
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
@@ -69,15 +62,12 @@ final class AggregateCache: Sendable {
         series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
     ) throws {
         for key in try keys(of: series, includingHeatmaps: true, in: txn) {
-            let keyBytes = Array(key.utf8)
-            let window: Range<Int64>?? = try keyBytes.withUnsafeBytes { keyBytes in
-                try txn.withValue(forKey: keyBytes, in: aggregates) {
-                    AggregatePayload.window(of: $0)
-                }
+            let window: Range<Int64>?? = try payloads.withPayload(forKey: key, in: txn) {
+                AggregatePayload.window(of: $0)
             }
             // Unreadable payloads go too: they would be rebuilt anyway.
             if let window, window.map({ $0.overlaps(touched) }) ?? true {
-                try txn.delete(forKey: keyBytes, in: aggregates)
+                try payloads.remove(forKey: key, in: txn)
             }
         }
     }
@@ -86,7 +76,7 @@ final class AggregateCache: Sendable {
     /// others); returns how many there were.
     func removeAll(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
         let keys = try keys(of: series, includingHeatmaps: false, in: txn)
-        for key in keys { try txn.delete(forKey: Array(key.utf8), in: aggregates) }
+        for key in keys { try payloads.remove(forKey: key, in: txn) }
         return keys.count
     }
 
@@ -100,7 +90,7 @@ final class AggregateCache: Sendable {
             keys += try aggregateKeys(prefix: prefix, in: txn)
         }
         let v1 = SchemaKey.v1Average(series)
-        if try txn.value(forKey: Array(v1.utf8), in: aggregates) != nil { keys.append(v1) }
+        if try payloads.withPayload(forKey: v1, in: txn, { _ in true }) != nil { keys.append(v1) }
         if includingHeatmaps {
             let name = SeriesName.normalized(series)
             keys += try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in

@@ -17,18 +17,15 @@ extension TrendStore {
     /// - Returns: The latest insertion time of each namespace holding entries.
     public nonisolated func collectionTimestamps() throws -> [String: Date] {
         try engine.read { txn in
-            try txn.withCursor(engine.keyValues) { cursor in
-                var latest: [String: Int64] = [:]
-                try cursor.forEach { key, value in
-                    guard let separator = key.firstIndex(of: 0),
-                        let entry = KeyValueEntry(Array(value))
-                    else { return true }
-                    let namespace = String(decoding: key[..<separator], as: UTF8.self)
-                    latest[namespace] = max(latest[namespace] ?? .min, entry.insertedAt)
-                    return true
-                }
-                return latest.mapValues(Date.init(milliseconds:))
+            var latest: [String: Int64] = [:]
+            try engine.keyValues.forEachEntry(in: txn) { key, value in
+                guard let separator = key.firstIndex(of: 0),
+                    let entry = KeyValueEntry(Array(value))
+                else { return }
+                let namespace = String(decoding: key[..<separator], as: UTF8.self)
+                latest[namespace] = max(latest[namespace] ?? .min, entry.insertedAt)
             }
+            return latest.mapValues(Date.init(milliseconds:))
         }
     }
 
@@ -37,18 +34,18 @@ extension TrendStore {
         let now = engine.clock().millisecondsSince1970
         try engine.write { txn, _ in
             for (namespace, verdict) in verdicts {
-                let prefix = Array(namespace.utf8) + [0]
+                let prefix = KeyValueTable.prefix(of: namespace)
                 if case .keep = verdict { continue }
                 for key in try KeyValueEntry.keys(namespace: prefix, engine: engine, txn: txn) {
-                    try txn.delete(forKey: key, in: engine.keyValues)
+                    try engine.keyValues.remove(forKey: key, in: txn)
                 }
                 if case .replace(let items, let lifetime) = verdict {
                     for item in items {
                         let entry = KeyValueEntry(
                             expiresAt: now + Int64(lifetime * 1000), lastUsed: now, insertedAt: now,
                             value: item.value)
-                        try txn.put(
-                            entry.encoded(), forKey: prefix + Array(item.key), in: engine.keyValues)
+                        try engine.keyValues.put(
+                            entry.encoded(), forKey: prefix + Array(item.key), in: txn)
                     }
                 }
             }

@@ -87,7 +87,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
             defer { reads.removeAll() }; return reads
         }
         try engine.write { txn, _ in
-            try txn.put(entry.encoded(), forKey: entryKey, in: engine.keyValues)
+            try engine.keyValues.put(entry.encoded(), forKey: entryKey, in: txn)
             try KeyValueEntry.evict(
                 namespace: prefix, recentReads: reads, now: now, maximumCount: maximumEntryCount,
                 maximumBytes: maximumBytes,
@@ -106,7 +106,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let engine = store.engine
         let entryKey = try encodedKey(key)
         let now = engine.clock().millisecondsSince1970
-        let stored = try engine.read { txn in try txn.value(forKey: entryKey, in: engine.keyValues)
+        let stored = try engine.read { txn in try engine.keyValues.entry(forKey: entryKey, in: txn)
         }
         guard let stored, let entry = KeyValueEntry(stored),
             let value = try? Self.decoder.decode(Value.self, from: entry.value)
@@ -122,7 +122,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     public func removeValue(forKey key: Key) throws {
         let engine = store.engine
         let entryKey = try encodedKey(key)
-        try engine.write { txn, _ in _ = try txn.delete(forKey: entryKey, in: engine.keyValues) }
+        try engine.write { txn, _ in try engine.keyValues.remove(forKey: entryKey, in: txn) }
     }
 
     /// Removes every entry of the namespace.
@@ -130,7 +130,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let engine = store.engine
         try engine.write { txn, _ in
             for key in try KeyValueEntry.keys(namespace: prefix, engine: engine, txn: txn) {
-                try txn.delete(forKey: key, in: engine.keyValues)
+                try engine.keyValues.remove(forKey: key, in: txn)
             }
         }
     }
@@ -145,7 +145,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         }
     }
 
-    private var prefix: [UInt8] { Array(namespace.utf8) + [0] }
+    private var prefix: [UInt8] { KeyValueTable.prefix(of: namespace) }
 
     /// Encodes items the way this cache stores them, for ``CollectionValidation/replace(_:lifetime:)``.
     public func encodedItems(_ items: [Key: Value]) throws -> [(key: Data, value: Data)] {
@@ -210,15 +210,7 @@ struct KeyValueEntry {
     static func keys<T: ReadableTransaction & ~Copyable>(
         namespace prefix: [UInt8], engine: StoreEngine, txn: borrowing T
     ) throws -> [[UInt8]] {
-        try txn.withCursor(engine.keyValues) { cursor in
-            var keys: [[UInt8]] = []
-            try cursor.forEach(from: prefix) { key, _ in
-                guard key.starts(with: prefix) else { return false }
-                keys.append(Array(key))
-                return true
-            }
-            return keys
-        }
+        try engine.keyValues.keys(prefix: prefix, in: txn)
     }
 
     /// Writes recorded reads, drops expired entries, then the least recently used beyond the limits.
@@ -229,15 +221,15 @@ struct KeyValueEntry {
     ) throws {
         var live: [(key: [UInt8], lastUsed: Int64, size: Int)] = []
         for key in try keys(namespace: prefix, engine: engine, txn: txn) {
-            guard let bytes = try txn.value(forKey: key, in: engine.keyValues),
+            guard let bytes = try engine.keyValues.entry(forKey: key, in: txn),
                 var entry = KeyValueEntry(bytes), entry.expiresAt > now
             else {
-                try txn.delete(forKey: key, in: engine.keyValues)
+                try engine.keyValues.remove(forKey: key, in: txn)
                 continue
             }
             if let read = recentReads[key], read > entry.lastUsed {
                 entry.lastUsed = read
-                try txn.put(entry.encoded(), forKey: key, in: engine.keyValues)
+                try engine.keyValues.put(entry.encoded(), forKey: key, in: txn)
             }
             live.append((key, entry.lastUsed, entry.value.count))
         }
@@ -249,7 +241,7 @@ struct KeyValueEntry {
         var index = 0
         while live.count - index > maximumCount || (bytes > maximumBytes && live.count - index > 1)
         {
-            try txn.delete(forKey: live[index].key, in: engine.keyValues)
+            try engine.keyValues.remove(forKey: live[index].key, in: txn)
             bytes -= live[index].size
             index += 1
         }

@@ -5,7 +5,7 @@ import LMDB
 struct MigrationContext: Sendable {
     let environment: Environment
     /// Where the record of applied migrations is kept.
-    let meta: Database
+    let meta: MetaTable
     let storage: SampleStorage
     let caches: AggregateCache
     /// The store's recorded default zone.
@@ -68,14 +68,11 @@ enum Migrator {
             identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
     ]
 
-    private static let appliedKey = Array("migrations".utf8)
-
     /// The identifiers of the migrations recorded in `meta`.
     static func applied<T: ReadableTransaction & ~Copyable>(
         _ context: MigrationContext, in txn: borrowing T
     ) throws -> [String] {
-        guard let bytes = try txn.value(forKey: appliedKey, in: context.meta) else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        try context.meta.appliedMigrations(in: txn)
     }
 
     /// Applies every migration not yet recorded, each batch in its own transaction; in a
@@ -83,7 +80,7 @@ enum Migrator {
     /// batches (a step another process recorded meanwhile is skipped either way).
     static func run(_ context: MigrationContext, newStore: Bool) throws {
         if newStore {
-            try context.environment.write { txn in
+            try Transactions.write(in: context.environment) { txn in
                 for migration in all {
                     while try step(migration, context, txn) == .moreToDo {}
                 }
@@ -93,7 +90,7 @@ enum Migrator {
         for migration in all {
             var progress = MigrationProgress.moreToDo
             while progress == .moreToDo {
-                progress = try context.environment.write { txn in
+                progress = try Transactions.write(in: context.environment) { txn in
                     try step(migration, context, txn)
                 }
             }
@@ -109,8 +106,7 @@ enum Migrator {
         let progress = try migration.apply(context, txn, context.clock())
         if progress == .finished {
             done.append(migration.identifier)
-            try txn.put(
-                Array(done.joined(separator: "\n").utf8), forKey: appliedKey, in: context.meta)
+            try context.meta.setAppliedMigrations(done, in: txn)
         }
         return progress
     }

@@ -74,6 +74,6 @@ enum V1AverageMigration {
                     forKey: key, in: txn)
             }
         }
-        try txn.delete(forKey: Array(v1Key.utf8), in: context.caches.aggregates)
+        try context.caches.removePayload(forKey: v1Key, in: txn)
     }
 }

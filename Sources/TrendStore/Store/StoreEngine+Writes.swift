@@ -55,10 +55,9 @@ extension StoreEngine {
     func deleteSeries(named name: String) throws {
         try write { txn, _ in
             let record = try storage.requireSeries(named: name, in: txn)
-            try storage.removeStoredData(of: record, in: txn)
+            try storage.removeSeries(record, in: txn)
             _ = try caches.removeAll(of: record.name, in: txn)
             try storage.countChange(of: record, in: txn)
-            try txn.delete(forKey: Array(record.name.utf8), in: storage.series)
         }
     }
 

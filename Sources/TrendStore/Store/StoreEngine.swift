@@ -10,7 +10,8 @@ import Synchronization
 /// reusable zlib stream.
 final class StoreEngine: Sendable {
     let environment: Environment
-    let meta: Database
+    /// Every table of the store: the one door to LMDB.
+    let tables: StoreTables
     /// The series, their sample blocks, rollup rows and hour summaries.
     let storage: SampleStorage
     /// The aggregates computed from `storage`.
@@ -18,9 +19,7 @@ final class StoreEngine: Sendable {
     /// Cached aggregates under versioned keys (``SchemaKey``).
     let caches: AggregateCache
     /// Typed key-value caches of host apps, by namespace.
-    let keyValues: Database
-    /// The name of ``keyValues``' database.
-    static let keyValuesName = "key-values"
+    var keyValues: KeyValueTable { tables.keyValues }
     /// The zone local-day figures of this handle use by default: the zone it was opened
     /// with, else the store's recorded default.
     let timeZone: TimeZone
@@ -71,14 +70,13 @@ final class StoreEngine: Sendable {
         clock = options.clock
         let createdStore: Bool
         do {
-            meta = try environment.openDatabase(named: "meta")
-            caches = try AggregateCache(environment: environment)
-            keyValues = try environment.openDatabase(named: Self.keyValuesName)
+            tables = try StoreTables(in: environment)
+            caches = AggregateCache(payloads: tables.payloads)
             let settings = try StoreSettings.load(
-                environment: environment, meta: meta,
+                environment: environment, meta: tables.meta,
                 newStore: StoreSettings.NewStore(zone: options.timeZone, grid: options.rollupGrid))
-            storage = try SampleStorage(
-                environment: environment, meta: meta, rollupGrid: settings.rollupGrid,
+            storage = SampleStorage(
+                tables: tables, rollupGrid: settings.rollupGrid,
                 hourPhase: settings.hourPhase, readsHourSummaries: options.readsHourSummaries)
             createdStore = settings.isNew
             storedZone = Mutex(settings.storedTimeZone)
@@ -150,7 +148,7 @@ final class StoreEngine: Sendable {
         }
         do {
             return try writer.withLock { zlib in
-                try environment.write { txn in try body(txn, zlib) }
+                try Transactions.write(in: environment) { txn in try body(txn, zlib) }
             }
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
@@ -160,7 +158,7 @@ final class StoreEngine: Sendable {
     /// Records `zone` as the store's default zone.
     func setStoredTimeZone(_ zone: TimeZone) throws {
         try write { txn, _ in
-            try txn.put(Array(zone.identifier.utf8), forKey: StoreSettings.zoneKey, in: meta)
+            try tables.meta.setZoneIdentifier(zone.identifier, in: txn)
         }
         storedZone.withLock { $0 = zone }
     }
@@ -169,7 +167,7 @@ final class StoreEngine: Sendable {
     func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try checkOpen()
         do {
-            return try environment.read(body)
+            return try Transactions.read(in: environment, body)
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }
@@ -185,7 +183,7 @@ final class StoreEngine: Sendable {
     /// What the schema's migrations work on.
     var migrationContext: MigrationContext {
         MigrationContext(
-            environment: environment, meta: meta, storage: storage, caches: caches,
+            environment: environment, meta: tables.meta, storage: storage, caches: caches,
             defaultZone: storedTimeZone, clock: clock)
     }
 

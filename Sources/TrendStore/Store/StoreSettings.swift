@@ -13,8 +13,6 @@ struct StoreSettings {
     /// Whether the store recorded no format before: this open creates it.
     let isNew: Bool
 
-    static let zoneKey = Array("time-zone".utf8)
-
     /// What a new store is created with when `meta` records nothing yet.
     struct NewStore {
         /// The zone a new store records (`nil`: the system's).
@@ -39,29 +37,29 @@ struct StoreSettings {
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of a development build, of
     ///   an unknown format, or whose settings are missing or unreadable.
-    static func load(environment: Environment, meta: Database, newStore: NewStore) throws
+    static func load(environment: Environment, meta: MetaTable, newStore: NewStore) throws
         -> StoreSettings
     {
-        let found = try environment.read { txn in try RecordedSettings(meta: meta, in: txn) }
+        let found = try Transactions.read(in: environment) { txn in try meta.settings(in: txn) }
         if environment.options.readOnly || found.format != nil {
             return try decide(found, newStore: newStore)
         }
-        return try environment.write { txn in
-            let recorded = try RecordedSettings(meta: meta, in: txn)
+        return try Transactions.write(in: environment) { txn in
+            let recorded = try meta.settings(in: txn)
             let settings = try decide(recorded, newStore: newStore)
             if recorded.format == nil {
-                try StorageFormat.record(StorageFormat.current, meta: meta, in: txn)
-                try StorageFormat.recordGrid(settings.rollupGrid, meta: meta, in: txn)
-                try StorageFormat.recordHourPhase(settings.hourPhase, meta: meta, in: txn)
-                try txn.put(
-                    Array(settings.storedTimeZone.identifier.utf8), forKey: zoneKey, in: meta)
+                try meta.recordNewStore(
+                    format: StorageFormat.current,
+                    zoneIdentifier: settings.storedTimeZone.identifier,
+                    grid: settings.rollupGrid.rawValue, hourPhase: settings.hourPhase.offset,
+                    in: txn)
             }
             return settings
         }
     }
 
     /// The settings of a store that records `recorded`, choosing for a new store from `newStore`.
-    private static func decide(_ recorded: RecordedSettings, newStore: NewStore) throws
+    private static func decide(_ recorded: StoredSettings, newStore: NewStore) throws
         -> StoreSettings
     {
         if let development = recorded.developmentFormat {
@@ -81,7 +79,7 @@ struct StoreSettings {
             throw StoreError.incompatibleFormat(
                 "storage format \(format); this TrendStore reads format \(StorageFormat.current)")
         }
-        guard let zoneName = recorded.zone, let gridName = recorded.grid,
+        guard let zoneName = recorded.zoneIdentifier, let gridName = recorded.grid,
             let phaseMilliseconds = recorded.hourPhase
         else {
             throw StoreError.incompatibleFormat(
@@ -99,27 +97,5 @@ struct StoreSettings {
                 "hour phase of \(phaseMilliseconds) ms in a store of the \(grid.rawValue) grid")
         }
         return StoreSettings(storedTimeZone: zone, rollupGrid: grid, hourPhase: phase, isNew: false)
-    }
-}
-
-/// The settings as `meta` records them, each `nil` where it records none.
-private struct RecordedSettings {
-    let format: UInt32?
-    /// The format a development build recorded, if one wrote the store.
-    let developmentFormat: UInt32?
-    /// The identifier of the recorded default zone.
-    let zone: String?
-    /// The name of the recorded rollup grid.
-    let grid: String?
-    let hourPhase: Int64?
-
-    init<T: ReadableTransaction & ~Copyable>(meta: Database, in txn: borrowing T) throws {
-        format = try StorageFormat.stored(meta: meta, in: txn)
-        developmentFormat = try StorageFormat.developmentFormat(meta: meta, in: txn)
-        zone = try txn.value(forKey: StoreSettings.zoneKey, in: meta).map {
-            String(decoding: $0, as: UTF8.self)
-        }
-        grid = try StorageFormat.storedGrid(meta: meta, in: txn)
-        hourPhase = try StorageFormat.storedHourPhase(meta: meta, in: txn)
     }
 }

@@ -123,7 +123,7 @@ extension TrendStore {
     ///   the pages it sees from being reused, so the file grows while it runs.
     public nonisolated func read<R>(_ body: (borrowing StoreSnapshot) throws -> R) throws -> R {
         try engine.read { txn in
-            try txn.lend { transaction in
+            try Transactions.lend(txn) { transaction in
                 try body(StoreSnapshot(engine: engine, transaction: transaction))
             }
         }

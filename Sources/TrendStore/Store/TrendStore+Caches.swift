@@ -185,13 +185,13 @@ extension TrendStore {
             case .all:
                 let keys = try engine.caches.aggregateKeys(prefix: "", in: txn)
                 for key in keys {
-                    try txn.delete(forKey: Array(key.utf8), in: engine.caches.aggregates)
+                    try engine.caches.removePayload(forKey: key, in: txn)
                 }
                 return keys.count
             case .series(let series):
                 return try engine.caches.removeAll(of: series, in: txn)
             case .key(let key):
-                return try txn.delete(forKey: Array(key.utf8), in: engine.caches.aggregates) ? 1 : 0
+                return try engine.caches.removePayload(forKey: key, in: txn) ? 1 : 0
             }
         }
     }

@@ -43,20 +43,7 @@ extension TrendStore {
         }
         defer { EnvironmentRegistry.release(environment) }
         do {
-            for name in [
-                SampleStorage.seriesName, AggregateCache.databaseName, StoreEngine.keyValuesName,
-            ] {
-                let database: Database
-                do {
-                    database = try environment.openDatabase(named: name)
-                } catch let error as LMDBError where error.code == .notFound {
-                    continue
-                }
-                if try environment.read({ try $0.statistics(of: database).entries }) > 0 {
-                    return false
-                }
-            }
-            return true
+            return try StoreTables.holdNothing(in: environment)
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }

@@ -182,7 +182,7 @@ extension TrendStore {
     /// every later release opens (CHANGELOG.md).
     public nonisolated var formatVersion: Int {
         get throws {
-            Int(try engine.read { try StorageFormat.stored(meta: engine.meta, in: $0) } ?? 1)
+            Int(try engine.read { try engine.tables.meta.settings(in: $0) }.format ?? 0)
         }
     }
 

@@ -25,42 +25,15 @@ extension SampleStorage {
         of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T,
         _ body: (Int64, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        guard from <= through else { return }
-        try txn.withCursor(blocks) { cursor in
-            let start = StorageKey.make(series: record.id, index: from)
-            var entry = try cursor.seek(atOrAfter: start)
-            let atFrom =
-                entry.flatMap { StorageKey.parse($0.key) }.map {
-                    $0.series == record.id && $0.index == from
-                } ?? false
-            if !atFrom {
-                // The block before `from` holds starts up to the next key: include it when
-                // its largest start reaches `from`.
-                let previous = entry == nil ? try cursor.last() : try cursor.previous()
-                if let previous, let parsed = StorageKey.parse(previous.key),
-                    parsed.series == record.id
-                {
-                    let reaches: Bool
-                    do {
-                        reaches = try BlockCodec.header(previous.value).maximumStart >= from
-                    } catch {
-                        throw blockDamage(record, firstStart: parsed.index, error)
-                    }
-                    if reaches, try !body(parsed.index, previous.value) { return }
+        try blocks.forEachBlock(
+            series: record.id, startingFrom: from, through: through, in: txn,
+            reaches: { firstStart, bytes in
+                do {
+                    return try BlockCodec.header(bytes).maximumStart >= from
+                } catch {
+                    throw blockDamage(record, firstStart: firstStart, error)
                 }
-                // Back to the first block at or after `from` (a failed move leaves LMDB's
-                // cursor nowhere: seek again then).
-                if entry != nil {
-                    entry = previous != nil ? try cursor.next() : try cursor.seek(atOrAfter: start)
-                }
-            }
-            while let current = entry, let parsed = StorageKey.parse(current.key),
-                parsed.series == record.id, parsed.index <= through,
-                try body(parsed.index, current.value)
-            {
-                entry = try cursor.next()
-            }
-        }
+            }, body)
     }
 
     /// Calls `body` with the stored bytes of the block of `record` keyed `firstStart`; `nil`
@@ -69,9 +42,7 @@ extension SampleStorage {
         _ firstStart: Int64, of record: SeriesRecord, in txn: borrowing T,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try StorageKey.make(series: record.id, index: firstStart).withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: blocks, body)
-        }
+        try blocks.withBlock(series: record.id, firstStart: firstStart, in: txn, body)
     }
 
     /// Decodes `bytes`, the block of `record` keyed `firstStart`, appending its samples.
@@ -161,23 +132,17 @@ extension SampleStorage {
             var count = 0
             var first = Int64.max
             var last = Int64.min
-            try txn.withCursor(blocks) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                    key, value in
-                    guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
-                        return false
-                    }
-                    let header: BlockCodec.Header
-                    do {
-                        header = try BlockCodec.header(value)
-                    } catch {
-                        throw blockDamage(record, firstStart: parsed.index, error)
-                    }
-                    count += header.count
-                    first = min(first, header.minimumStart)
-                    last = max(last, header.maximumEnd)
-                    return true
+            try blocks.forEachBlock(series: record.id, in: txn) { firstStart, bytes in
+                let header: BlockCodec.Header
+                do {
+                    header = try BlockCodec.header(bytes)
+                } catch {
+                    throw blockDamage(record, firstStart: firstStart, error)
                 }
+                count += header.count
+                first = min(first, header.minimumStart)
+                last = max(last, header.maximumEnd)
+                return true
             }
             return SeriesInfo(
                 name: record.name, unit: record.unit, kind: record.kind, sampleCount: count,
@@ -190,17 +155,15 @@ extension SampleStorage {
     func firstStart<T: ReadableTransaction & ~Copyable>(
         of record: SeriesRecord, in txn: borrowing T
     ) throws -> Int64? {
-        try txn.withCursor(blocks) { cursor in
-            guard
-                let entry = try cursor.seek(
-                    atOrAfter: StorageKey.make(series: record.id, index: .min)),
-                let parsed = StorageKey.parse(entry.key), parsed.series == record.id
-            else { return nil }
+        var earliest: Int64?
+        try blocks.forEachBlock(series: record.id, in: txn) { firstStart, bytes in
             do {
-                return try BlockCodec.header(entry.value).minimumStart
+                earliest = try BlockCodec.header(bytes).minimumStart
             } catch {
-                throw blockDamage(record, firstStart: parsed.index, error)
+                throw blockDamage(record, firstStart: firstStart, error)
             }
+            return false
         }
+        return earliest
     }
 }

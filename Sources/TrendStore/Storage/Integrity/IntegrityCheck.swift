@@ -30,36 +30,30 @@ struct IntegrityCheck {
             }
         }
         let known = Set(records.map(\.id))
-        let keyed: [(Database, (UnsafeRawBufferPointer) -> UInt32?)] = [
-            (storage.blocks, { StorageKey.parse($0)?.series }),
-            (storage.days, { StorageKey.parseDayRow($0)?.series }),
-            (storage.hours, { StorageKey.parse($0)?.series }),
-        ]
-        for (database, series) in keyed {
-            var reached = 0
-            try txn.withCursor(database) { cursor in
-                try cursor.forEach { key, _ in
-                    reached += 1
-                    let owner = series(key)
-                    if owner.map({ !known.contains($0) }) ?? true {
-                        report.problems.append(
-                            .init(
-                                kind: .unknownSeries, series: "#\(owner ?? 0)",
-                                at: Date(milliseconds: 0),
-                                detail: "key in \(database) belongs to no registered series"))
-                    }
-                    return true
+        // Keys that belong to no registered series, and walks that miss entries.
+        func owner(in name: String) -> (UInt32?) -> Void {
+            { owner in
+                if owner.map({ !known.contains($0) }) ?? true {
+                    report.problems.append(
+                        .init(
+                            kind: .unknownSeries, series: "#\(owner ?? 0)",
+                            at: Date(milliseconds: 0),
+                            detail: "key in \(name) belongs to no registered series"))
                 }
             }
-            let recorded = try txn.statistics(of: database).entries
-            if reached != recorded {
-                report.problems.append(
-                    .init(
-                        kind: .unreadable, series: "", at: Date(milliseconds: 0),
-                        detail:
-                            "database \(database) holds \(recorded) entries but a walk reaches \(reached): a damaged page hides or repeats some"
-                    ))
-            }
+        }
+        let reaches = [
+            try storage.blocks.forEachOwner(in: txn, owner(in: BlockTable.name)),
+            try storage.days.forEachOwner(in: txn, owner(in: DayRowTable.name)),
+            try storage.hours.forEachOwner(in: txn, owner(in: HourSummaryTable.name)),
+        ]
+        for reach in reaches where !reach.isComplete {
+            report.problems.append(
+                .init(
+                    kind: .unreadable, series: "", at: Date(milliseconds: 0),
+                    detail:
+                        "database \(reach.name) holds \(reach.recorded) entries but a walk reaches \(reach.reached): a damaged page hides or repeats some"
+                ))
         }
         return report
     }
@@ -186,16 +180,9 @@ struct IntegrityCheck {
     ) throws {
         var stored: [Int64: [UInt8]] = [:]
         let daysPerRow = HourSummaryCodec.daysPerRow(record.kind)
-        try txn.withCursor(storage.hours) { cursor in
-            try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                key, value in
-                guard let parsed = StorageKey.parse(key), parsed.series == record.id else {
-                    return false
-                }
-                for (offset, segment) in HourSummaryCodec.segments(of: value, kind: record.kind) {
-                    stored[parsed.index * daysPerRow + Int64(offset)] = segment
-                }
-                return true
+        try storage.hours.forEachRow(series: record.id, in: txn) { group, row in
+            for (offset, segment) in HourSummaryCodec.segments(of: row, kind: record.kind) {
+                stored[group * daysPerRow + Int64(offset)] = segment
             }
         }
         for (day, row) in rows.sorted(by: { $0.key < $1.key }) {

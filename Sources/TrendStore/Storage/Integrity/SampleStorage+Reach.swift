@@ -9,22 +9,13 @@ extension SampleStorage {
     ///
     /// - Throws: ``LMDBError`` with ``LMDBError/Code/corrupted`` naming the database.
     func checkReach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws {
-        for database in [series, blocks] {
-            var reached = 0
-            try txn.withCursor(database) { cursor in
-                try cursor.forEach { _, _ in
-                    reached += 1
-                    return true
-                }
-            }
-            let recorded = try txn.statistics(of: database).entries
-            if reached != recorded {
-                throw LMDBError(
-                    code: .corrupted,
-                    operation:
-                        "walk database \(database): it holds \(recorded) entries but a walk reaches \(reached) (a damaged page)"
-                )
-            }
+        for reach in [try series.reach(in: txn), try blocks.reach(in: txn)] where !reach.isComplete
+        {
+            throw LMDBError(
+                code: .corrupted,
+                operation:
+                    "walk database \(reach.name): it holds \(reach.recorded) entries but a walk reaches \(reach.reached) (a damaged page)"
+            )
         }
     }
 }

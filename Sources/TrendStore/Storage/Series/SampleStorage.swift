@@ -19,17 +19,16 @@ final class SampleStorage: Sendable {
     /// The most samples a block holds, however well they pack, unless more share one start.
     static let maximumBlockSamples = 32_768
 
-    let meta: Database
+    /// Settings, migrations, series ids and change counts.
+    let meta: MetaTable
     /// The series registry (``SeriesRecord`` values by name).
-    let series: Database
-    /// The name of ``series``' database.
-    static let seriesName = "series"
+    let series: SeriesTable
     /// Sample blocks, by series and smallest start.
-    let blocks: Database
+    let blocks: BlockTable
     /// Rollup rows, one per series and UTC day.
-    let days: Database
+    let days: DayRowTable
     /// Hour summaries of the rollup rows (``HourSummaryCodec``).
-    let hours: Database
+    let hours: HourSummaryTable
     /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
     /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
@@ -42,17 +41,17 @@ final class SampleStorage: Sendable {
     /// Blocks recently decoded by queries.
     let decodedBlocks = DecodedBlockCache()
 
-    /// Opens the sample databases of `environment`; `rollupGrid` and `hourPhase` come from
-    /// the store's settings.
+    /// The samples of the store whose tables are `tables`; `rollupGrid` and `hourPhase`
+    /// come from the store's settings.
     init(
-        environment: Environment, meta: Database, rollupGrid: RollupGrid, hourPhase: HourPhase,
+        tables: StoreTables, rollupGrid: RollupGrid, hourPhase: HourPhase,
         readsHourSummaries: Bool = true
-    ) throws {
-        self.meta = meta
-        series = try environment.openDatabase(named: Self.seriesName)
-        blocks = try environment.openDatabase(named: "blocks")
-        days = try environment.openDatabase(named: "days")
-        hours = try environment.openDatabase(named: "hours")
+    ) {
+        meta = tables.meta
+        series = tables.series
+        blocks = tables.blocks
+        days = tables.days
+        hours = tables.hours
         self.rollupGrid = rollupGrid
         self.hourPhase = hourPhase
         self.readsHourSummaries = readsHourSummaries || !rollupGrid.keepsEveryRow
@@ -68,14 +67,11 @@ final class SampleStorage: Sendable {
 
     // MARK: Series registry
 
+    /// The record of `name` (normalised to NFC), or `nil`.
     func seriesRecord<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
         throws -> SeriesRecord?
     {
-        let name = SeriesName.normalized(name)
-        let key = Array(name.utf8)
-        return try key.withUnsafeBytes { key in
-            try txn.withValue(forKey: key, in: series) { SeriesRecord(name: name, bytes: $0) }
-        } ?? nil
+        try series.record(named: SeriesName.normalized(name), in: txn)
     }
 
     /// The record of `name`, or `StoreError.unknownSeries`.
@@ -90,60 +86,41 @@ final class SampleStorage: Sendable {
         return record
     }
 
+    /// Every series' record, in name order.
     func allSeriesRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> [SeriesRecord]
     {
-        try txn.withCursor(series) { cursor in
-            var records: [SeriesRecord] = []
-            try cursor.forEach { key, value in
-                let name = String(decoding: key, as: UTF8.self)
-                if let record = SeriesRecord(name: name, bytes: value) { records.append(record) }
-                return true
-            }
-            return records
-        }
+        try series.allRecords(in: txn)
     }
 
+    /// Stores `record` (its longest sample changed).
     func saveSeriesRecord(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
-        try txn.put(record.encoded(), forKey: Array(record.name.utf8), in: series)
+        try series.put(record, in: txn)
     }
 
+    /// Registers a new series under the next id.
     func createSeries(
         named name: String, unit: String, kind: SeriesKind, createdAt: Date,
         in txn: borrowing WriteTransaction
     ) throws -> SeriesRecord {
-        let nextKey = Array("next-series-id".utf8)
-        let next =
-            try txn.value(forKey: nextKey, in: meta).map { bytes in
-                bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
-            } ?? 1
+        let next = try meta.nextSeriesID(in: txn)
         let record = SeriesRecord(
             id: next, name: name, unit: unit, kind: kind, maximumDuration: 0,
             createdAt: createdAt.millisecondsSince1970)
         try saveSeriesRecord(record, in: txn)
-        try txn.put(
-            withUnsafeBytes(of: (next + 1).littleEndian, Array.init), forKey: nextKey, in: meta)
+        try meta.setNextSeriesID(next &+ 1, in: txn)
         return record
     }
 
-    /// Removes every block, rollup row and hour summary of `record`; its registry entry
-    /// and change count stay for the caller to settle.
-    func removeStoredData(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+    /// Removes every block, rollup row and hour summary of `record` and its registry entry;
+    /// its change count stays, so observers see the removal.
+    func removeSeries(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
         for day in try rowDays(series: record.id, in: txn) {
-            try txn.delete(forKey: StorageKey.dayRowKey(series: record.id, day: day), in: days)
+            try days.delete(series: record.id, day: day, in: txn)
         }
-        for database in [blocks, hours] {
-            var keys: [[UInt8]] = []
-            try txn.withCursor(database) { cursor in
-                try cursor.forEach(from: StorageKey.make(series: record.id, index: .min)) {
-                    key, _ in
-                    guard StorageKey.parse(key)?.series == record.id else { return false }
-                    keys.append(Array(key))
-                    return true
-                }
-            }
-            for key in keys { try txn.delete(forKey: key, in: database) }
-        }
+        try blocks.removeAll(series: record.id, in: txn)
+        try hours.removeAll(series: record.id, in: txn)
+        try series.remove(named: record.name, in: txn)
     }
 
     // MARK: Change counts
@@ -154,20 +131,12 @@ final class SampleStorage: Sendable {
     func changeCount<T: ReadableTransaction & ~Copyable>(
         of record: SeriesRecord, in txn: borrowing T
     ) throws -> UInt64 {
-        try txn.value(forKey: Self.changeCountKey(record.id), in: meta).map { bytes in
-            bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
-        } ?? 0
+        try meta.changeCount(ofSeries: record.id, in: txn)
     }
 
     /// Raises the change count of `record` by one.
     func countChange(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
-        let next = try changeCount(of: record, in: txn) &+ 1
-        try txn.put(
-            withUnsafeBytes(of: next.littleEndian, Array.init),
-            forKey: Self.changeCountKey(record.id), in: meta)
-    }
-
-    private static func changeCountKey(_ id: UInt32) -> [UInt8] {
-        Array("changes/".utf8) + withUnsafeBytes(of: id.bigEndian, Array.init)
+        try meta.setChangeCount(
+            try changeCount(of: record, in: txn) &+ 1, ofSeries: record.id, in: txn)
     }
 }

@@ -15,8 +15,8 @@ import LMDB
 /// series (``keptDays``), so writes as samples arrive update a row in place; older rows are
 /// removed once summarised, and a write into such a day rebuilds its row from the samples.
 final class RowWrites {
-    private let days: Database
-    private let hours: Database
+    private let days: DayRowTable
+    private let hours: HourSummaryTable
     /// New bytes of each changed row, or `nil` for a removed row.
     private var changed: [[UInt8]: [UInt8]?] = [:]
     /// The kind of each series with changed rows.
@@ -44,7 +44,7 @@ final class RowWrites {
         if let pending = changed[key] {
             return try pending.map { try $0.withUnsafeBytes(body) }
         }
-        return try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: days, body) }
+        return try days.withRow(forKey: key, in: txn, body)
     }
 
     /// Whether the day of the row `key`, which ``withRow(forKey:in:_:)`` did not find, may
@@ -59,10 +59,8 @@ final class RowWrites {
             return false
         }
         let (rowKey, offset) = HourSummaryCodec.location(ofDay: day, series: series, kind: kind)
-        return try rowKey.withUnsafeBytes { rowKey in
-            try txn.withValue(forKey: rowKey, in: hours) {
-                HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
-            }
+        return try hours.withRow(forKey: rowKey, in: txn) {
+            HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
         } ?? false
     }
 
@@ -81,9 +79,9 @@ final class RowWrites {
             kinds.removeAll()
         }
         if storesRows {
-            if !changed.isEmpty { try Self.store(changed, in: days, txn: txn) }
+            if !changed.isEmpty { try days.store(changed, in: txn) }
         } else {
-            try Self.store(try newestRows(in: txn), in: days, txn: txn)
+            try days.store(try newestRows(in: txn), in: txn)
         }
         try storeSummaries(of: changed, in: txn)
     }
@@ -93,12 +91,7 @@ final class RowWrites {
     /// few rows, so all are read).
     private func newestRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]: [UInt8]?] {
         var rows: [[UInt8]: Bool] = [:]
-        try txn.withCursor(days) { cursor in
-            try cursor.forEach { key, _ in
-                rows[Array(key)] = true
-                return true
-            }
-        }
+        for key in try days.allKeys(in: txn) { rows[key] = true }
         for (key, row) in changed { rows[key] = row != nil }
         var newest: [UInt32: Int64] = [:]
         for (key, present) in rows where present {
@@ -150,36 +143,13 @@ final class RowWrites {
         var hourRows: [[UInt8]: [UInt8]?] = [:]
         for (rowKey, update) in segments {
             var kept =
-                try rowKey.withUnsafeBytes { key in
-                    try txn.withValue(forKey: key, in: hours) {
-                        HourSummaryCodec.segments(of: $0, kind: update.kind)
-                    }
+                try hours.withRow(forKey: rowKey, in: txn) {
+                    HourSummaryCodec.segments(of: $0, kind: update.kind)
                 } ?? [:]
             for (offset, segment) in update.days { kept[offset] = segment }
             hourRows[rowKey] = HourSummaryCodec.row(
                 kind: update.kind, segments: kept.sorted { $0.key < $1.key }.map(\.value))
         }
-        try Self.store(hourRows, in: hours, txn: txn)
-    }
-
-    /// Puts (or, for `nil`, deletes) each value in key order, appending the keys that sort
-    /// after every stored key.
-    static func store(
-        _ values: [[UInt8]: [UInt8]?], in database: Database, txn: borrowing WriteTransaction
-    ) throws {
-        var last = try txn.withCursor(database) { try $0.last().map { Array($0.key) } }
-        for (key, value) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            guard let value else {
-                try txn.delete(forKey: key, in: database)
-                continue
-            }
-            let appending = last.map { $0.lexicographicallyPrecedes(key) } ?? true
-            try value.withUnsafeBytes { value in
-                try key.withUnsafeBytes { key in
-                    try txn.put(value, forKey: key, in: database, append: appending)
-                }
-            }
-            if appending { last = key }
-        }
+        try hours.store(hourRows, in: txn)
     }
 }

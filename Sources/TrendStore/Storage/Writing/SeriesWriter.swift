@@ -232,24 +232,7 @@ struct SeriesWriter: ~Copyable {
     private func locate(_ start: Int64, in txn: borrowing WriteTransaction) throws -> (
         target: Int64?, next: Int64?
     ) {
-        let id = record.id
-        return try txn.withCursor(storage.blocks) { cursor in
-            func ownKey(_ entry: Cursor.Entry?) -> Int64? {
-                guard let entry, let parsed = StorageKey.parse(entry.key), parsed.series == id
-                else { return nil }
-                return parsed.index
-            }
-            let found = try cursor.seek(atOrAfter: StorageKey.make(series: id, index: start))
-            let atOrAfter = ownKey(found)
-            if atOrAfter == start { return (start, ownKey(try cursor.next())) }
-            if let before = ownKey(found == nil ? try cursor.last() : try cursor.previous()) {
-                return (before, atOrAfter)
-            }
-            // Earlier than every block: the first block takes it.
-            guard let first = atOrAfter else { return (nil, nil) }
-            _ = try cursor.seek(atOrAfter: StorageKey.make(series: id, index: first))
-            return (first, ownKey(try cursor.next()))
-        }
+        try storage.blocks.locate(series: record.id, start: start, in: txn)
     }
 
     /// Stores `merged` in place of the block `target` held (`existing`), in parts that
@@ -271,8 +254,7 @@ struct SeriesWriter: ~Copyable {
             // start the next one.
             parts = merged[old.count...]
         } else if let target {
-            try txn.delete(
-                forKey: StorageKey.make(series: record.id, index: target), in: storage.blocks)
+            try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
             blocks[target] = nil
         }
         // Bytes per sample: from the block this replaces, else learnt from the first part.
@@ -289,8 +271,7 @@ struct SeriesWriter: ~Copyable {
             let part = parts[..<end]
             let key = part[part.startIndex].startMilliseconds
             let bytes = try BlockCodec.encode(part, zlib: zlib)
-            try txn.put(
-                bytes, forKey: StorageKey.make(series: record.id, index: key), in: storage.blocks)
+            try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
             blocks[key] = (Array(part), bytes.count)
             perSample = Double(bytes.count) / Double(part.count)
             parts = parts[end...]

@@ -1,0 +1,105 @@
+import LMDB
+
+/// The `days` database: rollup rows (``RollupRowCodec``) keyed `day ‖ seriesID`
+/// (``StorageKey/dayRowKey(series:day:)``), day first so rows written as time goes on are
+/// appended.
+struct DayRowTable: Sendable {
+    private let table: RawTable
+    /// The database's name.
+    static let name = "days"
+
+    /// The underlying database, for tests that inspect or damage stored bytes (the layer
+    /// check keeps every other file from naming it).
+    var database: Database { table.database }
+
+    /// Opens the table in `environment`.
+    init(in environment: Environment) throws {
+        table = try RawTable(named: Self.name, in: environment)
+    }
+
+    /// Calls `body(series, day, row)` for every row, in key order (day, then series).
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        in txn: borrowing T, _ body: (UInt32, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try table.forEach(in: txn) { key, value in
+            if let parsed = StorageKey.parseDayRow(key) {
+                try body(parsed.series, parsed.day, value)
+            }
+            return true
+        }
+    }
+
+    /// Calls `body(day, row)` with the row of series `id` on each of `days` (sorted, unique;
+    /// `isWanted` says whether a day is one of them) that it has, in day order: by point
+    /// lookups when the days are sparse, by one cursor walk when they are an eighth of
+    /// their span or more.
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, days: [Int64], isWanted: (Int64) -> Bool, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let first = days.first, let last = days.last else { return }
+        let span = Int(last - first + 1)
+        // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse
+        // or too few to pay for opening a cursor.
+        if days.count > 2 && days.count * 8 >= span {
+            // One walk over the range's rows, skipping other series' (rows are keyed by day first).
+            try table.forEach(from: StorageKey.dayRowKey(series: id, day: first), in: txn) {
+                key, value in
+                guard let parsed = StorageKey.parseDayRow(key), parsed.day <= last else {
+                    return false
+                }
+                if parsed.series == id && isWanted(parsed.day) { try body(parsed.day, value) }
+                return true
+            }
+        } else {
+            for day in days {
+                _ = try table.withValue(forKey: StorageKey.dayRowKey(series: id, day: day), in: txn)
+                {
+                    try body(day, $0)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the row under `key` (``StorageKey/dayRowKey(series:day:)``); `nil`
+    /// when there is none.
+    func withRow<T: ReadableTransaction & ~Copyable, R>(
+        forKey key: [UInt8], in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try table.withValue(forKey: key, in: txn, body)
+    }
+
+    /// The keys of every stored row, in order.
+    func allKeys<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> [[UInt8]] {
+        try table.keys(prefix: [], in: txn)
+    }
+
+    /// Puts (or, for `nil`, removes) each row by key, in key order (appending where it can).
+    func store(_ rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction) throws {
+        try table.putInKeyOrder(rows, in: txn)
+    }
+
+    /// Removes the row of series `id` on `day`.
+    func delete(series id: UInt32, day: Int64, in txn: borrowing WriteTransaction) throws {
+        try table.delete(forKey: StorageKey.dayRowKey(series: id, day: day), in: txn)
+    }
+
+    /// The bytes of the pages holding rows.
+    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
+        try table.byteCount(in: txn)
+    }
+
+    /// Calls `body` with the series each row's key names, and returns the walk's reach.
+    func forEachOwner<T: ReadableTransaction & ~Copyable>(
+        in txn: borrowing T, _ body: (UInt32?) -> Void
+    ) throws -> TableReach {
+        var reached = 0
+        try table.forEach(in: txn) { key, _ in
+            reached += 1
+            body(StorageKey.parseDayRow(key)?.series)
+            return true
+        }
+        return TableReach(
+            name: Self.name, recorded: try table.entryCount(in: txn), reached: reached)
+    }
+}

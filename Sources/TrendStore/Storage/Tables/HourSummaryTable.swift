@@ -1,0 +1,80 @@
+import LMDB
+
+/// The `hours` database: hour-summary rows (``HourSummaryCodec``) keyed `seriesID ‖ group`.
+struct HourSummaryTable: Sendable {
+    private let keyed: SeriesKeyedTable
+    /// The database's name.
+    static let name = "hours"
+
+    /// The underlying database, for tests that inspect or damage stored bytes (the layer
+    /// check keeps every other file from naming it).
+    var database: Database { keyed.table.database }
+
+    /// Opens the table in `environment`.
+    init(in environment: Environment) throws {
+        keyed = SeriesKeyedTable(table: try RawTable(named: Self.name, in: environment))
+    }
+
+    /// Calls `body(group, row)` with the stored row of series `id` for each of `groups`
+    /// (sorted, unique) that it has, in order: one cursor walk over the rows when they are
+    /// dense, a lookup per row when they are sparse.
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, groups: [Int64], in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
+        // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
+        if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
+            try keyed.forEach(series: id, from: firstGroup, in: txn) { group, row in
+                guard group <= lastGroup else { return false }
+                try body(group, row)
+                return true
+            }
+        } else {
+            for group in groups {
+                _ = try keyed.withValue(series: id, index: group, in: txn) { try body(group, $0) }
+            }
+        }
+    }
+
+    /// Calls `body(group, row)` for every row of series `id`, in order.
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try keyed.forEach(series: id, in: txn) { group, row in
+            try body(group, row)
+            return true
+        }
+    }
+
+    /// Calls `body` with the row under `key` (``StorageKey/make(series:index:)``); `nil`
+    /// when there is none.
+    func withRow<T: ReadableTransaction & ~Copyable, R>(
+        forKey key: [UInt8], in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try keyed.table.withValue(forKey: key, in: txn, body)
+    }
+
+    /// Puts (or, for `nil`, removes) each row by key, in key order (appending where it can).
+    func store(_ rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction) throws {
+        try keyed.table.putInKeyOrder(rows, in: txn)
+    }
+
+    /// Removes every row of series `id`.
+    func removeAll(series id: UInt32, in txn: borrowing WriteTransaction) throws {
+        try keyed.removeAll(series: id, in: txn)
+    }
+
+    /// The bytes of the pages holding rows.
+    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
+        try keyed.table.byteCount(in: txn)
+    }
+
+    /// Calls `body` with the series each row's key names, and returns the walk's reach.
+    func forEachOwner<T: ReadableTransaction & ~Copyable>(
+        in txn: borrowing T, _ body: (UInt32?) -> Void
+    ) throws -> TableReach {
+        try keyed.forEachOwner(named: Self.name, in: txn, body)
+    }
+}

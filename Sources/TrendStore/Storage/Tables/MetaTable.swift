@@ -1,0 +1,158 @@
+import Foundation
+import LMDB
+
+/// What `meta` records of a store's settings (FORMAT.md), each `nil` where it records none.
+struct StoredSettings: Equatable, Sendable {
+    /// `storage-format`.
+    var format: UInt32?
+    /// The format a development build before 1.0 recorded (`format-version`), 1 for the
+    /// earliest, which recorded only its `chunk-window-ms`; `nil` for a store of 1.0 or later.
+    var developmentFormat: UInt32?
+    /// `time-zone`: the identifier of the store's default zone.
+    var zoneIdentifier: String?
+    /// `rollup-grid`: the name of the rollup grid.
+    var grid: String?
+    /// `hour-phase-ms`: where summary hours begin after each UTC hour, in milliseconds.
+    var hourPhase: Int64?
+}
+
+/// The `meta` database: the store's settings, its applied migrations, the next series id
+/// and each series' change count, under the keys FORMAT.md lists.
+struct MetaTable: Sendable {
+    private let table: RawTable
+    /// The database's name.
+    static let name = "meta"
+
+    private static let formatKey = Array("storage-format".utf8)
+    private static let zoneKey = Array("time-zone".utf8)
+    private static let gridKey = Array("rollup-grid".utf8)
+    private static let phaseKey = Array("hour-phase-ms".utf8)
+    private static let migrationsKey = Array("migrations".utf8)
+    private static let nextSeriesKey = Array("next-series-id".utf8)
+    private static let developmentFormatKey = Array("format-version".utf8)
+    private static let developmentWindowKey = Array("chunk-window-ms".utf8)
+
+    /// The underlying database, for tests that inspect or damage stored bytes (the layer
+    /// check keeps every other file from naming it).
+    var database: Database { table.database }
+
+    /// Opens the table in `environment`.
+    init(in environment: Environment) throws {
+        table = try RawTable(named: Self.name, in: environment)
+    }
+
+    /// The settings `meta` records.
+    ///
+    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a setting of the wrong width.
+    func settings<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> StoredSettings
+    {
+        var settings = StoredSettings()
+        settings.format = try fixedWidth(Self.formatKey, UInt32.self, "storage format", in: txn)
+        if let bytes = try table.value(forKey: Self.developmentFormatKey, in: txn) {
+            settings.developmentFormat =
+                bytes.count == 4
+                ? UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                : 1
+        } else if try table.value(forKey: Self.developmentWindowKey, in: txn) != nil {
+            settings.developmentFormat = 1
+        }
+        settings.zoneIdentifier = try string(Self.zoneKey, in: txn)
+        settings.grid = try string(Self.gridKey, in: txn)
+        settings.hourPhase = try fixedWidth(Self.phaseKey, Int64.self, "hour phase", in: txn)
+        return settings
+    }
+
+    /// Records a new store's format, default zone, rollup grid and hour phase.
+    func recordNewStore(
+        format: UInt32, zoneIdentifier: String, grid: String, hourPhase: Int64,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        try table.put(
+            withUnsafeBytes(of: format.littleEndian, Array.init), forKey: Self.formatKey, in: txn)
+        try table.put(Array(grid.utf8), forKey: Self.gridKey, in: txn)
+        try table.put(
+            withUnsafeBytes(of: hourPhase.littleEndian, Array.init), forKey: Self.phaseKey,
+            in: txn)
+        try setZoneIdentifier(zoneIdentifier, in: txn)
+    }
+
+    /// Records `identifier` as the store's default zone.
+    func setZoneIdentifier(_ identifier: String, in txn: borrowing WriteTransaction) throws {
+        try table.put(Array(identifier.utf8), forKey: Self.zoneKey, in: txn)
+    }
+
+    /// The identifiers of the applied migrations, in the order they ran.
+    func appliedMigrations<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [String]
+    {
+        try string(Self.migrationsKey, in: txn).map {
+            $0.split(separator: "\n").map(String.init)
+        } ?? []
+    }
+
+    /// Records the applied migrations.
+    func setAppliedMigrations(_ identifiers: [String], in txn: borrowing WriteTransaction)
+        throws
+    {
+        try table.put(
+            Array(identifiers.joined(separator: "\n").utf8), forKey: Self.migrationsKey, in: txn)
+    }
+
+    /// The id the next new series gets.
+    func nextSeriesID<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> UInt32 {
+        let stored: UInt32?? = try table.withValue(forKey: Self.nextSeriesKey, in: txn) { bytes in
+            bytes.count == 4 ? UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)) : nil
+        }
+        return stored.flatMap { $0 } ?? 1
+    }
+
+    /// Records the id the next new series gets.
+    func setNextSeriesID(_ id: UInt32, in txn: borrowing WriteTransaction) throws {
+        try table.put(
+            withUnsafeBytes(of: id.littleEndian, Array.init), forKey: Self.nextSeriesKey, in: txn)
+    }
+
+    /// How many committed writes changed the samples of series `id` (0 when none did).
+    func changeCount<T: ReadableTransaction & ~Copyable>(ofSeries id: UInt32, in txn: borrowing T)
+        throws -> UInt64
+    {
+        let stored: UInt64?? = try table.withValue(forKey: Self.changeCountKey(id), in: txn) {
+            bytes in
+            bytes.count == 8 ? UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) : nil
+        }
+        return stored.flatMap { $0 } ?? 0
+    }
+
+    /// Records the change count of series `id`.
+    func setChangeCount(
+        _ count: UInt64, ofSeries id: UInt32, in txn: borrowing WriteTransaction
+    ) throws {
+        try table.put(
+            withUnsafeBytes(of: count.littleEndian, Array.init), forKey: Self.changeCountKey(id),
+            in: txn)
+    }
+
+    private static func changeCountKey(_ id: UInt32) -> [UInt8] {
+        Array("changes/".utf8) + withUnsafeBytes(of: id.bigEndian, Array.init)
+    }
+
+    private func string<T: ReadableTransaction & ~Copyable>(
+        _ key: [UInt8], in txn: borrowing T
+    ) throws -> String? {
+        try table.withValue(forKey: key, in: txn) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The fixed-width integer under `key`, or `nil`; a value of another width is refused.
+    private func fixedWidth<T: ReadableTransaction & ~Copyable, I: FixedWidthInteger>(
+        _ key: [UInt8], _: I.Type, _ name: String, in txn: borrowing T
+    ) throws -> I? {
+        try table.withValue(forKey: key, in: txn) { bytes in
+            guard bytes.count == MemoryLayout<I>.size else {
+                throw StoreError.incompatibleFormat(
+                    "\(name) of \(bytes.count) bytes in meta instead of \(MemoryLayout<I>.size)")
+            }
+            return I(littleEndian: bytes.loadUnaligned(as: I.self))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import LMDB
+
+/// A table keyed `seriesID ‖ index` (``StorageKey/make(series:index:)``): the walks and
+/// lookups the `blocks` and `hours` tables share.
+struct SeriesKeyedTable: Sendable {
+    let table: RawTable
+
+    /// Calls `body(index, value)` for each entry of series `id` from index `from` on, in
+    /// index order, until `body` returns `false` or the series' entries end.
+    func forEach<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, from: Int64 = .min, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try table.forEach(from: StorageKey.make(series: id, index: from), in: txn) { key, value in
+            guard let parsed = StorageKey.parse(key), parsed.series == id else { return false }
+            return try body(parsed.index, value)
+        }
+    }
+
+    /// Calls `body` with the value of series `id` at `index`; `nil` when there is none.
+    func withValue<T: ReadableTransaction & ~Copyable, R>(
+        series id: UInt32, index: Int64, in txn: borrowing T,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try table.withValue(forKey: StorageKey.make(series: id, index: index), in: txn, body)
+    }
+
+    /// Stores `value` of series `id` at `index`.
+    func put(
+        _ value: [UInt8], series id: UInt32, index: Int64, in txn: borrowing WriteTransaction
+    ) throws {
+        try table.put(value, forKey: StorageKey.make(series: id, index: index), in: txn)
+    }
+
+    /// Removes the value of series `id` at `index`.
+    func delete(series id: UInt32, index: Int64, in txn: borrowing WriteTransaction) throws {
+        try table.delete(forKey: StorageKey.make(series: id, index: index), in: txn)
+    }
+
+    /// Removes every entry of series `id`.
+    func removeAll(series id: UInt32, in txn: borrowing WriteTransaction) throws {
+        var indices: [Int64] = []
+        try forEach(series: id, in: txn) { index, _ in
+            indices.append(index)
+            return true
+        }
+        for index in indices { try delete(series: id, index: index, in: txn) }
+    }
+
+    /// Calls `body(series)` for each entry with the series its key names (`nil` for a key
+    /// of another shape), and returns the reach of the walk.
+    func forEachOwner<T: ReadableTransaction & ~Copyable>(
+        named name: String, in txn: borrowing T, _ body: (UInt32?) -> Void
+    ) throws -> TableReach {
+        var reached = 0
+        try table.forEach(in: txn) { key, _ in
+            reached += 1
+            body(StorageKey.parse(key)?.series)
+            return true
+        }
+        return TableReach(name: name, recorded: try table.entryCount(in: txn), reached: reached)
+    }
+}

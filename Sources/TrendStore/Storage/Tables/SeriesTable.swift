@@ -1,0 +1,76 @@
+import LMDB
+
+/// The `series` database: the series registry, ``SeriesRecord``s by NFC name.
+struct SeriesTable: Sendable {
+    private let table: RawTable
+    /// The database's name.
+    static let name = "series"
+
+    /// The underlying database, for tests that inspect or damage stored bytes (the layer
+    /// check keeps every other file from naming it).
+    var database: Database { table.database }
+
+    /// Opens the table in `environment`.
+    init(in environment: Environment) throws {
+        table = try RawTable(named: Self.name, in: environment)
+    }
+
+    /// The record of `name` (already NFC), or `nil`; a record that cannot be read is `nil` too.
+    func record<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
+        throws -> SeriesRecord?
+    {
+        try table.withValue(forKey: Array(name.utf8), in: txn) {
+            SeriesRecord(name: name, bytes: $0)
+        } ?? nil
+    }
+
+    /// Every readable record, in name order.
+    func allRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SeriesRecord]
+    {
+        var records: [SeriesRecord] = []
+        try table.forEach(in: txn) { key, value in
+            if let record = SeriesRecord(name: String(decoding: key, as: UTF8.self), bytes: value) {
+                records.append(record)
+            }
+            return true
+        }
+        return records
+    }
+
+    /// Stores `record` under its name.
+    func put(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+        try table.put(record.encoded(), forKey: Array(record.name.utf8), in: txn)
+    }
+
+    /// Removes the record of `name`.
+    func remove(named name: String, in txn: borrowing WriteTransaction) throws {
+        try table.delete(forKey: Array(name.utf8), in: txn)
+    }
+
+    /// Whether the registry holds no series.
+    func isEmpty<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Bool {
+        try table.entryCount(in: txn) == 0
+    }
+
+    /// How many entries a walk reaches against how many LMDB records.
+    func reach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> TableReach {
+        TableReach(
+            name: Self.name, recorded: try table.entryCount(in: txn),
+            reached: try table.reachableCount(in: txn))
+    }
+}
+
+/// How many entries of a table a walk reaches against how many LMDB records: they differ
+/// when a damaged page (LMDB does not checksum its pages) hides or repeats some.
+struct TableReach: Equatable, Sendable {
+    /// The table's database name.
+    let name: String
+    /// The entries LMDB records.
+    let recorded: Int
+    /// The entries a walk reached.
+    let reached: Int
+
+    /// Whether the walk reached every recorded entry.
+    var isComplete: Bool { recorded == reached }
+}

@@ -1,0 +1,27 @@
+import LMDB
+
+/// Begins the LMDB transactions every table call runs in: with the tables, the one place
+/// of `TrendStore` that calls LMDB's transaction API.
+enum Transactions {
+    /// Runs `body` in a read transaction of `environment`: one consistent snapshot.
+    static func read<R>(
+        in environment: Environment, _ body: (borrowing ReadTransaction) throws -> R
+    ) throws -> R {
+        try environment.read(body)
+    }
+
+    /// Runs `body` in a write transaction of `environment`, committed when it returns and
+    /// aborted when it throws.
+    static func write<R>(
+        in environment: Environment, _ body: (borrowing WriteTransaction) throws -> R
+    ) throws -> R {
+        try environment.write(body)
+    }
+
+    /// Lends `txn` to `body` as a transaction a snapshot value can hold for its duration.
+    static func lend<R>(
+        _ txn: borrowing ReadTransaction, _ body: (consuming LentReadTransaction) throws -> R
+    ) rethrows -> R {
+        try txn.lend(body)
+    }
+}
