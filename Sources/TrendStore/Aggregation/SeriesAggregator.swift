@@ -39,19 +39,17 @@ struct LocalDayFigures {
 struct SeriesAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
-    /// Whether aligned spans read rollups (`true`) or raw samples like unaligned ones.
-    let usesRollups: Bool
+    /// Which level answers each span: summaries, slots or raw samples.
+    let plan: RollupPlan
     /// The zlib stream raw reads decode blocks with.
     let zlib = ZlibCodec()
 
+    /// An aggregator of `record`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, record: SeriesRecord, usesRollups: Bool = true) {
         self.storage = storage
         self.record = record
-        self.usesRollups = usesRollups
+        plan = RollupPlan(storage: storage, usesRollups: usesRollups)
     }
-
-    /// Whether quarter-aligned spans read rollup slots: the store keeps rows.
-    private var readsSlots: Bool { usesRollups && storage.rollupGrid.keepsEveryRow }
 
     /// The figures of `date`, counting only instants before `now` (and instant samples at
     /// `now`) when given.
@@ -63,16 +61,6 @@ struct SeriesAggregator {
             result = figures
         }
         return result
-    }
-
-    /// How the second pass of ``forEachDay(of:in:until:txn:_:)`` reads a date.
-    private enum DayReading {
-        /// Its 24 hours are whole summary hours from `start`, read from hour summaries.
-        case summaries(start: Int64)
-        /// Its 24 hours are quarter-aligned from `start`, read from rollup slots.
-        case slots(start: Int64)
-        /// Hour span by hour span (a transition day, the day holding `now`, raw reads).
-        case spans
     }
 
     /// Calls `body(index, figures)` with the figures of each of `dates` (ascending), in
@@ -87,12 +75,9 @@ struct SeriesAggregator {
         of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64? = nil,
         txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let summarySource = usesRollups && storage.readsHourSummaries ? storage : nil
         for first in stride(from: 0, to: dates.count, by: Self.datesPerPass) {
             let pass = dates[first..<min(first + Self.datesPerPass, dates.count)]
-            try forEachDay(
-                of: pass, in: grid, until: now, summarySource: summarySource, txn: txn
-            ) { offset, figures in
+            try forEachDay(of: pass, in: grid, until: now, txn: txn) { offset, figures in
                 try body(first + offset, figures)
             }
         }
@@ -106,24 +91,17 @@ struct SeriesAggregator {
     /// `body(offset, figures)` with each date's offset in them.
     private func forEachDay<T: ReadableTransaction & ~Copyable>(
         of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
-        summarySource: SampleStorage?, txn: borrowing T,
-        _ body: (Int, LocalDayFigures) throws -> Void
+        txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        let cut = now.map(storage.rollupCut(before:))
+        let cut = now.map(plan.cut(before:))
         var spans: [HourSpan] = []
         spans.reserveCapacity(25)
         var slotRanges = InstantRanges()
         var hourRanges = InstantRanges()
-        let readings: [DayReading] = dates.map { date in
-            guard usesRollups, let start = grid.regularStart(of: date),
-                start + TimeGrid.day <= cut ?? .max
-            else { return .spans }
-            if summarySource != nil && storage.hourPhase.isHourStart(start) {
-                return .summaries(start: start)
-            }
-            return readsSlots ? .slots(start: start) : .spans
+        let readings = dates.map {
+            plan.reading(ofDayStartingAt: grid.regularStart(of: $0), cut: cut)
         }
-        if usesRollups {
+        if plan.usesRollups {
             for (index, date) in dates.enumerated() {
                 switch readings[index] {
                 case .summaries(let start):
@@ -138,9 +116,9 @@ struct SeriesAggregator {
                 grid.spans(of: date, into: &spans)
                 for span in spans {
                     if let now, span.start > now { break }
-                    if summarySource != nil && readsHour(span, cut: cut) {
+                    if plan.readsSummary(of: span, cut: cut) {
                         hourRanges.append(span.start, span.end)
-                    } else if readsSlots && span.isQuarterAligned {
+                    } else if plan.readsSlots(of: span) {
                         slotRanges.append(span.start, min(span.end, cut ?? .max))
                     }
                 }
@@ -150,7 +128,7 @@ struct SeriesAggregator {
             storage: storage, record: record, days: slotRanges.daySlots, includesStarts: false,
             txn: txn)
         try HourRows.withRows(
-            from: summarySource, record: record,
+            from: plan.readsSummaries ? storage : nil, record: record,
             days: hourRanges.utcDays, txn: txn
         ) { hours in
             try forEachDay(
@@ -163,7 +141,7 @@ struct SeriesAggregator {
     /// rows the first loaded for them, as `readings` says.
     private func forEachDay<T: ReadableTransaction & ~Copyable>(
         of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
-        readings: [DayReading], rows: RollupRows, hours: HourRows?, txn: borrowing T,
+        readings: [RollupPlan.DayReading], rows: RollupRows, hours: HourRows?, txn: borrowing T,
         _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
         var spans: [HourSpan] = []
@@ -196,10 +174,10 @@ struct SeriesAggregator {
             grid.spans(of: date, into: &spans)
             for span in spans {
                 if let now, span.start > now { break }
-                if let hours, readsHour(span, cut: cut) {
+                if let hours, plan.readsSummary(of: span, cut: cut) {
                     summaries.add(
                         hourStarting: span.start, of: hours, toHour: span.hour, of: &figures)
-                } else if readsSlots && span.isQuarterAligned {
+                } else if plan.readsSlots(of: span) {
                     addSlots(
                         rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
                         into: &figures)
@@ -226,120 +204,9 @@ struct SeriesAggregator {
         }
     }
 
-    /// The sums of the summary hours beginning in two consecutive UTC days
-    /// (``HourRows/sums(ofDay:into:at:)``), the window a local day reads: the next local day
-    /// begins in the second, so each UTC day is read once over many days.
-    private struct SummaryWindow {
-        private var firstDay = Int64.min
-        /// The hours with data, bit `24 × (day − firstDay) + h` for hour `h`.
-        private var present: UInt64 = 0
-        /// The sums of the two days' hours, 0 where an hour has no data.
-        private var sums = [Double](repeating: 0, count: 48)
-
-        /// Makes the window hold UTC days `day` and `day + 1`.
-        @inline(__always)
-        private mutating func load(from day: Int64, _ hours: HourRows) {
-            guard day != firstDay else { return }
-            if day == firstDay + 1 {
-                for hour in 0..<24 { sums[hour] = sums[hour + 24] }
-                present >>= 24
-            } else {
-                present = UInt64(hours.sums(ofDay: day, into: &sums, at: 0))
-            }
-            present |= UInt64(hours.sums(ofDay: day + 1, into: &sums, at: 24)) << 24
-            firstDay = day
-        }
-
-        /// Adds the 24 summary hours from `start` (a summary hour start) to local hours 0…23
-        /// of `figures`.
-        @inline(__always)
-        mutating func addDay(
-            startingAt start: Int64, of hours: HourRows, to figures: inout LocalDayFigures
-        ) {
-            let (day, first) = hours.phase.entry(ofHourStartingAt: start)
-            load(from: day, hours)
-            if (present >> UInt64(first)) & 0xFF_FFFF != 0 { figures.hasData = true }
-            sums.withUnsafeBufferPointer { sums in
-                figures.hourly.withUnsafeMutableBufferPointer { hourly in
-                    for hour in 0..<24 { hourly[hour] += sums[first + hour] }
-                }
-            }
-        }
-
-        /// Adds the sum of the summary hour starting at `start` to local hour `hour` of `figures`.
-        @inline(__always)
-        mutating func add(
-            hourStarting start: Int64, of hours: HourRows, toHour hour: Int,
-            of figures: inout LocalDayFigures
-        ) {
-            let (day, entry) = hours.phase.entry(ofHourStartingAt: start)
-            if day != firstDay && day != firstDay + 1 { load(from: day, hours) }
-            let index = Int(day - firstDay) * 24 + entry
-            if present & (1 << UInt64(index)) != 0 {
-                figures.hasData = true
-                figures.hourly[hour] += sums[index]
-            }
-        }
-    }
-
-    /// Whether `span` is a whole summary hour ending by `cut`, which an hour summary answers.
-    @inline(__always)
-    private func readsHour(_ span: HourSpan, cut: Int64?) -> Bool {
-        storage.hourPhase.isHourStart(span.start) && span.end == span.start + TimeGrid.hour
-            && span.end <= cut ?? .max
-    }
-
-    /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.
-    ///
-    /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
-    /// slots; any other run (a historical offset), and every run of a store of the hour
-    /// grid, is counted from raw samples.
-    func dayTotals<T: ReadableTransaction & ~Copyable>(
-        of days: [DayRuns], txn: borrowing T
-    ) throws -> [DayCount] {
-        var ranges = InstantRanges()
-        if readsSlots {
-            for runs in days {
-                for run in runs { ranges.append(run) }
-            }
-        }
-        let rows = try RollupRows(
-            storage: storage, record: record, days: ranges.daySlots, includesStarts: true,
-            txn: txn)
-        var result: [DayCount] = []
-        result.reserveCapacity(days.count)
-        for runs in days {
-            var figures = LocalDayFigures(hourly: [])
-            for run in runs { try addStarts(in: run, rows: rows, into: &figures, txn: txn) }
-            result.append(DayCount(count: figures.count, total: figures.startSum))
-        }
-        return result
-    }
-
-    /// Adds the count and start sum of the samples starting in `run`: from rollup slots when
-    /// the store keeps them and its ends fall on quarter-hours, else from raw samples.
-    @inline(__always)
-    private func addStarts<T: ReadableTransaction & ~Copyable>(
-        in run: Range<Int64>, rows: RollupRows, into figures: inout LocalDayFigures,
-        txn: borrowing T
-    ) throws {
-        if readsSlots && run.lowerBound.floorModulo(TimeGrid.quarterHour) == 0
-            && run.upperBound.floorModulo(TimeGrid.quarterHour) == 0
-        {
-            addSlots(rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)
-        } else {
-            for sample in try rawSamples(
-                startingFrom: run.lowerBound, through: run.upperBound - 1, txn: txn)
-            {
-                figures.count += 1
-                figures.startSum += sample.value
-            }
-        }
-    }
-
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
     @inline(__always)
-    private func addSlots(
+    func addSlots(
         _ rows: RollupRows, from: Int64, to: Int64, hour: Int, into figures: inout LocalDayFigures
     ) {
         var instant = from

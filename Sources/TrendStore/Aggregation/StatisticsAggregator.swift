@@ -9,23 +9,22 @@ import LMDB
 struct StatisticsAggregator {
     let storage: SampleStorage
     let record: SeriesRecord
-    /// Whether aligned spans read rollups (`true`) or raw samples like unaligned ones.
-    let usesRollups: Bool
     /// Reads raw samples through the decoded-block cache.
     private let raw: SeriesAggregator
+    /// Which level answers each part of a run: summaries, slots or raw samples.
+    private var plan: RollupPlan { raw.plan }
 
+    /// An aggregator of `record`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, record: SeriesRecord, usesRollups: Bool = true) {
         self.storage = storage
         self.record = record
-        self.usesRollups = usesRollups
-        raw = SeriesAggregator(storage: storage, record: record)
+        raw = SeriesAggregator(storage: storage, record: record, usesRollups: usesRollups)
     }
 
     /// The figures of each bucket, computed a year of rollup rows at a time so memory stays flat.
     func figures<T: ReadableTransaction & ~Copyable>(
         of buckets: [BucketSpan], txn: borrowing T
     ) throws -> [RunFigures] {
-        let summarySource = usesRollups && storage.readsHourSummaries ? storage : nil
         var result: [RunFigures] = []
         result.reserveCapacity(buckets.count)
         var groupStart = 0
@@ -40,10 +39,9 @@ struct StatisticsAggregator {
             let group = buckets[groupStart..<groupEnd]
             var slotRanges = InstantRanges()
             var hourRanges = InstantRanges()
-            if usesRollups {
+            if plan.usesRollups {
                 for run in group.lazy.flatMap(\.runs) {
-                    let parts = AlignedParts(
-                        run, storage: storage, wholeHours: summarySource != nil)
+                    let parts = plan.parts(of: run)
                     parts.forEachSlotRange { slotRanges.append($0, $1) }
                     if let hours = parts.hours { hourRanges.append(hours) }
                 }
@@ -51,7 +49,7 @@ struct StatisticsAggregator {
             let slots = try SlotFigures(
                 storage: storage, record: record, ranges: slotRanges, txn: txn)
             try HourRows.withRows(
-                from: summarySource, record: record,
+                from: plan.readsSummaries ? storage : nil, record: record,
                 days: hourRanges.utcDays, txn: txn
             ) { hours in
                 for bucket in group {
@@ -75,11 +73,9 @@ struct StatisticsAggregator {
         _ run: Range<Int64>, into figures: inout RunFigures, txn: borrowing T,
         hours: HourRows?, slots: SlotFigures
     ) throws {
-        let parts = AlignedParts(run, storage: storage, wholeHours: hours != nil)
+        let parts = plan.parts(of: run)
         // Without rows (the hour grid) only hour summaries answer.
-        guard usesRollups, let aligned = parts.aligned,
-            storage.rollupGrid.keepsEveryRow || parts.hours == aligned
-        else {
+        guard parts.readsRollups, let aligned = parts.aligned else {
             try addRaw(run, into: &figures, txn: txn)
             return
         }
@@ -136,40 +132,5 @@ struct StatisticsAggregator {
                     latest: sample)
             }
         }
-    }
-}
-
-/// How a bucket's run splits: its middle aligned to the store's rollup grid (`aligned`:
-/// quarter-hours, or summary hours in a store of the hour grid) and, within it, the whole
-/// summary hours (`hours`) that hour summaries answer; the rest of `aligned` is slots.
-private struct AlignedParts {
-    let aligned: Range<Int64>?
-    let hours: Range<Int64>?
-
-    init(_ run: Range<Int64>, storage: SampleStorage, wholeHours: Bool) {
-        let phase = storage.hourPhase
-        let start: Int64
-        let end: Int64
-        if storage.rollupGrid.keepsEveryRow {
-            let quarter = TimeGrid.quarterHour
-            start = (run.lowerBound + quarter - 1).floorDivided(by: quarter) * quarter
-            end = run.upperBound.floorDivided(by: quarter) * quarter
-        } else {
-            start = phase.hourStart(atOrAfter: run.lowerBound)
-            end = phase.hourStart(containing: run.upperBound)
-        }
-        aligned = start < end ? start..<end : nil
-        let hourStart = phase.hourStart(atOrAfter: start)
-        let hourEnd = phase.hourStart(containing: end)
-        hours = wholeHours && aligned != nil && hourStart < hourEnd ? hourStart..<hourEnd : nil
-    }
-
-    /// Calls `body(from, to)` with the parts of `aligned` outside `hours`, in time order.
-    @inline(__always)
-    func forEachSlotRange(_ body: (Int64, Int64) -> Void) {
-        guard let aligned else { return }
-        guard let hours else { return body(aligned.lowerBound, aligned.upperBound) }
-        body(aligned.lowerBound, hours.lowerBound)
-        body(hours.upperBound, aligned.upperBound)
     }
 }
