@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import Testing
 import TestSupport
 @testable import TrendStore
@@ -171,5 +172,40 @@ struct FormatOneStoreTests {
         }
         let info = try CommandLineTool.run(["info", "--store", directory.url.path])
         #expect(info.status != 0 && info.output.contains(message), "\(info.output)")
+    }
+
+    @Test(
+        "the earliest development store (meta with a chunk window, chunks, no blocks) is refused read-only and writable, and nothing is created in it"
+    )
+    func earliestDevelopmentStore() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let environment = try Environment(path: directory.url.path)
+            let meta = try environment.openDatabase(named: "meta")
+            let chunks = try environment.openDatabase(named: "chunks")
+            try environment.write { txn in
+                try txn.put(
+                    withUnsafeBytes(of: (7 * 86_400_000 as Int64).littleEndian, Array.init),
+                    forKey: Array("chunk-window-ms".utf8), in: meta)
+                try txn.put(Array("UTC".utf8), forKey: Array("time-zone".utf8), in: meta)
+                try txn.put([1, 2, 3], forKey: [0, 0, 0, 1], in: chunks)
+            }
+        }
+        let message =
+            "this store was written by a development build of TrendStore (format 1); "
+            + "export it with that build and import it again"
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        #expect(throws: StoreError.incompatibleFormat(message)) {
+            try TrendStore(directory: directory.url, options: readOnly)
+        }
+        #expect(throws: StoreError.incompatibleFormat(message)) {
+            try TrendStore(directory: directory.url)
+        }
+        var options = Environment.Options()
+        options.readOnly = true
+        let environment = try Environment(path: directory.url.path, options: options)
+        #expect(throws: LMDBError.self) { try environment.openDatabase(named: "blocks") }
     }
 }

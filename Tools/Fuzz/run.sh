@@ -3,7 +3,7 @@
 #
 #   bash Tools/Fuzz/run.sh [seconds per target, default 60]
 #
-# storage: the decoders of stored blocks and chunks, rollup rows of both formats, hour summaries,
+# storage: the decoders of stored blocks, rollup rows of both layouts, hour summaries,
 #          and cached payloads.
 # import:  the CSV, NDJSON, Apple Health, Strava and legacy cache readers, timestamps, numbers.
 # write:   the write path: random batches (any finite double, mixed magnitudes) written through

@@ -14,14 +14,15 @@ struct RollupPlan {
     let readsSlots: Bool
     /// Where the store's summary hours begin within UTC hours.
     let phase: HourPhase
-    private let storage: SampleStorage
+    /// Whether the store keeps a rollup row for every day (the quarter-hour grid).
+    private let keepsEveryRow: Bool
 
     /// The plan for queries of `storage`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, usesRollups: Bool) {
-        self.storage = storage
         self.usesRollups = usesRollups
         readsSummaries = usesRollups && storage.readsHourSummaries
-        readsSlots = usesRollups && storage.rollupGrid.keepsEveryRow
+        keepsEveryRow = storage.rollupGrid.keepsEveryRow
+        readsSlots = usesRollups && keepsEveryRow
         phase = storage.hourPhase
     }
 
@@ -35,9 +36,13 @@ struct RollupPlan {
         case spans
     }
 
-    /// The start of the finest rollup cell holding `now`: rollups answer for time before
-    /// it, raw samples for the part of that cell before `now`.
-    func cut(before now: Int64) -> Int64 { storage.rollupCut(before: now) }
+    /// The start of the finest rollup cell holding `now` (a quarter-hour slot, or a summary
+    /// hour in a store of the hour grid): rollups answer for time before it, raw samples for
+    /// the part of that cell before `now`.
+    func cut(before now: Int64) -> Int64 {
+        keepsEveryRow
+            ? now - now.floorModulo(TimeGrid.quarterHour) : phase.hourStart(containing: now)
+    }
 
     /// How a day whose 24 hours are regular from `regularStart` (`nil` for a day of a
     /// transition) is read, when rollups answer only before `cut`.
@@ -71,8 +76,9 @@ struct RollupPlan {
     }
 
     /// How a statistics bucket's `run` splits between summaries, slots and raw samples.
+    @inline(__always)
     func parts(of run: Range<Int64>) -> AlignedParts {
-        AlignedParts(run, plan: self, keepsEveryRow: storage.rollupGrid.keepsEveryRow)
+        AlignedParts(run, plan: self, keepsEveryRow: keepsEveryRow)
     }
 }
 

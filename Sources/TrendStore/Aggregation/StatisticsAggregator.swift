@@ -12,13 +12,14 @@ struct StatisticsAggregator {
     /// Reads raw samples through the decoded-block cache.
     private let raw: SeriesAggregator
     /// Which level answers each part of a run: summaries, slots or raw samples.
-    private var plan: RollupPlan { raw.plan }
+    private let plan: RollupPlan
 
     /// An aggregator of `record`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, record: SeriesRecord, usesRollups: Bool = true) {
         self.storage = storage
         self.record = record
         raw = SeriesAggregator(storage: storage, record: record, usesRollups: usesRollups)
+        plan = raw.plan
     }
 
     /// The figures of each bucket, computed a year of rollup rows at a time so memory stays flat.

@@ -70,11 +70,14 @@ final class StoreEngine: Sendable {
         clock = options.clock
         let createdStore: Bool
         do {
-            tables = try StoreTables(in: environment)
-            caches = AggregateCache(payloads: tables.payloads)
+            // The settings first: a store of a development build is refused before any
+            // table is created in it.
+            let meta = try MetaTable(in: environment)
             let settings = try StoreSettings.load(
-                environment: environment, meta: tables.meta,
+                environment: environment, meta: meta,
                 newStore: StoreSettings.NewStore(zone: options.timeZone, grid: options.rollupGrid))
+            tables = try StoreTables(in: environment, meta: meta)
+            caches = AggregateCache(payloads: tables.payloads)
             storage = SampleStorage(
                 tables: tables, rollupGrid: settings.rollupGrid,
                 hourPhase: settings.hourPhase, readsHourSummaries: options.readsHourSummaries)

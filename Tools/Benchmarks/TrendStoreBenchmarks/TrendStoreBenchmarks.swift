@@ -348,7 +348,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             let scanned = try store.forEachBlock(of: series, from: .distantPast, to: .distantFuture)
             { _ in }
             report.add(
-                "raw scan, decoding every chunk (samples/s)",
+                "raw scan, decoding every block (samples/s)",
                 trendStore: Double(scanned) / BenchClock.seconds(since: start), unit: .rate)
         }
         if !noDuckdb && only == nil {

@@ -57,14 +57,6 @@ final class SampleStorage: Sendable {
         self.readsHourSummaries = readsHourSummaries || !rollupGrid.keepsEveryRow
     }
 
-    /// The start of the finest rollup cell holding `now` (a quarter-hour slot, or a summary
-    /// hour in a store of the hour grid): rollups answer for time before it, raw samples
-    /// for the part of that cell before `now`.
-    func rollupCut(before now: Int64) -> Int64 {
-        rollupGrid.keepsEveryRow
-            ? now - now.floorModulo(TimeGrid.quarterHour) : hourPhase.hourStart(containing: now)
-    }
-
     // MARK: Series registry
 
     /// The record of `name` (normalised to NFC), or `nil`.

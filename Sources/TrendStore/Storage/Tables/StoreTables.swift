@@ -18,9 +18,10 @@ struct StoreTables: Sendable {
     /// Typed-cache entries.
     let keyValues: KeyValueTable
 
-    /// Opens every table of `environment` (creating those missing in a writable one).
-    init(in environment: Environment) throws {
-        meta = try MetaTable(in: environment)
+    /// Opens every table of `environment` beside `meta`, opened (and its settings checked)
+    /// first, creating those missing in a writable environment.
+    init(in environment: Environment, meta: MetaTable) throws {
+        self.meta = meta
         payloads = try PayloadTable(in: environment)
         keyValues = try KeyValueTable(in: environment)
         series = try SeriesTable(in: environment)
