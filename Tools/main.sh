@@ -16,6 +16,14 @@ today=$(TZ="$zone" date +%F)
 mkdir -p .build/demo
 csv=".build/demo/generated-120-days-to-$today.csv"
 
+# A demo store left by a development build before 1.0 cannot be opened (CHANGELOG.md): set it
+# aside, never delete it, and let the demo make a new one.
+if [ -e "$store/data.mdb" ] \
+    && [[ "$("$bin" info --store "$store" 2>&1 || true)" == *"development build of TrendStore"* ]]; then
+    aside="$store.development-$(date +%Y%m%d-%H%M%S)"
+    mv "$store" "$aside"
+    echo "== $store was written by a development build before 1.0: moved to $aside (export its samples with that build); the demo makes a new store"
+fi
 echo "== generate 120 days ending $today in $zone"
 "$bin" generate --days 120 --seed 42 --tz "$zone" --end "$today" --out "$csv"
 echo "== import into $store"
