@@ -1,5 +1,6 @@
-/// A cached aggregate as stored: an envelope (kind, schema version, flags, computedAt,
-/// the window of instants it was computed from) around a body, closed by a CRC-32.
+/// A cached aggregate as stored in `aggregates` (format 1): an envelope (kind, schema
+/// version, flags, computedAt, the window of instants it was computed from) around a body,
+/// closed by a CRC-32.
 ///
 /// Layout (little-endian): kind (1), schema version (1), flags (1: bit 0 migrated,
 /// bit 1 imported from a legacy file), reserved (1), computedAt ms (8), window start
@@ -57,19 +58,16 @@ struct AggregatePayload: Equatable {
 
     /// Decodes a stored payload, checking its checksum and layout.
     init(bytes: UnsafeRawBufferPointer) throws(Damage) {
-        guard bytes.count >= Self.headerSize + 4 else { throw Damage() }
-        let stored = UInt32(
-            littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
-        guard
-            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)]))
-                == stored,
+        guard bytes.count >= Self.headerSize + 4,
+            let (checked, stored) = bytes.splittingTrailingChecksum(),
+            ZlibCodec.crc32(checked) == stored,
             let kind = Kind(rawValue: bytes[0]), bytes[2] & ~3 == 0, bytes[3] == 0
         else { throw Damage() }
         func load(_ offset: Int) -> Int64 {
-            Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+            bytes.littleEndian(at: offset, as: Int64.self)
         }
         let length = Int(
-            UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+            bytes.littleEndian(at: 28, as: UInt32.self))
         let (start, end) = (load(12), load(20))
         guard Self.headerSize + length + 4 == bytes.count, start <= end else { throw Damage() }
         self.init(
@@ -82,8 +80,8 @@ struct AggregatePayload: Equatable {
     /// The window of a stored payload without decoding the rest, or `nil` if it is too short to have one.
     static func window(of bytes: UnsafeRawBufferPointer) -> Range<Int64>? {
         guard bytes.count >= headerSize + 4 else { return nil }
-        let start = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: Int64.self))
-        let end = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 20, as: Int64.self))
+        let start = bytes.littleEndian(at: 12, as: Int64.self)
+        let end = bytes.littleEndian(at: 20, as: Int64.self)
         return start <= end ? start..<end : nil
     }
 }

@@ -6,7 +6,7 @@ struct V1Average: Equatable {
     var projectedTotal: Double
 }
 
-/// Binary bodies of the cached aggregates, inside ``AggregatePayload``.
+/// Binary bodies of the cached aggregates (format 1), inside ``AggregatePayload``.
 enum PayloadBodies {
     static func encode(_ average: WeekdayAverage) -> [UInt8] {
         var writer = ByteWriter(capacity: 256)

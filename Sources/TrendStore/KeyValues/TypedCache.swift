@@ -171,7 +171,8 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     private static var decoder: JSONDecoder { JSONDecoder() }
 }
 
-/// One stored entry of a typed cache: expiry, last use, insertion time, encoded value.
+/// One stored entry of a typed cache in `key-values` (format 1): expiry, last use, insertion
+/// time, encoded value.
 struct KeyValueEntry {
     var expiresAt: Int64
     var lastUsed: Int64
@@ -189,7 +190,7 @@ struct KeyValueEntry {
         guard bytes.count >= 24 else { return nil }
         func load(_ offset: Int) -> Int64 {
             bytes.withUnsafeBytes {
-                Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+                $0.littleEndian(at: offset, as: Int64.self)
             }
         }
         expiresAt = load(0)

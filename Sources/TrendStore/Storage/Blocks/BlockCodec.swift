@@ -159,7 +159,7 @@ enum BlockCodec {
             throw BlockDamage(reason: "unknown block layout \(bytes[0])")
         }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-            T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+            bytes.littleEndian(at: offset, as: T.self)
         }
         guard let scheme = ValueCoding.Scheme(rawValue: bytes[1]) else {
             throw BlockDamage(reason: "unknown value scheme \(bytes[1])")
@@ -230,17 +230,13 @@ enum BlockCodec {
         var lastPosition = -1
         for exception in 0..<header.exceptionCount {
             let position = Int(
-                UInt32(
-                    littleEndian: base.loadUnaligned(
-                        fromByteOffset: exceptionOffset + exception * 4, as: UInt32.self)))
+                base.littleEndian(at: exceptionOffset + exception * 4, as: UInt32.self))
             guard position > lastPosition, position < count else {
                 throw BlockDamage(reason: "invalid exception position \(position)")
             }
             lastPosition = position
             values[position] = Double(
-                bitPattern: UInt64(
-                    littleEndian: base.loadUnaligned(
-                        fromByteOffset: bitsOffset + exception * 8, as: UInt64.self)))
+                bitPattern: base.littleEndian(at: bitsOffset + exception * 8, as: UInt64.self))
         }
 
         let firstNew = samples.count

@@ -90,8 +90,7 @@ struct ByteReader {
     mutating func skipVarints(_ count: Int) throws(Truncated) {
         var left = count
         while left > 0 && base.count - offset >= 8 {
-            let word = UInt64(
-                littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let word = base.littleEndian(at: offset, as: UInt64.self)
             var ends = ~word & 0x8080_8080_8080_8080
             let found = ends.nonzeroBitCount
             if found < left {
@@ -124,7 +123,7 @@ struct ByteReader {
         let size = MemoryLayout<T>.size
         guard offset + size <= base.count else { throw Truncated() }
         defer { offset += size }
-        return T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        return base.littleEndian(at: offset, as: T.self)
     }
 
     @inline(__always)

@@ -100,7 +100,7 @@ struct PackedColumn {
         }
         // Nine bytes are there: the value's bits lie in them whatever the shift and width.
         let low =
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+            bytes.littleEndian(at: first, as: UInt64.self)
             >> UInt64(shift)
         // The ninth byte's bits above the first eight's (none when the shift is 0).
         let high = shift == 0 ? 0 : UInt64(bytes[first &+ 8]) << UInt64(64 &- shift)

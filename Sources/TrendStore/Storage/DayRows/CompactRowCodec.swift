@@ -140,12 +140,11 @@ enum CompactRowCodec {
         /// Checks `row` and reads its header.
         init(_ row: UnsafeRawBufferPointer) throws(RowDamage) {
             let fixed = 3 + slotBitmapSize + boundaryBitmapSize
-            guard row.count >= fixed + 4 else {
+            guard row.count >= fixed + 4, let (body, stored) = row.splittingTrailingChecksum()
+            else {
                 throw RowDamage(reason: "\(row.count) bytes is too short for a rollup row")
             }
-            bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
-            let stored = UInt32(
-                littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
+            bytes = body
             guard bytes[0] == version else {
                 throw RowDamage(reason: "unknown rollup row layout \(bytes[0])")
             }

@@ -229,12 +229,10 @@ enum RollupRowCodec {
         _ row: UnsafeRawBufferPointer, day: Int64, slots: Range<Int> = 0..<DayRollup.slotCount,
         _ body: (Int?, Double, Int, UInt32, StartField, SpillFields?, ExtremeFields?) -> Void
     ) throws(RowDamage) {
-        guard row.count >= 3 + bitmapSize + 4 else {
+        guard row.count >= 3 + bitmapSize + 4, let (bytes, stored) = row.splittingTrailingChecksum()
+        else {
             throw RowDamage(reason: "\(row.count) bytes is too short for a rollup row")
         }
-        let bytes = UnsafeRawBufferPointer(rebasing: row[..<(row.count - 4)])
-        let stored = UInt32(
-            littleEndian: row.loadUnaligned(fromByteOffset: row.count - 4, as: UInt32.self))
         guard bytes[0] == version else {
             throw RowDamage(reason: "unknown rollup row layout \(bytes[0])")
         }
@@ -363,10 +361,9 @@ enum RollupRowCodec {
     private static func bitmap(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (UInt64, UInt64)
     {
         (
-            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
+            bytes.littleEndian(at: offset, as: UInt64.self),
             UInt64(
-                UInt32(
-                    littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)))
+                bytes.littleEndian(at: offset + 8, as: UInt32.self))
         )
     }
 

@@ -11,7 +11,7 @@ struct SlotBitmap {
     /// The `bits` bits (65…128) stored from `offset` of `bytes`, which the caller has checked
     /// hold `(bits + 7) / 8` bytes there; bits past `bits` in the last byte are ignored.
     init(_ bytes: UnsafeRawBufferPointer, at offset: Int, bits: Int) {
-        low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        low = bytes.littleEndian(at: offset, as: UInt64.self)
         for byte in 0..<((bits - 64 + 7) / 8) {
             high |= UInt64(bytes[offset + 8 + byte]) << UInt64(8 * byte)
         }

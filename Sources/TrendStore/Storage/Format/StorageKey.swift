@@ -18,8 +18,8 @@ enum StorageKey {
     /// The series and index of a key, or `nil` when the key is not 12 bytes.
     static func parse(_ key: UnsafeRawBufferPointer) -> (series: UInt32, index: Int64)? {
         guard key.count == size else { return nil }
-        let series = UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
-        let flipped = UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+        let series = key.bigEndian(at: 0, as: UInt32.self)
+        let flipped = key.bigEndian(at: 4, as: UInt64.self)
         return (series, Int64(bitPattern: flipped ^ (1 << 63)))
     }
 
@@ -37,8 +37,8 @@ enum StorageKey {
     /// The series and day of a rollup row's key, or `nil` when the key is not 12 bytes.
     static func parseDayRow(_ key: UnsafeRawBufferPointer) -> (series: UInt32, day: Int64)? {
         guard key.count == size else { return nil }
-        let flipped = UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-        let series = UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        let flipped = key.bigEndian(at: 0, as: UInt64.self)
+        let series = key.bigEndian(at: 8, as: UInt32.self)
         return (series, Int64(bitPattern: flipped ^ (1 << 63)))
     }
 }

@@ -170,9 +170,8 @@ enum HourSummaryCodec {
         _ segment: UnsafeRawBufferPointer, series: UInt32, day: Int64, kind: SeriesKind,
         phase: HourPhase
     ) throws(RowDamage) {
-        let checked = UnsafeRawBufferPointer(rebasing: segment[..<(segment.count - 4)])
-        let stored = segment.loadUnaligned(fromByteOffset: segment.count - 4, as: UInt32.self)
-        guard checksum(of: checked, series: series, day: day) == UInt32(littleEndian: stored)
+        guard let (checked, stored) = segment.splittingTrailingChecksum(),
+            checksum(of: checked, series: series, day: day) == stored
         else {
             throw RowDamage(reason: "hour summary checksum mismatch")
         }
@@ -204,8 +203,7 @@ enum HourSummaryCodec {
     private static func layout(
         of bytes: UnsafeRawBufferPointer, at offset: Int = 0, kind: SeriesKind
     ) -> (hours: UInt32, wide: Bool, entrySize: Int) {
-        let header = UInt32(
-            littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
+        let header = bytes.littleEndian(at: offset + 1, as: UInt32.self)
         let wide = header & wideFlag != 0
         return (header & hoursMask, wide, entrySize(kind, wide: wide))
     }
@@ -316,17 +314,16 @@ enum HourSummaryCodec {
     {
         defer { offset += wide ? 8 : 4 }
         return wide
-            ? UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            ? bytes.littleEndian(at: offset, as: UInt64.self)
             : UInt64(
-                UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                bytes.littleEndian(at: offset, as: UInt32.self))
     }
 
     @inline(__always)
     private static func double(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Double {
         defer { offset += 8 }
         return Double(
-            bitPattern: UInt64(
-                littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            bitPattern: bytes.littleEndian(at: offset, as: UInt64.self))
     }
 
     /// The checksum of a segment's bytes, bound to its series and day.

@@ -52,7 +52,7 @@ struct MetaTable: Sendable {
         if let bytes = try table.value(forKey: Self.developmentFormatKey, in: txn) {
             settings.developmentFormat =
                 bytes.count == 4
-                ? UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                ? bytes.withUnsafeBytes { $0.littleEndian(at: 0, as: UInt32.self) }
                 : 1
         } else if try table.value(forKey: Self.developmentWindowKey, in: txn) != nil {
             settings.developmentFormat = 1
@@ -102,7 +102,7 @@ struct MetaTable: Sendable {
     /// The id the next new series gets.
     func nextSeriesID<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> UInt32 {
         let stored: UInt32?? = try table.withValue(forKey: Self.nextSeriesKey, in: txn) { bytes in
-            bytes.count == 4 ? UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)) : nil
+            bytes.count == 4 ? bytes.littleEndian(at: 0, as: UInt32.self) : nil
         }
         return stored.flatMap { $0 } ?? 1
     }
@@ -119,7 +119,7 @@ struct MetaTable: Sendable {
     {
         let stored: UInt64?? = try table.withValue(forKey: Self.changeCountKey(id), in: txn) {
             bytes in
-            bytes.count == 8 ? UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) : nil
+            bytes.count == 8 ? bytes.littleEndian(at: 0, as: UInt64.self) : nil
         }
         return stored.flatMap { $0 } ?? 0
     }
@@ -152,7 +152,7 @@ struct MetaTable: Sendable {
                 throw StoreError.incompatibleFormat(
                     "\(name) of \(bytes.count) bytes in meta instead of \(MemoryLayout<I>.size)")
             }
-            return I(littleEndian: bytes.loadUnaligned(as: I.self))
+            return bytes.littleEndian(at: 0, as: I.self)
         }
     }
 }
