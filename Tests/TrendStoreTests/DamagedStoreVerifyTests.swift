@@ -96,6 +96,13 @@ struct DamagedStoreVerifyTests {
         let result = try CommandLineTool.run(["verify", "--store", url.path, "--json"])
         #expect(result.status == 3, "\(result.output)")
         #expect(result.output.contains("damagedMetaPage"), "\(result.output)")
+        // info shows what LMDB opened, and says it is an earlier commit.
+        let info = try CommandLineTool.run(["info", "--store", url.path])
+        #expect(info.status == 3, "\(info.output)")
+        #expect(info.output.contains("newest meta page of its data file is damaged"))
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        #expect(try !TrendStore(directory: url, options: readOnly).metaPagesAgree())
         // Writing would make the earlier commit permanent: refused, the file left as it is.
         let before = try Data(contentsOf: url.appendingPathComponent("data.mdb"))
         #expect(throws: StoreError.self) { _ = try TrendStore(directory: url) }
@@ -108,7 +115,7 @@ struct DamagedStoreVerifyTests {
         defer { directory.remove() }
         let url = try await Self.makeStore(in: directory)
         let store = try TrendStore(directory: url)
-        #expect(try store.engine.environment.metaPagesAgree())
+        #expect(try store.metaPagesAgree())
         let copy = directory.url.appendingPathComponent("copy")
         try store.backup(to: copy)
         await store.close()

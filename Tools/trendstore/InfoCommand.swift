@@ -34,37 +34,51 @@ struct InfoCommand: AsyncParsableCommand {
                 series: series)
             if json {
                 print(try JSONOutput.encode(info))
-                return
+            } else {
+                printTable(info)
             }
-            print("store     \(info.directory)")
-            print("zone      \(info.timeZone)")
-            print(
-                "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid "
-                    + "(hours from :\(String(format: "%02d", info.hourSummaryMinute))), "
-                    + "cache schema v\(info.schemaVersion), migrations: "
-                    + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
-            print(
-                "size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
-                    + (samples > 0
-                        ? String(
-                            format: " (%.2f bytes per sample)",
-                            Double(info.bytesOnDisk) / Double(samples)) : ""))
-            print(
-                "pages     samples \(Format.bytes(info.footprint.sampleBytes)), rollups "
-                    + "\(Format.bytes(info.footprint.rollupBytes)), cached aggregates "
-                    + "\(Format.bytes(info.footprint.cacheBytes)); the rest is free or LMDB's own")
-            let rows = series.map { item in
-                [
-                    item.name, item.unit, String(item.sampleCount),
-                    item.firstStart.map(JSONOutput.timestamp) ?? "-",
-                    item.lastEnd.map(JSONOutput.timestamp) ?? "-",
-                ]
+            // A damaged newest meta page makes LMDB show an earlier commit: say so, exit 3.
+            if try !store.metaPagesAgree() {
+                FileHandle.standardError.write(
+                    Data(
+                        "trendstore: \(Terminal.safe(info.directory)): the newest meta page of its data file is damaged, so this shows an earlier commit than the last; run trendstore verify, then restore a backup or export what it holds\n"
+                            .utf8))
+                throw ExitCode(3)
             }
-            print(
-                Table.render(
-                    header: ["series", "unit", "samples", "first start", "last end"], rows: rows,
-                    rightAligned: [2]))
         }
+    }
+
+    /// Prints `info` as lines and a table of its series.
+    private func printTable(_ info: StoreInfo) {
+        print("store     \(info.directory)")
+        print("zone      \(info.timeZone)")
+        print(
+            "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid "
+                + "(hours from :\(String(format: "%02d", info.hourSummaryMinute))), "
+                + "cache schema v\(info.schemaVersion), migrations: "
+                + (info.migrations.isEmpty ? "none" : info.migrations.joined(separator: ", ")))
+        let samples = info.sampleCount
+        print(
+            "size      \(Format.bytes(info.bytesOnDisk)) for \(samples) samples"
+                + (samples > 0
+                    ? String(
+                        format: " (%.2f bytes per sample)",
+                        Double(info.bytesOnDisk) / Double(samples)) : ""))
+        print(
+            "pages     samples \(Format.bytes(info.footprint.sampleBytes)), rollups "
+                + "\(Format.bytes(info.footprint.rollupBytes)), cached aggregates "
+                + "\(Format.bytes(info.footprint.cacheBytes)); the rest is free or LMDB's own")
+        let rows = info.series.map { item in
+            [
+                item.name, item.unit, String(item.sampleCount),
+                item.firstStart.map(JSONOutput.timestamp) ?? "-",
+                item.lastEnd.map(JSONOutput.timestamp) ?? "-",
+            ]
+        }
+        print(
+            Table.render(
+                header: ["series", "unit", "samples", "first start", "last end"], rows: rows,
+                rightAligned: [2]))
     }
 }
 

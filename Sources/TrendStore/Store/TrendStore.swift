@@ -178,6 +178,21 @@ public actor TrendStore {
 }
 
 extension TrendStore {
+    /// Whether the data file's two meta pages record consecutive commits: `false` when one
+    /// is damaged, so LMDB may have opened an earlier commit than the last and every read
+    /// misses what the later ones wrote (``verify()`` reports it as
+    /// ``VerificationReport/Problem/Kind/damagedMetaPage``; a writable open refuses it).
+    ///
+    /// - Complexity: Reads the file's two meta pages, not its data.
+    public nonisolated func metaPagesAgree() throws -> Bool {
+        try engine.checkOpen()
+        do {
+            return try engine.environment.metaPagesAgree()
+        } catch {
+            throw StoreError.wrapping(error, path: directory.path)
+        }
+    }
+
     /// The storage format the store's data is in: 1, the format of TrendStore 1.0, which
     /// every later release opens (CHANGELOG.md).
     public nonisolated var formatVersion: Int {
