@@ -1,4 +1,4 @@
-/// The length of the buckets of a statistics query (SPEC §3.4).
+/// The length of the buckets of a statistics query.
 ///
 /// Minutes and hours are fixed lengths of absolute time, aligned to the query's anchor
 /// instant. Days, weeks and months are wall-clock calendar units in the query's zone: a day

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The rules that decide whether a cached aggregate may be served as it is (SPEC §4).
+/// The rules that decide whether a cached aggregate may be served as it is or must be
+/// recomputed first.
 public enum Freshness: Sendable {
-    /// The age up to which `cache list` calls a heatmap bucket fresh (the seed's 30 minutes);
+    /// The age up to which `cache list` calls a heatmap bucket fresh (30 minutes);
     /// hosts judge buckets with their own `maxAge`.
     public static let heatmapListingMaximumAge: TimeInterval = 30 * 60
 

@@ -1,8 +1,8 @@
 import Foundation
 import LMDB
 
-/// A cached heatmap bucket, as the ActivityCache seed keeps one per set of activity types:
-/// the days, and optionally the raw records they were made from.
+/// A cached heatmap bucket, one per set of activity types: the days, and optionally the raw
+/// records they were made from (as an app's own activity cache keeps them).
 public struct HeatmapBucket: Sendable, Equatable, Codable {
     /// The days of the heatmap.
     public var heatmapDays: [HeatmapDay]

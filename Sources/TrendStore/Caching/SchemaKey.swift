@@ -2,7 +2,7 @@ import Foundation
 
 /// Keys of the `aggregates` database. Each carries the schema version its payload was
 /// written with and, for figures of local days, the time zone they were computed for, so a
-/// figure computed for one zone is never served for another (SPEC §4).
+/// figure computed for one zone is never served for another.
 ///
 /// | key | payload |
 /// |---|---|

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The rules every stored sample keeps (SPEC §1–2), checked in one place by the write API
-/// and by every importer.
+/// The rules every stored sample keeps (a finite value of at most 1e15 in magnitude, an end
+/// not before its start, times within years 1–9999, at most 14 days long), checked in one
+/// place by the write API and by every importer.
 ///
 /// ```swift
 /// if let problem = SampleRules.violation(of: sample) {

@@ -1,4 +1,5 @@
-/// How the values of a series combine over time (SPEC §3.4), fixed when the series is created.
+/// How the values of a series combine over time, fixed when the series is created: summed
+/// and prorated over time (cumulative), or counted where they start (discrete).
 ///
 /// ```swift
 /// try store.write([SeriesSamples(series: "heartRate", unit: "count/min", kind: .discrete, samples: beats)])

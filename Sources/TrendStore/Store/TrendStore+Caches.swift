@@ -103,7 +103,8 @@ extension TrendStore {
         }
     }
 
-    /// All seven weekday averages through the cache, refreshing those the rules call for (the seed's "populate all 7").
+    /// All seven weekday averages through the cache, refreshing those the rules call for
+    /// (``Freshness/mustRefreshWeekdayAverage(computedAt:weekday:now:timeZone:)``).
     public func refreshedWeekdayAverages(
         of series: String, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> [Cached<WeekdayAverage>] {

@@ -1,9 +1,8 @@
 import Foundation
 
 extension TrendStore {
-    /// Per-interval statistics of a series, like HealthKit's statistics collection query
-    /// (SPEC §3.4): one bucket per interval of `[from, to)`, in time order, empty ones
-    /// included.
+    /// Per-interval statistics of a series, like HealthKit's statistics collection query:
+    /// one bucket per interval of `[from, to)`, in time order, empty ones included.
     ///
     /// Minute and hour buckets are fixed lengths of absolute time aligned to `anchor`
     /// (default: local midnight of `from`). Day buckets are wall-clock dates in the zone
