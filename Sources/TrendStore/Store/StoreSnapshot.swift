@@ -24,10 +24,11 @@ public struct StoreSnapshot: ~Copyable {
 
     /// Today's cumulative hourly curve up to `now` (see ``TrendStore/todayCurve(of:now:timeZone:)``).
     public func todayCurve(
-        of series: String, now: Date = Date(), timeZone: TimeZone? = nil
+        of series: String, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
         try engine.queries.todayCurve(
-            of: series, now: now, zone: timeZone ?? engine.timeZone, in: transaction)
+            of: series, now: now ?? engine.clock(), zone: timeZone ?? engine.timeZone,
+            in: transaction)
     }
 
     /// Interval statistics of `series` (see
@@ -51,7 +52,7 @@ public struct StoreSnapshot: ~Copyable {
 
     /// The average cumulative pattern of one weekday over the days before today.
     public func weekdayAverage(
-        of series: String, weekday: Weekday, now: Date = Date(),
+        of series: String, weekday: Weekday, now: Date? = nil,
         options: WeekdayAverageOptions = .init(), timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
         try weekdayAverages(
@@ -60,7 +61,7 @@ public struct StoreSnapshot: ~Copyable {
 
     /// The average patterns of all seven weekdays, Sunday first.
     public func weekdayAverages(
-        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        of series: String, now: Date? = nil, options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> [WeekdayAverage] {
         try weekdayAverages(
@@ -68,11 +69,11 @@ public struct StoreSnapshot: ~Copyable {
     }
 
     private func weekdayAverages(
-        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
+        of series: String, weekdays: [Weekday], now: Date?, options: WeekdayAverageOptions,
         timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
         try engine.queries.weekdayAverages(
-            of: series, weekdays: weekdays, now: now, options: options,
+            of: series, weekdays: weekdays, now: now ?? engine.clock(), options: options,
             zone: timeZone ?? engine.timeZone, in: transaction
         ).averages
     }

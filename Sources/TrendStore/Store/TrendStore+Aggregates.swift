@@ -15,13 +15,14 @@ extension TrendStore {
     ///
     /// - Parameters:
     ///   - series: The series name.
-    ///   - now: The reference instant; its local date is "today".
+    ///   - now: The reference instant; its local date is "today" (default: the store's
+    ///     clock, ``StoreOptions/clock``, the one the cache rules read).
     ///   - timeZone: The zone of the local day (default: the store's).
     /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist.
     /// - Complexity: Reads two or three rollup rows and the block around `now`
     ///   (decoded once, then cached while unchanged).
     public nonisolated func todayCurve(
-        of series: String, now: Date = Date(), timeZone: TimeZone? = nil
+        of series: String, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
         try read { try $0.todayCurve(of: series, now: now, timeZone: timeZone) }
     }
@@ -46,12 +47,13 @@ extension TrendStore {
     /// - Parameters:
     ///   - series: The series name.
     ///   - weekday: The day of the week.
-    ///   - now: The reference instant; its local date is "today", which is never a candidate.
+    ///   - now: The reference instant; its local date is "today", which is never a candidate
+    ///     (default: the store's clock, ``StoreOptions/clock``).
     ///   - options: The window, and whether empty days count as zeros.
     ///   - timeZone: The zone of local days (default: the store's).
     /// - Complexity: Reads about two rollup rows per candidate day.
     public nonisolated func weekdayAverage(
-        of series: String, weekday: Weekday, now: Date = Date(),
+        of series: String, weekday: Weekday, now: Date? = nil,
         options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
@@ -63,7 +65,7 @@ extension TrendStore {
 
     /// The average patterns of all seven weekdays at once, Sunday first.
     public nonisolated func weekdayAverages(
-        of series: String, now: Date = Date(), options: WeekdayAverageOptions = .init(),
+        of series: String, now: Date? = nil, options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil
     ) throws -> [WeekdayAverage] {
         try read {

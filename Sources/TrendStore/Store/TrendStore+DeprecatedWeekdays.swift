@@ -5,7 +5,7 @@ extension TrendStore {
     /// The weekday average of weekday number `weekday` (1 = Sunday … 7).
     @available(*, deprecated, message: "pass a Weekday: weekdayAverage(of:weekday: .monday)")
     public nonisolated func weekdayAverage(
-        of series: String, weekday: Int, now: Date = Date(),
+        of series: String, weekday: Int, now: Date? = nil,
         options: WeekdayAverageOptions = .init(), timeZone: TimeZone? = nil
     ) throws -> WeekdayAverage {
         try weekdayAverage(

@@ -31,6 +31,23 @@ public actor TrendStore {
         }
     }
 
+    /// Opens the store in `directory` off the caller's thread, creating it (mode 0700, files
+    /// 0600) when needed and running its migrations there, so an app can open it from the
+    /// main actor without blocking it.
+    ///
+    /// ```swift
+    /// let store = try await TrendStore.open(directory: containerURL.appending(path: "trends"))
+    /// ```
+    ///
+    /// - Throws: What ``init(directory:options:)`` throws.
+    public static func open(directory: URL, options: StoreOptions = StoreOptions()) async throws
+        -> TrendStore
+    {
+        try await Task.detached(priority: Task.currentPriority) {
+            try TrendStore(directory: directory, options: options)
+        }.value
+    }
+
     /// The zone local-day figures use when a query names none: the zone this handle was
     /// opened with (``StoreOptions/timeZone``), else the store's default.
     public nonisolated var timeZone: TimeZone { engine.timeZone }

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TestSupport
+import TrendStore
+
+@Suite("Opening without blocking, and one clock for every now")
+struct OpenAndClockTests {
+    @Test(
+        "TrendStore.open creates and opens a store off the caller's thread; its errors are the initialiser's"
+    )
+    func asyncOpen() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("store")
+        let store = try await TrendStore.open(directory: url)
+        try await store.write(
+            [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1.5)], to: "energy",
+            unit: "kcal")
+        #expect(try store.series().map(\.sampleCount) == [1])
+        #expect(try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+        await store.close()
+        let file = directory.url.appendingPathComponent("a-file")
+        try Data("not a store".utf8).write(to: file)
+        await #expect(throws: StoreError.self) { _ = try await TrendStore.open(directory: file) }
+    }
+
+    @Test("queries without a now read the store's clock, the one the cache rules read")
+    func queriesReadTheStoreClock() async throws {
+        let losAngeles = try #require(TimeZone(identifier: "America/Los_Angeles"))
+        // 2026-03-04 (a Wednesday) 10:00 in Los Angeles.
+        let clock = MovableClock(Date(timeIntervalSince1970: 1_772_647_200))
+        var options = StoreOptions()
+        options.timeZone = losAngeles
+        options.clock = clock.reading
+        try await withTemporaryStore(options: options) { store, _ in
+            var generator = SampleGenerator(seed: 4)
+            try await store.write(
+                generator.minuteSamples(from: 1_772_000_000_000, count: 12_000), to: "energy",
+                unit: "kcal")
+            for instant in [clock.now, clock.now.addingTimeInterval(-86_400 * 3 - 3_600)] {
+                clock.set(instant)
+                #expect(
+                    try store.todayCurve(of: "energy")
+                        == (try store.todayCurve(of: "energy", now: instant)))
+                #expect(
+                    try store.weekdayAverage(of: "energy", weekday: .tuesday)
+                        == (try store.weekdayAverage(of: "energy", weekday: .tuesday, now: instant))
+                )
+                #expect(
+                    try store.weekdayAverages(of: "energy")
+                        == (try store.weekdayAverages(of: "energy", now: instant)))
+                #expect(
+                    try store.read { try $0.todayCurve(of: "energy") }
+                        == (try store.todayCurve(of: "energy", now: instant)))
+            }
+            // The two instants are different days: the default followed the clock.
+            clock.set(Date(timeIntervalSince1970: 1_772_647_200))
+            let today = try store.todayCurve(of: "energy")
+            clock.set(Date(timeIntervalSince1970: 1_772_647_200 - 86_400 * 3 - 3_600))
+            #expect(try store.todayCurve(of: "energy").date != today.date)
+        }
+    }
+}
