@@ -157,9 +157,11 @@ struct CacheTests {
             try store.engine.write { txn, _ in
                 let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
                 let hours = store.engine.storage.hours.database
-                for group in try storedIndices(
-                    in: hours, series: record.id, txn: txn)
-                {
+                var groups: [Int64] = []
+                try store.engine.storage.hours.forEachRow(series: record.id, in: txn) { group, _ in
+                    groups.append(group)
+                }
+                for group in groups {
                     let key = StorageKey.make(series: record.id, index: group)
                     var bytes = try #require(try txn.value(forKey: key, in: hours))
                     bytes[0] ^= 0x55  // the row's version: it becomes unreadable

@@ -34,8 +34,8 @@ struct VerifyTests {
             let damagedBlock: Int64 = try engine.write { txn, _ in
                 let record = try engine.storage.requireSeries(named: "e", in: txn)
                 let blocks = engine.storage.blocks.database
-                let block = try storedIndices(
-                    in: blocks, series: record.id, txn: txn)[1]
+                let block = try engine.storage.blockStarts(
+                    of: record, startingFrom: .min, through: .max, in: txn)[1]
                 let key = StorageKey.make(series: record.id, index: block)
                 var bytes = try #require(try txn.value(forKey: key, in: blocks))
                 bytes[offset] ^= 0x04

@@ -15,7 +15,7 @@ struct RollupPlan {
     /// Where the store's summary hours begin within UTC hours.
     let phase: HourPhase
     /// Whether the store keeps a rollup row for every day (the quarter-hour grid).
-    private let keepsEveryRow: Bool
+    let keepsEveryRow: Bool
 
     /// The plan for queries of `storage`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, usesRollups: Bool) {
@@ -78,7 +78,7 @@ struct RollupPlan {
     /// How a statistics bucket's `run` splits between summaries, slots and raw samples.
     @inline(__always)
     func parts(of run: Range<Int64>) -> AlignedParts {
-        AlignedParts(run, plan: self, keepsEveryRow: keepsEveryRow)
+        AlignedParts(run, plan: self)
     }
 }
 
@@ -92,11 +92,11 @@ struct AlignedParts {
     /// Whether rollups answer `aligned` (without rows, only when summaries answer it all).
     let readsRollups: Bool
 
-    fileprivate init(_ run: Range<Int64>, plan: RollupPlan, keepsEveryRow: Bool) {
+    fileprivate init(_ run: Range<Int64>, plan: RollupPlan) {
         let phase = plan.phase
         let start: Int64
         let end: Int64
-        if keepsEveryRow {
+        if plan.keepsEveryRow {
             let quarter = TimeGrid.quarterHour
             start = (run.lowerBound + quarter - 1).floorDivided(by: quarter) * quarter
             end = run.upperBound.floorDivided(by: quarter) * quarter
@@ -110,7 +110,8 @@ struct AlignedParts {
         hours =
             plan.readsSummaries && aligned != nil && hourStart < hourEnd
             ? hourStart..<hourEnd : nil
-        readsRollups = plan.usesRollups && aligned != nil && (keepsEveryRow || hours == aligned)
+        readsRollups =
+            plan.usesRollups && aligned != nil && (plan.keepsEveryRow || hours == aligned)
     }
 
     /// Calls `body(from, to)` with the parts of `aligned` outside `hours`, in time order.

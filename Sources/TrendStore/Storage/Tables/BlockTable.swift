@@ -126,9 +126,7 @@ struct BlockTable: Sendable {
 
     /// How many blocks a walk reaches against how many LMDB records.
     func reach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> TableReach {
-        TableReach(
-            name: Self.name, recorded: try keyed.table.entryCount(in: txn),
-            reached: try keyed.table.reachableCount(in: txn))
+        try keyed.table.reach(named: Self.name, in: txn)
     }
 
     /// Calls `body` with the series each block's key names, and returns the walk's reach.

@@ -93,13 +93,7 @@ struct DayRowTable: Sendable {
     func forEachOwner<T: ReadableTransaction & ~Copyable>(
         in txn: borrowing T, _ body: (UInt32?) -> Void
     ) throws -> TableReach {
-        var reached = 0
-        try table.forEach(in: txn) { key, _ in
-            reached += 1
-            body(StorageKey.parseDayRow(key)?.series)
-            return true
-        }
-        return TableReach(
-            name: Self.name, recorded: try table.entryCount(in: txn), reached: reached)
+        try table.forEachOwner(
+            named: Self.name, in: txn, owner: { StorageKey.parseDayRow($0)?.series }, body)
     }
 }

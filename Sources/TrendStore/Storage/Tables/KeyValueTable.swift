@@ -51,9 +51,4 @@ struct KeyValueTable: Sendable {
             return true
         }
     }
-
-    /// Whether the table holds no entry.
-    func isEmpty<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Bool {
-        try table.entryCount(in: txn) == 0
-    }
 }

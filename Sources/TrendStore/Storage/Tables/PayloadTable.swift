@@ -43,11 +43,6 @@ struct PayloadTable: Sendable {
         }
     }
 
-    /// Whether the table holds no payload.
-    func isEmpty<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Bool {
-        try table.entryCount(in: txn) == 0
-    }
-
     /// The bytes of the pages holding payloads.
     func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
         try table.byteCount(in: txn)

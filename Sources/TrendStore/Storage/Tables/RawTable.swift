@@ -81,21 +81,28 @@ struct RawTable: Sendable {
         try txn.statistics(of: database).bytes
     }
 
-    /// How many entries a walk over the database reaches: fewer (or more) than
-    /// ``entryCount(in:)`` when a damaged page hides (or repeats) some, as LMDB does not
-    /// checksum its pages.
-    func reachableCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
+    /// Calls `body` with the series `owner` reads from each key (`nil` for a key of no
+    /// known shape), and returns how many entries the walk reached against how many LMDB
+    /// records: they differ when a damaged page (LMDB does not checksum its pages) hides or
+    /// repeats some.
+    func forEachOwner<T: ReadableTransaction & ~Copyable>(
+        named name: String, in txn: borrowing T, owner: (UnsafeRawBufferPointer) -> UInt32?,
+        _ body: (UInt32?) -> Void
+    ) throws -> TableReach {
         var reached = 0
-        try forEach(in: txn) { _, _ in
+        try forEach(in: txn) { key, _ in
             reached += 1
+            body(owner(key))
             return true
         }
-        return reached
+        return TableReach(name: name, recorded: try entryCount(in: txn), reached: reached)
     }
 
-    /// Removes every entry.
-    func removeAll(in txn: borrowing WriteTransaction) throws {
-        try txn.removeAll(in: database)
+    /// How many entries a walk reaches against how many LMDB records.
+    func reach<T: ReadableTransaction & ~Copyable>(named name: String, in txn: borrowing T)
+        throws -> TableReach
+    {
+        try forEachOwner(named: name, in: txn, owner: { _ in nil }) { _ in }
     }
 
     /// Puts (or, for `nil`, deletes) each value in key order, appending the keys that sort
@@ -117,4 +124,18 @@ struct RawTable: Sendable {
             if appending { last = key }
         }
     }
+}
+
+/// How many entries of a table a walk reaches against how many LMDB records: they differ
+/// when a damaged page (LMDB does not checksum its pages) hides or repeats some.
+struct TableReach: Equatable, Sendable {
+    /// The table's database name.
+    let name: String
+    /// The entries LMDB records.
+    let recorded: Int
+    /// The entries a walk reached.
+    let reached: Int
+
+    /// Whether the walk reached every recorded entry.
+    var isComplete: Bool { recorded == reached }
 }

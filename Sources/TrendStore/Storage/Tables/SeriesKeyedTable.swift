@@ -47,17 +47,10 @@ struct SeriesKeyedTable: Sendable {
         for index in indices { try delete(series: id, index: index, in: txn) }
     }
 
-    /// Calls `body(series)` for each entry with the series its key names (`nil` for a key
-    /// of another shape), and returns the reach of the walk.
+    /// Calls `body` with the series each key names, and returns the walk's reach.
     func forEachOwner<T: ReadableTransaction & ~Copyable>(
         named name: String, in txn: borrowing T, _ body: (UInt32?) -> Void
     ) throws -> TableReach {
-        var reached = 0
-        try table.forEach(in: txn) { key, _ in
-            reached += 1
-            body(StorageKey.parse(key)?.series)
-            return true
-        }
-        return TableReach(name: name, recorded: try table.entryCount(in: txn), reached: reached)
+        try table.forEachOwner(named: name, in: txn, owner: { StorageKey.parse($0)?.series }, body)
     }
 }

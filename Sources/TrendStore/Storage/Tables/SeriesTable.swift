@@ -48,29 +48,8 @@ struct SeriesTable: Sendable {
         try table.delete(forKey: Array(name.utf8), in: txn)
     }
 
-    /// Whether the registry holds no series.
-    func isEmpty<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Bool {
-        try table.entryCount(in: txn) == 0
-    }
-
     /// How many entries a walk reaches against how many LMDB records.
     func reach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> TableReach {
-        TableReach(
-            name: Self.name, recorded: try table.entryCount(in: txn),
-            reached: try table.reachableCount(in: txn))
+        try table.reach(named: Self.name, in: txn)
     }
-}
-
-/// How many entries of a table a walk reaches against how many LMDB records: they differ
-/// when a damaged page (LMDB does not checksum its pages) hides or repeats some.
-struct TableReach: Equatable, Sendable {
-    /// The table's database name.
-    let name: String
-    /// The entries LMDB records.
-    let recorded: Int
-    /// The entries a walk reached.
-    let reached: Int
-
-    /// Whether the walk reached every recorded entry.
-    var isComplete: Bool { recorded == reached }
 }
