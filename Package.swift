@@ -17,8 +17,17 @@ let package = Package(
         .executable(name: "trendstore", targets: ["trendstore"]),
         .executable(name: "host-app-example", targets: ["HostApp"]),
     ],
+    traits: [
+        .trait(
+            name: "Encryption",
+            description:
+                "Encryption at rest (StoreOptions.encryptionKey), with swift-crypto's AES-GCM and scrypt; without it swift-crypto is not built."
+        ),
+        .default(enabledTraits: ["Encryption"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -36,7 +45,16 @@ let package = Package(
         .target(name: "CCRC32C"),
         .target(name: "CAllocatorTuning"),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "TrendStore", dependencies: ["LMDB", "CZlibSystem", "CCRC32C"]),
+        .target(
+            name: "TrendStore",
+            dependencies: [
+                "LMDB", "CZlibSystem", "CCRC32C",
+                .product(
+                    name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Encryption"])),
+                .product(
+                    name: "_CryptoExtras", package: "swift-crypto",
+                    condition: .when(traits: ["Encryption"])),
+            ]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
         .target(name: "TrendStoreGenerator", dependencies: ["TrendStore"]),
         .executableTarget(

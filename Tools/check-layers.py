@@ -28,7 +28,7 @@ MODULES = {
     "CZlibSystem": set(),
     "CCRC32C": set(),
     "LMDB": {"CLMDB"},
-    "TrendStore": {"LMDB", "CZlibSystem", "CCRC32C"},
+    "TrendStore": {"LMDB", "CZlibSystem", "CCRC32C", "Crypto", "_CryptoExtras"},
     "TrendStoreImport": {"TrendStore", "ZIPFoundation"},
     "TrendStoreGenerator": {"TrendStore"},
 }

@@ -30,6 +30,8 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(name: .customLong("store"), help: "Write straight into the store in this directory.")
     var storePath: String?
 
+    @OptionGroup var key: KeyFileOption
+
     @Flag(
         help:
             "Also generate heartRate, a discrete series: a reading every 5 s during activities, every 5 min otherwise (CSV or store)."
@@ -81,6 +83,7 @@ struct GenerateCommand: AsyncParsableCommand {
             } else if let storePath {
                 var options = StoreOptions()
                 options.timeZone = zone
+                try key.apply(to: &options)
                 let store = try TrendStore(
                     directory: URL(fileURLWithPath: storePath), options: options)
                 var pending: [SeriesSamples] = []

@@ -114,6 +114,9 @@ struct ImportCommand: AsyncParsableCommand {
             await named.close()
         }
         options.durableCommits = false
+        // What a dry run of an encrypted store's import writes is sealed too, under a key
+        // that ends with it.
+        location.key.applyThrowaway(to: &options)
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
             "trendstore-dry-run-\(UUID().uuidString)")
         return (try TrendStore(directory: temporary, options: options), temporary)

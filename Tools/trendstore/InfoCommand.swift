@@ -31,7 +31,7 @@ struct InfoCommand: AsyncParsableCommand {
                 hourSummaryMinute: store.hourSummaryMinute,
                 schemaVersion: SchemaKey.currentVersion, migrations: try store.appliedMigrations(),
                 bytesOnDisk: store.fileSize, footprint: try store.footprint(), sampleCount: samples,
-                series: series)
+                encryption: try store.encryptionCipher, series: series)
             if json {
                 print(try JSONOutput.encode(info))
             } else {
@@ -52,6 +52,7 @@ struct InfoCommand: AsyncParsableCommand {
     private func printTable(_ info: StoreInfo) {
         print("store     \(info.directory)")
         print("zone      \(info.timeZone)")
+        print("encrypted \(info.encryption.map { "yes, \($0)" } ?? "no")")
         print(
             "format    version \(info.formatVersion), \(info.rollupGrid.rawValue) rollup grid "
                 + "(hours from :\(String(format: "%02d", info.hourSummaryMinute))), "
@@ -95,5 +96,7 @@ struct StoreInfo: Encodable {
     var bytesOnDisk: Int
     var footprint: StorageFootprint
     var sampleCount: Int
+    /// The cipher of an encrypted store, `nil` for a plain one.
+    var encryption: String?
     var series: [SeriesInfo]
 }

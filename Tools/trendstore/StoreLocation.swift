@@ -11,6 +11,8 @@ struct StoreLocation: ParsableArguments {
     )
     var store: String?
 
+    @OptionGroup var key: KeyFileOption
+
     /// The directory the store lives in.
     var directory: URL {
         if let store { return URL(fileURLWithPath: store) }
@@ -42,6 +44,7 @@ struct StoreLocation: ParsableArguments {
     ) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
+        try key.apply(to: &options)
         let path = directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

@@ -16,7 +16,13 @@ struct TrendStoreCommand: AsyncParsableCommand {
             ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self,
             VerifyCommand.self, BackupCommand.self, PruneCommand.self, ExportCommand.self,
             CacheCommand.self,
-        ])
+        ] + encryptionCommands)
+
+    #if Encryption
+        private static let encryptionCommands: [any ParsableCommand.Type] = [KeygenCommand.self]
+    #else
+        private static let encryptionCommands: [any ParsableCommand.Type] = []
+    #endif
 
     /// The exit status of a usage error.
     static let usageStatus: Int32 = 2
@@ -48,6 +54,6 @@ struct TrendStoreCommand: AsyncParsableCommand {
 
     private static let knownCommandNames: Set<String> = [
         "import", "generate", "query", "info", "verify", "cache", "today", "weekday-average",
-        "heatmap", "list", "refresh", "clear", "backup", "prune", "export",
+        "heatmap", "list", "refresh", "clear", "backup", "prune", "export", "keygen",
     ]
 }

@@ -36,6 +36,17 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case incompatibleFormat(String)
     /// An argument is outside what the call accepts.
     case invalidArgument(Argument, reason: String)
+    /// The store is encrypted and was opened without a key (or by a build without the
+    /// `Encryption` trait, as `reason` then says).
+    case encryptionKeyRequired(path: String, reason: String)
+    /// The store is encrypted with another key than the one given.
+    case wrongEncryptionKey(path: String)
+    /// A key was given for a store that is not encrypted.
+    case notEncrypted(path: String)
+    /// A stored record other than a block or a rollup (a series record, a setting, a cached
+    /// aggregate, a typed-cache entry) of an encrypted store failed authentication: its
+    /// bytes changed or it was moved. `record` names it as far as its key tells.
+    case damagedRecord(table: String, record: String, reason: String)
 
     /// The argument an ``invalidArgument(_:reason:)`` names.
     public enum Argument: String, Sendable, Equatable {
@@ -59,6 +70,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case anchor
         /// The figures a statistics query asks for.
         case statistics
+        /// The bytes of an encryption key.
+        case encryptionKey
     }
 
     /// A stable name of the case, for host apps to switch on or log; it never changes
@@ -78,6 +91,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .storage: return "storage"
         case .incompatibleFormat: return "incompatible-format"
         case .invalidArgument(let argument, _): return "invalid-argument.\(argument.rawValue)"
+        case .encryptionKeyRequired: return "encryption-key-required"
+        case .wrongEncryptionKey: return "wrong-encryption-key"
+        case .notEncrypted: return "not-encrypted"
+        case .damagedRecord: return "damaged-record"
         }
     }
 
@@ -116,6 +133,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "incompatible store: \(reason)"
         case let .invalidArgument(argument, reason):
             return "\(argument.rawValue): \(reason)"
+        case let .encryptionKeyRequired(path, reason):
+            return "store \(path): \(reason)"
+        case let .wrongEncryptionKey(path):
+            return "store \(path): the key does not open this encrypted store"
+        case let .notEncrypted(path):
+            return "store \(path): not encrypted, but a key was given; open it without one"
+        case let .damagedRecord(table, record, reason):
+            return "\(table) record \(record): \(reason)"
         }
     }
 }

@@ -74,9 +74,9 @@ final class StoreEngine: Sendable {
             // table is created in it.
             let meta = try MetaTable(in: environment)
             let settings = try StoreSettings.load(
-                environment: environment, meta: meta,
-                newStore: StoreSettings.NewStore(zone: options.timeZone, grid: options.rollupGrid))
-            tables = try StoreTables(in: environment, meta: meta)
+                environment: environment, meta: meta, options: options, path: directory.path)
+            tables = try StoreTables(
+                in: environment, meta: settings.meta ?? meta, sealer: settings.sealer)
             caches = AggregateCache(payloads: tables.payloads)
             storage = SampleStorage(
                 tables: tables, rollupGrid: settings.rollupGrid,
@@ -119,7 +119,7 @@ final class StoreEngine: Sendable {
     /// Creates `directory` (and its parents) with mode 0700 when it does not exist.
     ///
     /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` with the system's reason.
-    private static func createDirectory(_ directory: URL) throws(StoreError) {
+    static func createDirectory(_ directory: URL) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true,
@@ -153,6 +153,8 @@ final class StoreEngine: Sendable {
             return try writer.withLock { zlib in
                 try Transactions.write(in: environment) { txn in try body(txn, zlib) }
             }
+        } catch let damage as SealedValueDamage {
+            throw storeError(for: damage)
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }
@@ -171,6 +173,8 @@ final class StoreEngine: Sendable {
         try checkOpen()
         do {
             return try Transactions.read(in: environment, body)
+        } catch let damage as SealedValueDamage {
+            throw storeError(for: damage)
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }

@@ -23,6 +23,13 @@ public struct StoreOptions: Sendable {
     /// keeps the grid it was created with.
     public var rollupGrid: RollupGrid?
 
+    #if Encryption
+        /// The key of an encrypted store: a new store created with one seals every value it
+        /// writes (AES-256-GCM); an encrypted store opens only with its key. `nil` (the
+        /// default): a plain store, which refuses a key.
+        public var encryptionKey: EncryptionKey?
+    #endif
+
     /// The clock cache freshness rules and migrations read; tests set it to move time.
     public var clock: @Sendable () -> Date = { Date() }
     /// Whether queries read whole summary hours from the hour summaries (the default) or

@@ -12,6 +12,10 @@ struct StoreSettings {
     let hourPhase: HourPhase
     /// Whether the store recorded no format before: this open creates it.
     let isNew: Bool
+    /// Seals and opens the store's values when it is encrypted.
+    var sealer: ValueSealer?
+    /// `meta`, its records sealed by `sealer`.
+    var meta: MetaTable?
 
     /// What a new store is created with when `meta` records nothing yet.
     struct NewStore {
@@ -35,25 +39,58 @@ struct StoreSettings {
     /// finds the first one's settings there and uses them, so every process works with the
     /// settings the store records.
     ///
+    /// An encrypted store's key is checked against its key-check record before any sealed
+    /// record is read; a new store created with a key (``StoreOptions/encryptionKey``)
+    /// records its encryption in the same transaction as its settings.
+    ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of a development build, of
-    ///   an unknown format, or whose settings are missing or unreadable.
-    static func load(environment: Environment, meta: MetaTable, newStore: NewStore) throws
-        -> StoreSettings
+    ///   an unknown format, or whose settings are missing or unreadable; the key errors of
+    ///   ``StoreEncryption/sealer(for:options:path:)`` and
+    ///   ``StoreError/wrongEncryptionKey(path:)``.
+    static func load(environment: Environment, meta: MetaTable, options: StoreOptions, path: String)
+        throws -> StoreSettings
     {
-        let found = try Transactions.read(in: environment) { txn in try meta.settings(in: txn) }
-        if environment.options.readOnly || found.format != nil {
-            return try decide(found, newStore: newStore)
+        let newStore = NewStore(zone: options.timeZone, grid: options.rollupGrid)
+        /// The settings of a store that records its format, read in `txn`.
+        func existing<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+            -> StoreSettings?
+        {
+            let plain = try meta.formatSettings(in: txn)
+            guard plain.developmentFormat == nil, plain.format != nil else { return nil }
+            let sealer = try StoreEncryption.sealer(
+                for: try meta.encryptionRecords(in: txn), options: options, path: path)
+            let sealed = meta.sealed(by: sealer)
+            if sealer != nil, try !sealed.keyChecks(in: txn) {
+                throw StoreError.wrongEncryptionKey(path: path)
+            }
+            var settings = try decide(try sealed.settings(in: txn), newStore: newStore)
+            settings.sealer = sealer
+            settings.meta = sealed
+            return settings
+        }
+        let found = try Transactions.read(in: environment) {
+            txn -> (StoreSettings?, StoredSettings) in
+            if let settings = try existing(in: txn) { return (settings, StoredSettings()) }
+            // A store without a format (or of a development build) has no sealed records.
+            return (nil, try meta.settings(in: txn))
+        }
+        if let settings = found.0 { return settings }
+        if environment.options.readOnly || found.1.developmentFormat != nil {
+            return try decide(found.1, newStore: newStore)
         }
         return try Transactions.write(in: environment) { txn in
-            let recorded = try meta.settings(in: txn)
-            let settings = try decide(recorded, newStore: newStore)
-            if recorded.format == nil {
-                try meta.recordNewStore(
-                    format: StorageFormat.current,
-                    zoneIdentifier: settings.storedTimeZone.identifier,
-                    grid: settings.rollupGrid.rawValue, hourPhase: settings.hourPhase.offset,
-                    in: txn)
-            }
+            if let settings = try existing(in: txn) { return settings }
+            var settings = try decide(try meta.settings(in: txn), newStore: newStore)
+            let encryption = try StoreEncryption.newStore(options: options)
+            let sealed = meta.sealed(by: encryption?.1)
+            if let (records, _) = encryption { try sealed.recordEncryption(records, in: txn) }
+            try sealed.recordNewStore(
+                format: StorageFormat.current,
+                zoneIdentifier: settings.storedTimeZone.identifier,
+                grid: settings.rollupGrid.rawValue, hourPhase: settings.hourPhase.offset,
+                in: txn)
+            settings.sealer = encryption?.1
+            settings.meta = sealed
             return settings
         }
     }
@@ -62,6 +99,11 @@ struct StoreSettings {
     private static func decide(_ recorded: StoredSettings, newStore: NewStore) throws
         -> StoreSettings
     {
+        if recorded.isIncompleteCopy {
+            throw StoreError.incompatibleFormat(
+                "an incomplete copy: its backup was stopped before it finished; delete it and back up again"
+            )
+        }
         if let development = recorded.developmentFormat {
             throw StoreError.incompatibleFormat(
                 "this store was written by a development build of TrendStore (format "

@@ -172,13 +172,27 @@ public actor TrendStore {
     ///
     /// Decodes every block, checks its checksum and invariants, recomputes every rollup row
     /// and hour summary from the samples and compares. A damaged block is reported with its
-    /// series and first start; its bytes are never read as numbers.
+    /// series and first start; its bytes are never read as numbers. In an encrypted store
+    /// every stored value is authenticated first, and one that fails is reported with the
+    /// series and window (or the record) its key names.
     ///
     /// - Complexity: Reads the whole store once.
     public nonisolated func verify() throws -> VerificationReport {
-        var report = try engine.read { txn in
-            try IntegrityCheck(storage: engine.storage).run(in: txn)
+        // In an encrypted store every value must open first: one that does not is reported
+        // with its series and window, and the checks below pass over it.
+        let unopenable = try engine.read { try engine.tables.unopenableValues(in: $0) }
+        var report: VerificationReport
+        do {
+            report = try engine.read { txn in
+                try IntegrityCheck(storage: engine.storage).run(in: txn)
+            }
+        } catch let error as StoreError where !unopenable.isEmpty {
+            // A series record that does not open keeps the series from being listed.
+            report = VerificationReport()
+            report.problems.append(
+                .init(kind: .unreadable, series: "", at: Date(milliseconds: 0), detail: "\(error)"))
         }
+        report.problems.insert(contentsOf: unopenable.map(engine.problem(for:)), at: 0)
         let ids = try engine.environment.metaPageTransactionIDs()
         if !Environment.transactionIDsAgree(ids) {
             report.problems.insert(
@@ -216,6 +230,12 @@ extension TrendStore {
         get throws {
             Int(try engine.read { try engine.tables.meta.settings(in: $0) }.format ?? 0)
         }
+    }
+
+    /// The cipher an encrypted store seals every value with (`"AES-256-GCM"`), `nil` for a
+    /// plain store (``StoreOptions/encryptionKey``).
+    public nonisolated var encryptionCipher: String? {
+        get throws { try engine.read { try engine.tables.meta.encryptionRecords(in: $0)?.cipher } }
     }
 
     /// The grid the store's rollups resolve, chosen when it was created (``StoreOptions/rollupGrid``).

@@ -8,9 +8,7 @@ extension SampleStorage {
         series id: UInt32, in txn: borrowing T,
         _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        try days.forEachRow(in: txn) { series, day, row in
-            if series == id { try body(day, row) }
-        }
+        try days.forEachRow(series: id, in: txn, body)
     }
 
     /// Every rollup row, by series and day, from one walk over the rows (a walk per series
@@ -22,6 +20,15 @@ extension SampleStorage {
         try days.forEachRow(in: txn) { series, day, row in
             rows[series, default: [:]][day] = Array(row)
         }
+        return rows
+    }
+
+    /// The rollup rows of series `id`, by UTC day.
+    func rows<T: ReadableTransaction & ~Copyable>(of id: UInt32, in txn: borrowing T) throws
+        -> [Int64: [UInt8]]
+    {
+        var rows: [Int64: [UInt8]] = [:]
+        try forEachRow(series: id, in: txn) { day, row in rows[day] = Array(row) }
         return rows
     }
 

@@ -11,9 +11,10 @@ struct BlockTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { keyed.table.database }
 
-    /// Opens the table in `environment`.
-    init(in environment: Environment) throws {
-        keyed = SeriesKeyedTable(table: try RawTable(named: Self.name, in: environment))
+    /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
+    init(in environment: Environment, sealer: ValueSealer?) throws {
+        keyed = SeriesKeyedTable(
+            table: try RawTable(named: Self.name, in: environment, sealer: sealer))
     }
 
     /// Calls `body(firstStart, bytes)` for each block of series `id` that may hold samples
@@ -38,8 +39,9 @@ struct BlockTable: Sendable {
                 // its largest start reaches `from`.
                 let previous = entry == nil ? try cursor.last() : try cursor.previous()
                 if let previous, let parsed = StorageKey.parse(previous.key), parsed.series == id,
-                    try reaches(parsed.index, previous.value),
-                    try !body(parsed.index, previous.value)
+                    try !keyed.table.opened(
+                        previous.value, key: previous.key,
+                        { try !reaches(parsed.index, $0) || body(parsed.index, $0) })
                 {
                     return
                 }
@@ -51,7 +53,8 @@ struct BlockTable: Sendable {
             }
             while let current = entry, let parsed = StorageKey.parse(current.key),
                 parsed.series == id, parsed.index <= through,
-                try body(parsed.index, current.value)
+                try keyed.table.opened(
+                    current.value, key: current.key, { try body(parsed.index, $0) })
             {
                 entry = try cursor.next()
             }
@@ -134,5 +137,15 @@ struct BlockTable: Sendable {
         in txn: borrowing T, _ body: (UInt32?) -> Void
     ) throws -> TableReach {
         try keyed.forEachOwner(named: Self.name, in: txn, body)
+    }
+
+    /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
+    var raw: RawTable { keyed.table }
+
+    /// The stored values that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try keyed.table.unopenableValues(in: txn)
     }
 }

@@ -12,9 +12,9 @@ struct DayRowTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { table.database }
 
-    /// Opens the table in `environment`.
-    init(in environment: Environment) throws {
-        table = try RawTable(named: Self.name, in: environment)
+    /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
+    init(in environment: Environment, sealer: ValueSealer?) throws {
+        table = try RawTable(named: Self.name, in: environment, sealer: sealer)
     }
 
     /// Calls `body(series, day, row)` for every row, in key order (day, then series).
@@ -26,6 +26,21 @@ struct DayRowTable: Sendable {
                 try body(parsed.series, parsed.day, value)
             }
             return true
+        }
+    }
+
+    /// Calls `body(day, row)` for each row of series `id`, in day order: a walk over every
+    /// series' keys (they are keyed by day first) that reads only this series' rows.
+    func forEachRow<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, in txn: borrowing T,
+        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try table.forEach(
+            from: [], in: txn,
+            visit: { StorageKey.parseDayRow($0)?.series == id ? .read : .skip }
+        ) { key, value in
+            // The visit read the key: it parses.
+            if let day = StorageKey.parseDayRow(key)?.day { try body(day, value) }
         }
     }
 
@@ -43,13 +58,17 @@ struct DayRowTable: Sendable {
         // or too few to pay for opening a cursor.
         if days.count > 2 && days.count * 8 >= span {
             // One walk over the range's rows, skipping other series' (rows are keyed by day first).
-            try table.forEach(from: StorageKey.dayRowKey(series: id, day: first), in: txn) {
-                key, value in
-                guard let parsed = StorageKey.parseDayRow(key), parsed.day <= last else {
-                    return false
+            try table.forEach(
+                from: StorageKey.dayRowKey(series: id, day: first), in: txn,
+                visit: { key in
+                    guard let parsed = StorageKey.parseDayRow(key), parsed.day <= last else {
+                        return .stop
+                    }
+                    return parsed.series == id && isWanted(parsed.day) ? .read : .skip
                 }
-                if parsed.series == id && isWanted(parsed.day) { try body(parsed.day, value) }
-                return true
+            ) { key, value in
+                // The visit read the key: it parses.
+                if let day = StorageKey.parseDayRow(key)?.day { try body(day, value) }
             }
         } else {
             for day in days {
@@ -95,5 +114,15 @@ struct DayRowTable: Sendable {
     ) throws -> TableReach {
         try table.forEachOwner(
             named: Self.name, in: txn, owner: { StorageKey.parseDayRow($0)?.series }, body)
+    }
+
+    /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
+    var raw: RawTable { table }
+
+    /// The stored values that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try table.unopenableValues(in: txn)
     }
 }

@@ -10,9 +10,14 @@ struct HourSummaryTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { keyed.table.database }
 
-    /// Opens the table in `environment`.
-    init(in environment: Environment) throws {
-        keyed = SeriesKeyedTable(table: try RawTable(named: Self.name, in: environment))
+    /// Whether the values are sealed (an encrypted store): the rows handed out then end with
+    /// the closure they are handed to, rather than with the transaction.
+    var sealsValues: Bool { keyed.table.sealer != nil }
+
+    /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
+    init(in environment: Environment, sealer: ValueSealer?) throws {
+        keyed = SeriesKeyedTable(
+            table: try RawTable(named: Self.name, in: environment, sealer: sealer))
     }
 
     /// Calls `body(group, row)` with the stored row of series `id` for each of `groups`
@@ -76,5 +81,15 @@ struct HourSummaryTable: Sendable {
         in txn: borrowing T, _ body: (UInt32?) -> Void
     ) throws -> TableReach {
         try keyed.forEachOwner(named: Self.name, in: txn, body)
+    }
+
+    /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
+    var raw: RawTable { keyed.table }
+
+    /// The stored values that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try keyed.table.unopenableValues(in: txn)
     }
 }

@@ -10,9 +10,10 @@ struct KeyValueTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { table.database }
 
-    /// Opens the table in `environment`.
-    init(in environment: Environment) throws {
-        table = try RawTable(named: Self.name, in: environment)
+    /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
+    init(in environment: Environment, sealer: ValueSealer?) throws {
+        table = try RawTable(
+            named: Self.name, in: environment, sealer: sealer, textKeys: true)
     }
 
     /// The key prefix of `namespace`'s entries.
@@ -50,5 +51,15 @@ struct KeyValueTable: Sendable {
             body(key, value)
             return true
         }
+    }
+
+    /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
+    var raw: RawTable { table }
+
+    /// The stored values that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try table.unopenableValues(in: txn)
     }
 }

@@ -14,12 +14,27 @@ struct StoredSettings: Equatable, Sendable {
     var grid: String?
     /// `hour-phase-ms`: where summary hours begin after each UTC hour, in milliseconds.
     var hourPhase: Int64?
+    /// `incomplete-copy`: the store is a backup that was stopped before it finished.
+    var isIncompleteCopy = false
+}
+
+/// The `meta` records that stay in the clear in an encrypted store, so it can be opened.
+struct EncryptionRecords: Equatable, Sendable {
+    /// `encryption`: the cipher's name (``ValueSealer/cipherName``).
+    var cipher: String
+    /// `key-derivation`: how a passphrase becomes the key, with the store's salt; `nil` for a
+    /// store created with a key of 32 bytes.
+    var derivation: [UInt8]?
 }
 
 /// The `meta` database: the store's settings, its applied migrations, the next series id
 /// and each series' change count, under the keys FORMAT.md lists.
+///
+/// In an encrypted store every record but the format, the encryption records and the
+/// key-check record is sealed: `plain` reads and writes those, `table` the others.
 struct MetaTable: Sendable {
     private let table: RawTable
+    private let plain: RawTable
     /// The database's name.
     static let name = "meta"
 
@@ -31,6 +46,12 @@ struct MetaTable: Sendable {
     private static let nextSeriesKey = Array("next-series-id".utf8)
     private static let developmentFormatKey = Array("format-version".utf8)
     private static let developmentWindowKey = Array("chunk-window-ms".utf8)
+    private static let encryptionKey = Array("encryption".utf8)
+    private static let derivationKey = Array("key-derivation".utf8)
+    private static let keyCheckKey = Array("key-check".utf8)
+    private static let incompleteCopyKey = Array("incomplete-copy".utf8)
+    /// What the key-check record seals.
+    private static let keyCheckText = Array("trendstore-key-check".utf8)
 
     /// The underlying database, for tests that inspect or damage stored bytes (the layer
     /// check keeps every other file from naming it).
@@ -39,6 +60,76 @@ struct MetaTable: Sendable {
     /// Opens the table in `environment`.
     init(in environment: Environment) throws {
         table = try RawTable(named: Self.name, in: environment)
+        plain = table
+    }
+
+    private init(table: RawTable, plain: RawTable) {
+        self.table = table
+        self.plain = plain
+    }
+
+    /// The same table with its sealed records sealed by `sealer` (none: a plain store).
+    func sealed(by sealer: ValueSealer?) -> MetaTable {
+        MetaTable(table: plain.sealed(by: sealer), plain: plain)
+    }
+
+    /// The encryption records, `nil` in a plain store.
+    func encryptionRecords<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> EncryptionRecords?
+    {
+        guard let cipher = try plain.value(forKey: Self.encryptionKey, in: txn) else { return nil }
+        return EncryptionRecords(
+            cipher: String(decoding: cipher, as: UTF8.self),
+            derivation: try plain.value(forKey: Self.derivationKey, in: txn))
+    }
+
+    /// Records a new store's encryption and its key-check record, sealed by this table's sealer.
+    func recordEncryption(_ records: EncryptionRecords, in txn: borrowing WriteTransaction) throws {
+        try plain.put(Array(records.cipher.utf8), forKey: Self.encryptionKey, in: txn)
+        if let derivation = records.derivation {
+            try plain.put(derivation, forKey: Self.derivationKey, in: txn)
+        }
+        try table.put(Self.keyCheckText, forKey: Self.keyCheckKey, in: txn)
+    }
+
+    /// The keys of the records kept in the clear: an encrypted store's format, encryption
+    /// and key-derivation records, a development build's format records, and the mark of a
+    /// copy not yet finished.
+    static let clearKeys: Set<[UInt8]> = [
+        formatKey, encryptionKey, derivationKey, developmentFormatKey, developmentWindowKey,
+        incompleteCopyKey,
+    ]
+
+    /// The table of the sealed records (every record in a plain store), for copies between
+    /// stores (``StoreTables/copyEntries(from:to:in:)``), which skip ``clearKeys``.
+    var sealedRecords: RawTable { table }
+
+    /// The sealed records that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try table.unopenableValues(in: txn, clear: Self.clearKeys)
+    }
+
+    /// Marks the store as a copy being written (``StoredSettings/isIncompleteCopy``), or
+    /// removes the mark when the copy is complete.
+    func markIncompleteCopy(_ incomplete: Bool, in txn: borrowing WriteTransaction) throws {
+        if incomplete {
+            try plain.put([1], forKey: Self.incompleteCopyKey, in: txn)
+        } else {
+            try plain.delete(forKey: Self.incompleteCopyKey, in: txn)
+        }
+    }
+
+    /// Whether the key-check record opens with this table's sealer and holds what it should.
+    func keyChecks<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Bool {
+        do {
+            return try table.withValue(forKey: Self.keyCheckKey, in: txn) {
+                $0.elementsEqual(Self.keyCheckText)
+            } ?? false
+        } catch is SealedValueDamage {
+            return false
+        }
     }
 
     /// The settings `meta` records.
@@ -47,19 +138,33 @@ struct MetaTable: Sendable {
     func settings<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> StoredSettings
     {
+        var settings = try formatSettings(in: txn)
+        settings.zoneIdentifier = try string(Self.zoneKey, in: txn)
+        settings.grid = try string(Self.gridKey, in: txn)
+        settings.hourPhase = try fixedWidth(
+            Self.phaseKey, Int64.self, "hour phase", from: table, in: txn)
+        return settings
+    }
+
+    /// The format settings alone (`format`, `developmentFormat`): those an encrypted store
+    /// keeps in the clear.
+    ///
+    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a format of the wrong width.
+    func formatSettings<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> StoredSettings
+    {
         var settings = StoredSettings()
-        settings.format = try fixedWidth(Self.formatKey, UInt32.self, "storage format", in: txn)
-        if let bytes = try table.value(forKey: Self.developmentFormatKey, in: txn) {
+        settings.format = try fixedWidth(
+            Self.formatKey, UInt32.self, "storage format", from: plain, in: txn)
+        if let bytes = try plain.value(forKey: Self.developmentFormatKey, in: txn) {
             settings.developmentFormat =
                 bytes.count == 4
                 ? bytes.withUnsafeBytes { $0.littleEndian(at: 0, as: UInt32.self) }
                 : 1
-        } else if try table.value(forKey: Self.developmentWindowKey, in: txn) != nil {
+        } else if try plain.value(forKey: Self.developmentWindowKey, in: txn) != nil {
             settings.developmentFormat = 1
         }
-        settings.zoneIdentifier = try string(Self.zoneKey, in: txn)
-        settings.grid = try string(Self.gridKey, in: txn)
-        settings.hourPhase = try fixedWidth(Self.phaseKey, Int64.self, "hour phase", in: txn)
+        settings.isIncompleteCopy = try plain.value(forKey: Self.incompleteCopyKey, in: txn) != nil
         return settings
     }
 
@@ -68,13 +173,18 @@ struct MetaTable: Sendable {
         format: UInt32, zoneIdentifier: String, grid: String, hourPhase: Int64,
         in txn: borrowing WriteTransaction
     ) throws {
-        try table.put(
-            withUnsafeBytes(of: format.littleEndian, Array.init), forKey: Self.formatKey, in: txn)
+        try recordFormat(format, in: txn)
         try table.put(Array(grid.utf8), forKey: Self.gridKey, in: txn)
         try table.put(
             withUnsafeBytes(of: hourPhase.littleEndian, Array.init), forKey: Self.phaseKey,
             in: txn)
         try setZoneIdentifier(zoneIdentifier, in: txn)
+    }
+
+    /// Records the storage format.
+    func recordFormat(_ format: UInt32, in txn: borrowing WriteTransaction) throws {
+        try plain.put(
+            withUnsafeBytes(of: format.littleEndian, Array.init), forKey: Self.formatKey, in: txn)
     }
 
     /// Records `identifier` as the store's default zone.
@@ -145,7 +255,7 @@ struct MetaTable: Sendable {
 
     /// The fixed-width integer under `key`, or `nil`; a value of another width is refused.
     private func fixedWidth<T: ReadableTransaction & ~Copyable, I: FixedWidthInteger>(
-        _ key: [UInt8], _: I.Type, _ name: String, in txn: borrowing T
+        _ key: [UInt8], _: I.Type, _ name: String, from table: RawTable, in txn: borrowing T
     ) throws -> I? {
         try table.withValue(forKey: key, in: txn) { bytes in
             guard bytes.count == MemoryLayout<I>.size else {

@@ -11,9 +11,10 @@ struct PayloadTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { table.database }
 
-    /// Opens the table in `environment`.
-    init(in environment: Environment) throws {
-        table = try RawTable(named: Self.name, in: environment)
+    /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
+    init(in environment: Environment, sealer: ValueSealer?) throws {
+        table = try RawTable(
+            named: Self.name, in: environment, sealer: sealer, textKeys: true)
     }
 
     /// Calls `body` with the payload under `key`; `nil` when there is none.
@@ -46,5 +47,15 @@ struct PayloadTable: Sendable {
     /// The bytes of the pages holding payloads.
     func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
         try table.byteCount(in: txn)
+    }
+
+    /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
+    var raw: RawTable { table }
+
+    /// The stored values that do not open (none in a plain store).
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try table.unopenableValues(in: txn)
     }
 }

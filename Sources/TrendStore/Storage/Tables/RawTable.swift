@@ -5,41 +5,109 @@ import LMDB
 /// value passes here (`Tools/check-layers.py` fails on an LMDB call outside this folder, and
 /// on this type named outside it).
 ///
-/// Reads hand out borrowed views of the transaction's pages: zero-copy, valid only inside
-/// the closure.
+/// In a plain store reads hand out borrowed views of the transaction's pages: zero-copy,
+/// valid only inside the closure. In an encrypted store every value is sealed on its way in
+/// and opened on its way out (``ValueSealer``), so nothing reaches a page in the clear; the
+/// closures then see the opened copy.
 struct RawTable: Sendable {
     /// The database.
     let database: Database
+    /// The database's name, bound into every sealed value.
+    let name: String
+    /// Seals and opens values in an encrypted store; `nil` in a plain one.
+    let sealer: ValueSealer?
+    /// Whether keys are stored blinded (an encrypted store's text keys,
+    /// `RawTable+BlindedKeys.swift`); callers still give and get them in the clear.
+    let blindsKeys: Bool
 
-    /// Opens (creating it in a writable environment) the database `name`.
-    init(named name: String, in environment: Environment) throws {
+    /// Opens (creating it in a writable environment) the database `name`, whose values
+    /// `sealer` seals (none: plain) and whose keys, with `textKeys`, it also blinds.
+    init(
+        named name: String, in environment: Environment, sealer: ValueSealer? = nil,
+        textKeys: Bool = false
+    ) throws {
         database = try environment.openDatabase(named: name)
+        self.name = name
+        self.sealer = sealer
+        blindsKeys = textKeys && sealer != nil
+    }
+
+    private init(database: Database, name: String, sealer: ValueSealer?) {
+        self.database = database
+        self.name = name
+        self.sealer = sealer
+        blindsKeys = false
+    }
+
+    /// The same database with its values (not its keys) sealed by `sealer` (none: plain).
+    func sealed(by sealer: ValueSealer?) -> RawTable {
+        RawTable(database: database, name: name, sealer: sealer)
     }
 
     /// Calls `body` with the value under `key`; `nil` when there is none.
+    ///
+    /// - Throws: ``SealedValueDamage`` when a sealed value does not open.
     @inline(__always)
     func withValue<T: ReadableTransaction & ~Copyable, R>(
         forKey key: [UInt8], in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try key.withUnsafeBytes { key in try txn.withValue(forKey: key, in: database, body) }
+        guard blindsKeys else {
+            return try key.withUnsafeBytes { key in
+                try txn.withValue(forKey: key, in: database) { try opened($0, key: key, body) }
+            }
+        }
+        return try storedKey(key).withUnsafeBytes { stored in
+            try txn.withValue(forKey: stored, in: database) {
+                try opened($0, key: stored) { plaintext in
+                    guard let entry = Self.splitEntry(plaintext), entry.key.elementsEqual(key)
+                    else {
+                        throw SealedValueDamage(table: name, key: Array(stored))
+                    }
+                    return try body(entry.value)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with `value`, read under `key`, as it was stored: itself in a plain
+    /// store, opened in an encrypted one.
+    ///
+    /// - Throws: ``SealedValueDamage`` when a sealed value does not open.
+    @inline(__always)
+    func opened<R>(
+        _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        guard let sealer else { return try body(value) }
+        return try sealer.open(value, table: name, key: key, body)
     }
 
     /// A copy of the value under `key`, or `nil`.
     func value<T: ReadableTransaction & ~Copyable>(forKey key: [UInt8], in txn: borrowing T)
         throws -> [UInt8]?
     {
-        try txn.value(forKey: key, in: database)
+        guard sealer != nil else { return try txn.value(forKey: key, in: database) }
+        return try withValue(forKey: key, in: txn) { Array($0) }
     }
 
     /// Stores `value` under `key`, replacing what was there.
     func put(_ value: [UInt8], forKey key: [UInt8], in txn: borrowing WriteTransaction) throws {
-        try txn.put(value, forKey: key, in: database)
+        let stored = storedKey(key)
+        try txn.put(
+            try self.stored(entryPlaintext(key: key, value: value), key: stored), forKey: stored,
+            in: database)
+    }
+
+    /// `value` as it is stored under `key`: itself, or sealed in an encrypted store.
+    private func stored(_ value: [UInt8], key: [UInt8]) throws -> [UInt8] {
+        guard let sealer else { return value }
+        return try value.withUnsafeBytes { try sealer.seal($0, table: name, key: key) }
     }
 
     /// Removes the value under `key`; whether there was one.
     @discardableResult
     func delete(forKey key: [UInt8], in txn: borrowing WriteTransaction) throws -> Bool {
-        try txn.delete(forKey: key, in: database)
+        try txn.delete(forKey: storedKey(key), in: database)
     }
 
     /// Calls `body(key, value)` for each entry from the first key at or after `start` (the
@@ -48,15 +116,69 @@ struct RawTable: Sendable {
         from start: [UInt8] = [], in txn: borrowing T,
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        try txn.withCursor(database) { cursor in try cursor.forEach(from: start, body) }
+        guard blindsKeys else {
+            return try txn.withCursor(database) { cursor in
+                try cursor.forEach(from: start) { key, value in
+                    try opened(value, key: key) { try body(key, $0) }
+                }
+            }
+        }
+        for entry in try blindedEntries(prefix: [], from: start, in: txn) {
+            let goesOn = try entry.key.withUnsafeBytes { key in
+                try entry.value.withUnsafeBytes { try body(key, $0) }
+            }
+            if !goesOn { return }
+        }
+    }
+
+    /// What a walk does with an entry, chosen from its key.
+    enum Visit {
+        /// Reads the value and passes the entry on.
+        case read
+        /// Goes on to the next entry without reading the value.
+        case skip
+        /// Ends the walk.
+        case stop
+    }
+
+    /// Calls `body(key, value)` for each entry from the first key at or after `start` that
+    /// `visit` reads, in key order, until `visit` stops the walk: the values of skipped
+    /// entries are not opened. Keys are as stored: not for a table that blinds them.
+    func forEach<T: ReadableTransaction & ~Copyable>(
+        from start: [UInt8], in txn: borrowing T, visit: (UnsafeRawBufferPointer) -> Visit,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try txn.withCursor(database) { cursor in
+            try cursor.forEach(from: start) { key, value in
+                switch visit(key) {
+                case .stop: return false
+                case .skip: return true
+                case .read:
+                    try opened(value, key: key) { try body(key, $0) }
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Calls `body(key)` for each key from the first at or after `start`, in order, until
+    /// `body` returns `false`; no value is read.
+    private func forEachKey<T: ReadableTransaction & ~Copyable>(
+        from start: [UInt8] = [], in txn: borrowing T,
+        _ body: (UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try txn.withCursor(database) { cursor in
+            try cursor.forEach(from: start) { key, _ in try body(key) }
+        }
     }
 
     /// The keys starting with `prefix`, in order.
     func keys<T: ReadableTransaction & ~Copyable>(prefix: [UInt8], in txn: borrowing T) throws
         -> [[UInt8]]
     {
+        if blindsKeys { return try blindedEntries(prefix: prefix, from: [], in: txn).map(\.key) }
         var keys: [[UInt8]] = []
-        try forEach(from: prefix, in: txn) { key, _ in
+        try forEachKey(from: prefix, in: txn) { key in
             guard key.starts(with: prefix) else { return false }
             keys.append(Array(key))
             return true
@@ -64,11 +186,37 @@ struct RawTable: Sendable {
         return keys
     }
 
-    /// Runs `body` with a cursor over the database, for walks that move both ways.
+    /// Runs `body` with a cursor over the database, for walks that move both ways; the
+    /// values it reads are as stored: pass them through ``opened(_:key:_:)``.
     func withCursor<T: ReadableTransaction & ~Copyable, R>(
         in txn: borrowing T, _ body: (inout Cursor) throws -> R
     ) throws -> R {
         try txn.withCursor(database, body)
+    }
+
+    /// The stored values that do not open, by key (none in a plain store); the keys
+    /// `clear` lists are stored in the clear and skipped.
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(
+        in txn: borrowing T, clear: Set<[UInt8]> = []
+    ) throws -> [SealedValueDamage] {
+        guard sealer != nil else { return [] }
+        var damaged: [SealedValueDamage] = []
+        try txn.withCursor(database) { cursor in
+            try cursor.forEach(from: []) { key, value in
+                guard !clear.contains(Array(key)) else { return true }
+                do {
+                    try opened(value, key: key) { plaintext in
+                        if blindsKeys && Self.splitEntry(plaintext) == nil {
+                            throw SealedValueDamage(table: name, key: Array(key))
+                        }
+                    }
+                } catch let damage as SealedValueDamage {
+                    damaged.append(damage)
+                }
+                return true
+            }
+        }
+        return damaged
     }
 
     /// How many entries LMDB records for the database.
@@ -90,7 +238,7 @@ struct RawTable: Sendable {
         _ body: (UInt32?) -> Void
     ) throws -> TableReach {
         var reached = 0
-        try forEach(in: txn) { key, _ in
+        try forEachKey(in: txn) { key in
             reached += 1
             body(owner(key))
             return true
@@ -109,6 +257,17 @@ struct RawTable: Sendable {
     /// after every stored key (`MDB_APPEND`), so values written as time goes on fill pages
     /// whole.
     func putInKeyOrder(_ values: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction) throws {
+        guard !blindsKeys else {
+            // Blinded keys have no order to append in.
+            for (key, value) in values {
+                if let value {
+                    try put(value, forKey: key, in: txn)
+                } else {
+                    try delete(forKey: key, in: txn)
+                }
+            }
+            return
+        }
         var last = try txn.withCursor(database) { try $0.last().map { Array($0.key) } }
         for (key, value) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard let value else {
@@ -116,7 +275,7 @@ struct RawTable: Sendable {
                 continue
             }
             let appending = last.map { $0.lexicographicallyPrecedes(key) } ?? true
-            try value.withUnsafeBytes { value in
+            try stored(value, key: key).withUnsafeBytes { value in
                 try key.withUnsafeBytes { key in
                     try txn.put(value, forKey: key, in: database, append: appending)
                 }

@@ -39,12 +39,11 @@ struct SeriesKeyedTable: Sendable {
 
     /// Removes every entry of series `id`.
     func removeAll(series id: UInt32, in txn: borrowing WriteTransaction) throws {
-        var indices: [Int64] = []
-        try forEach(series: id, in: txn) { index, _ in
-            indices.append(index)
-            return true
+        let prefix = StorageKey.make(series: id, index: .min)
+        for key in try table.keys(prefix: Array(prefix.prefix(4)), in: txn)
+        where key.count == StorageKey.size {
+            try table.delete(forKey: key, in: txn)
         }
-        for index in indices { try delete(series: id, index: index, in: txn) }
     }
 
     /// Calls `body` with the series each key names, and returns the walk's reach.

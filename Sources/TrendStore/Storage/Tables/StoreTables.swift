@@ -19,15 +19,16 @@ struct StoreTables: Sendable {
     let keyValues: KeyValueTable
 
     /// Opens every table of `environment` beside `meta`, opened (and its settings checked)
-    /// first, creating those missing in a writable environment.
-    init(in environment: Environment, meta: MetaTable) throws {
+    /// first, creating those missing in a writable environment; `sealer` seals their values
+    /// in an encrypted store (`meta` is already sealed by it).
+    init(in environment: Environment, meta: MetaTable, sealer: ValueSealer?) throws {
         self.meta = meta
-        payloads = try PayloadTable(in: environment)
-        keyValues = try KeyValueTable(in: environment)
-        series = try SeriesTable(in: environment)
-        blocks = try BlockTable(in: environment)
-        days = try DayRowTable(in: environment)
-        hours = try HourSummaryTable(in: environment)
+        payloads = try PayloadTable(in: environment, sealer: sealer)
+        keyValues = try KeyValueTable(in: environment, sealer: sealer)
+        series = try SeriesTable(in: environment, sealer: sealer)
+        blocks = try BlockTable(in: environment, sealer: sealer)
+        days = try DayRowTable(in: environment, sealer: sealer)
+        hours = try HourSummaryTable(in: environment, sealer: sealer)
     }
 
     /// Whether the store of `environment` holds no series, cached aggregates or typed-cache
@@ -45,5 +46,16 @@ struct StoreTables: Sendable {
             }
         }
         return true
+    }
+
+    /// Every stored value of an encrypted store that does not open, table by table (none in
+    /// a plain store): what ``TrendStore/verify()`` reports before it decodes anything.
+    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> [SealedValueDamage]
+    {
+        try meta.unopenableValues(in: txn) + series.unopenableValues(in: txn)
+            + blocks.unopenableValues(in: txn) + days.unopenableValues(in: txn)
+            + hours.unopenableValues(in: txn) + payloads.unopenableValues(in: txn)
+            + keyValues.unopenableValues(in: txn)
     }
 }

@@ -1,0 +1,74 @@
+/// Decides, when a store opens, whether and with which key its values are sealed: from the
+/// encryption records its `meta` keeps in the clear and the key the handle was given.
+enum StoreEncryption {
+    /// The sealer of an existing store whose `meta` holds `records` (`nil`: a plain store),
+    /// opened with `options`' key; `nil` for a plain store. Whether the key is the store's is
+    /// for the key-check record to tell.
+    ///
+    /// - Throws: ``StoreError/encryptionKeyRequired(path:reason:)`` for an encrypted store
+    ///   opened without a key, ``StoreError/notEncrypted(path:)`` for a plain store opened
+    ///   with one, ``StoreError/wrongEncryptionKey(path:)`` for a passphrase given to a store
+    ///   created with 32 bytes, ``StoreError/incompatibleFormat(_:)`` for a cipher or key
+    ///   derivation this version does not read.
+    static func sealer(for records: EncryptionRecords?, options: StoreOptions, path: String)
+        throws -> ValueSealer?
+    {
+        #if Encryption
+            guard let records else {
+                if options.encryptionKey != nil { throw StoreError.notEncrypted(path: path) }
+                return nil
+            }
+            guard let key = options.encryptionKey else {
+                throw StoreError.encryptionKeyRequired(
+                    path: path, reason: "encrypted (\(records.cipher)); open it with its key")
+            }
+            guard records.cipher == ValueSealer.cipherName else {
+                throw StoreError.incompatibleFormat(
+                    "encrypted with \(records.cipher), which this TrendStore does not read")
+            }
+            switch key.material {
+            case .bytes(let bytes):
+                return ValueSealer(key: bytes)
+            case .passphrase(let passphrase):
+                guard let recorded = records.derivation else {
+                    throw StoreError.wrongEncryptionKey(path: path)
+                }
+                guard let derivation = KeyDerivation(encoded: recorded) else {
+                    throw StoreError.incompatibleFormat(
+                        "a key-derivation record this TrendStore does not read")
+                }
+                return ValueSealer(key: try derivation.key(from: passphrase))
+            }
+        #else
+            guard let records else { return nil }
+            throw StoreError.encryptionKeyRequired(
+                path: path,
+                reason:
+                    "encrypted (\(records.cipher)), and this build of TrendStore has no encryption (package trait Encryption)"
+            )
+        #endif
+    }
+
+    /// The encryption records and sealer of a store `options` creates; `nil` when it is plain.
+    static func newStore(options: StoreOptions) throws -> (EncryptionRecords, ValueSealer)? {
+        #if Encryption
+            guard let key = options.encryptionKey else { return nil }
+            switch key.material {
+            case .bytes(let bytes):
+                return (
+                    EncryptionRecords(cipher: ValueSealer.cipherName, derivation: nil),
+                    ValueSealer(key: bytes)
+                )
+            case .passphrase(let passphrase):
+                let derivation = KeyDerivation.fresh()
+                return (
+                    EncryptionRecords(
+                        cipher: ValueSealer.cipherName, derivation: derivation.encoded),
+                    ValueSealer(key: try derivation.key(from: passphrase))
+                )
+            }
+        #else
+            return nil
+        #endif
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import LMDB
+
+extension StoreEngine {
+    /// Writes a compacted copy of the store into `directory`, a new store's directory, with
+    /// its values sealed as a store `options` creates seals them: under its key, or in the
+    /// clear without one. The copy is marked incomplete (it refuses to open) until its last
+    /// entry is written, and is read from one snapshot while other handles go on writing.
+    func writeSealedCopy(into directory: URL, options: StoreOptions) throws {
+        try checkOpen()
+        var environmentOptions = Environment.Options()
+        environmentOptions.mapSize = max(options.initialMapSize, 2 * fileSize())
+        let destination = try EnvironmentRegistry.acquire(
+            directory: directory, options: environmentOptions)
+        defer { EnvironmentRegistry.release(destination) }
+        let meta = try MetaTable(in: destination)
+        let sealing = try StoreEncryption.newStore(options: options)
+        let sealedMeta = meta.sealed(by: sealing?.1)
+        let copy = try StoreTables(in: destination, meta: sealedMeta, sealer: sealing?.1)
+        try Transactions.write(in: destination) { txn in
+            try meta.markIncompleteCopy(true, in: txn)
+            try meta.recordFormat(StorageFormat.current, in: txn)
+            if let (records, _) = sealing { try sealedMeta.recordEncryption(records, in: txn) }
+        }
+        try read { txn in try tables.copyEntries(from: txn, to: copy, in: destination) }
+        try Transactions.write(in: destination) { try meta.markIncompleteCopy(false, in: $0) }
+    }
+}

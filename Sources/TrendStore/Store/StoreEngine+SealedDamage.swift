@@ -1,0 +1,58 @@
+import Foundation
+
+extension StoreEngine {
+    /// The store error for a sealed value of an encrypted store that did not open, naming
+    /// the series and the window its key tells: a damaged block or rollup as for a plain
+    /// store, else a damaged record.
+    func storeError(for damage: SealedValueDamage) -> StoreError {
+        let reason = SealedValueDamage.reason
+        // Not through `read`, which turns damage into this error: a series record that does
+        // not open leaves the series unnamed.
+        let records = try? Transactions.read(in: environment) {
+            try storage.allSeriesRecords(in: $0)
+        }
+        func record(_ id: UInt32) -> SeriesRecord? { records?.first { $0.id == id } }
+        func name(_ id: UInt32) -> String { record(id)?.name ?? "#\(id)" }
+        return damage.key.withUnsafeBytes { key in
+            switch damage.table {
+            case BlockTable.name:
+                if let (id, firstStart) = StorageKey.parse(key) {
+                    return .damagedBlock(series: name(id), firstStart: firstStart, reason: reason)
+                }
+            case DayRowTable.name:
+                if let (id, day) = StorageKey.parseDayRow(key) {
+                    return .damagedRollup(
+                        series: name(id), dayStart: day * TimeGrid.day, reason: reason)
+                }
+            case HourSummaryTable.name:
+                if let (id, group) = StorageKey.parse(key) {
+                    let days = HourSummaryCodec.daysPerRow(record(id)?.kind ?? .cumulative)
+                    return .damagedRollup(
+                        series: name(id), dayStart: group * days * TimeGrid.day,
+                        reason: "hour summary " + reason)
+                }
+            default:
+                break
+            }
+            return .damagedRecord(table: damage.table, record: damage.recordName, reason: reason)
+        }
+    }
+
+    /// The problem ``TrendStore/verify()`` reports for a sealed value that did not open.
+    func problem(for damage: SealedValueDamage) -> VerificationReport.Problem {
+        let error = storeError(for: damage)
+        switch error {
+        case let .damagedBlock(series, firstStart, _):
+            return .init(
+                kind: .damagedBlock, series: series, at: Date(milliseconds: firstStart),
+                detail: "\(error)")
+        case let .damagedRollup(series, dayStart, _):
+            return .init(
+                kind: .damagedRollup, series: series, at: Date(milliseconds: dayStart),
+                detail: "\(error)")
+        default:
+            return .init(
+                kind: .unreadable, series: "", at: Date(milliseconds: 0), detail: "\(error)")
+        }
+    }
+}
