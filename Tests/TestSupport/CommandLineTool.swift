@@ -16,12 +16,18 @@ public enum CommandLineTool {
         return FileManager.default.isExecutableFile(atPath: fromBuild.path) ? fromBuild : nil
     }
 
-    /// Starts the tool with `arguments`; its output goes to the returned pipe.
-    public static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+    /// Starts the tool with `arguments`, and `environment` added to this process's; its
+    /// output goes to the returned pipe.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (process: Process, output: Pipe)
+    {
         guard let url else { throw ToolMissing() }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -29,9 +35,12 @@ public enum CommandLineTool {
         return (process, output)
     }
 
-    /// Runs the tool to the end and returns its exit status and output.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let (process, output) = try start(arguments)
+    /// Runs the tool (with `environment` added) to the end and returns its exit status and
+    /// output.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws
+        -> (status: Int32, output: String)
+    {
+        let (process, output) = try start(arguments, environment: environment)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

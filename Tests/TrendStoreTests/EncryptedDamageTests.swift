@@ -201,5 +201,34 @@
                 ($0 as? StoreError)?.code == "damaged-record"
             }
         }
+
+        @Test(
+            "a value moved under another key does not open: a block copied over its neighbour is damage"
+        )
+        func movedValue() async throws {
+            var options = StoreOptions()
+            options.encryptionKey = .random()
+            try await withTemporaryStore(options: options) { store, _ in
+                var generator = SampleGenerator(seed: 9)
+                try await store.write(
+                    generator.minuteSamples(from: 1_772_000_000_000, count: 40_000), to: "bulk",
+                    unit: "kcal")
+                let engine = store.engine
+                let blocks = engine.storage.blocks.database
+                let (first, second) = try engine.write { txn, _ in
+                    let record = try engine.storage.requireSeries(named: "bulk", in: txn)
+                    let starts = try engine.storage.blockStarts(
+                        of: record, startingFrom: .min, through: .max, in: txn)
+                    let first = StorageKey.make(series: record.id, index: starts[0])
+                    let second = StorageKey.make(series: record.id, index: starts[1])
+                    let moved = try #require(try txn.value(forKey: first, in: blocks))
+                    try txn.put(moved, forKey: second, in: blocks)
+                    return (starts[0], starts[1])
+                }
+                let damaged = try store.verify().problems.filter { $0.kind == .damagedBlock }
+                #expect(damaged.map(\.at.millisecondsSince1970) == [second])
+                #expect(first != second)
+            }
+        }
     }
 #endif

@@ -4,8 +4,10 @@ import LMDB
 extension StoreEngine {
     /// Writes a compacted copy of the store into `directory`, a new store's directory, with
     /// its values sealed as a store `options` creates seals them: under its key, or in the
-    /// clear without one. The copy is marked incomplete (it refuses to open) until its last
-    /// entry is written, and is read from one snapshot while other handles go on writing.
+    /// clear without one. The copy is marked incomplete: it refuses to open until
+    /// ``markCopyComplete()`` is called on a handle opened with
+    /// ``StoreOptions/opensIncompleteCopy``. It is read from one snapshot while other
+    /// handles go on writing.
     func writeSealedCopy(into directory: URL, options: StoreOptions) throws {
         try checkOpen()
         var environmentOptions = Environment.Options()
@@ -23,6 +25,11 @@ extension StoreEngine {
             if let (records, _) = sealing { try sealedMeta.recordEncryption(records, in: txn) }
         }
         try read { txn in try tables.copyEntries(from: txn, to: copy, in: destination) }
-        try Transactions.write(in: destination) { try meta.markIncompleteCopy(false, in: $0) }
+    }
+
+    /// Removes the mark of a copy written by ``writeSealedCopy(into:options:)``: it opens
+    /// from now on.
+    func markCopyComplete() throws {
+        try write { txn, _ in try tables.meta.markIncompleteCopy(false, in: txn) }
     }
 }

@@ -35,6 +35,9 @@ public struct StoreOptions: Sendable {
     /// Whether queries read whole summary hours from the hour summaries (the default) or
     /// from their quarter-hour slots: the same bits, which the tests hold them to.
     var readsHourSummaries = true
+    /// Whether a copy marked incomplete opens: only for the backup that verifies it before
+    /// removing the mark.
+    var opensIncompleteCopy = false
 
     /// The defaults: the current time zone and the grid it suits for a new store,
     /// read-write, durable commits, the system clock.

@@ -23,6 +23,8 @@ struct StoreSettings {
         var zone: TimeZone?
         /// The grid a new store records (`nil`: the one its zone suits).
         var grid: RollupGrid?
+        /// Whether a copy marked incomplete opens (``StoreOptions/opensIncompleteCopy``).
+        var opensIncompleteCopy = false
     }
 
     /// Reads the settings, writing them first when the store is new.
@@ -50,7 +52,9 @@ struct StoreSettings {
     static func load(environment: Environment, meta: MetaTable, options: StoreOptions, path: String)
         throws -> StoreSettings
     {
-        let newStore = NewStore(zone: options.timeZone, grid: options.rollupGrid)
+        let newStore = NewStore(
+            zone: options.timeZone, grid: options.rollupGrid,
+            opensIncompleteCopy: options.opensIncompleteCopy)
         /// The settings of a store that records its format, read in `txn`.
         func existing<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
             -> StoreSettings?
@@ -99,7 +103,7 @@ struct StoreSettings {
     private static func decide(_ recorded: StoredSettings, newStore: NewStore) throws
         -> StoreSettings
     {
-        if recorded.isIncompleteCopy {
+        if recorded.isIncompleteCopy && !newStore.opensIncompleteCopy {
             throw StoreError.incompatibleFormat(
                 "an incomplete copy: its backup was stopped before it finished; delete it and back up again"
             )

@@ -8,8 +8,8 @@
         /// other threads and processes go on reading and writing it.
         ///
         /// The copy is written beside `directory` under a hidden name
-        /// (`.NAME.partial-UUID`), then opened with `key` and verified, and only then renamed
-        /// to `directory`; the original is only read. A copy stopped before it finished (a
+        /// (`.NAME.partial-UUID`) marked incomplete, then opened with `key` and verified, and
+        /// only then marked complete and renamed to `directory`; the original is only read. A copy stopped before it finished (a
         /// killed process, a full disk) leaves no store at `directory`, and the partial one it
         /// leaves refuses to open (``StoreError/incompatibleFormat(_:)``): delete it and copy
         /// again. No value reaches the disk in the clear unless `key` is `nil`.
@@ -35,10 +35,10 @@
                 var options = StoreOptions()
                 options.encryptionKey = key
                 try engine.writeSealedCopy(into: partial, options: options)
-                options.readOnly = true
+                options.opensIncompleteCopy = true
                 let copy = try TrendStore(directory: partial, options: options)
+                defer { copy.engine.close() }
                 let report = try copy.verify()
-                copy.engine.close()
                 guard report.isHealthy else {
                     throw StoreError.storeUnavailable(
                         path: directory.path,
@@ -46,6 +46,8 @@
                             "the copy did not verify (\(report.problems.count) problems, first: \(report.problems[0])); run verify on the original"
                     )
                 }
+                try copy.engine.markCopyComplete()
+                copy.engine.close()
                 // An empty directory at `directory` is replaced; one holding files is not.
                 guard rename(partial.path, directory.path) == 0 else {
                     throw StoreError.storeUnavailable(

@@ -34,12 +34,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     /// What to measure.
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case queries, writes, sizes, statistics, ingest
+        case queries, writes, sizes, statistics, ingest, encryption
     }
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool)."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset."
     )
     var suite: Suite = .queries
 
@@ -106,6 +106,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                     settings: IngestBenchmark.Settings(
                         days: size.days, endDate: Self.endDate.description,
                         zone: zone.identifier, runs: ingestRuns, threads: threads)))
+            return
+        case .encryption:
+            print(
+                try await EncryptionBenchmark.run(
+                    directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
+                    iterations: iterations))
             return
         case .statistics:
             try await StatisticsBenchmark.run(

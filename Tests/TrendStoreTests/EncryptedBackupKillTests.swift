@@ -1,0 +1,96 @@
+#if Encryption
+    import Foundation
+    import Testing
+    import TestSupport
+    import TrendStore
+
+    /// A key-changing copy killed at any moment leaves the original untouched and no copy
+    /// holding data that opens.
+    @Suite("Encrypted backups killed midway", .serialized)
+    struct EncryptedBackupKillTests {
+        @Test(
+            "SIGKILL during backup --new-key-file: the original is untouched, the copy is whole or absent"
+        )
+        func killDuringRekey() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let original = directory.url.appendingPathComponent("original")
+            let keyFile = directory.url.appendingPathComponent("key").path
+            let newKeyFile = directory.url.appendingPathComponent("new-key").path
+            for file in [keyFile, newKeyFile] {
+                #expect(try CommandLineTool.run(["keygen", "--out", file]).status == 0)
+            }
+            let key = try #require(try Self.key(keyFile))
+            let newKey = try #require(try Self.key(newKeyFile))
+            var options = StoreOptions()
+            options.encryptionKey = key
+            options.durableCommits = false
+            do {
+                let store = try TrendStore(directory: original, options: options)
+                var generator = SampleGenerator(seed: 77)
+                for part in 0..<6 {
+                    try await store.write(
+                        generator.minuteSamples(
+                            from: 1_600_000_000_000 + Int64(part) * 60_000 * 60_000, count: 60_000),
+                        to: "energy-\(part % 3)", unit: "kcal")
+                }
+                await store.close()
+            }
+            options.readOnly = true
+            let before = try Self.digest(original, options)
+            var outcomes: [String] = []
+            for trial in 0..<8 {
+                let target = directory.url.appendingPathComponent("copy-\(trial)")
+                let (child, _) = try CommandLineTool.start([
+                    "backup", target.path, "--store", original.path, "--key-file", keyFile,
+                    "--new-key-file", newKeyFile,
+                ])
+                try await Task.sleep(for: .milliseconds(40 + 450 * trial))
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                #expect(try Self.digest(original, options) == before, "trial \(trial)")
+                var copyOptions = StoreOptions()
+                copyOptions.encryptionKey = newKey
+                copyOptions.readOnly = true
+                if FileManager.default.fileExists(atPath: target.path) {
+                    #expect(try Self.digest(target, copyOptions) == before, "trial \(trial)")
+                    outcomes.append("whole")
+                } else {
+                    outcomes.append("absent")
+                }
+                // A partial copy left beside it holds nothing that opens.
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+                where name.hasPrefix(".copy-\(trial).partial-") {
+                    let partial = directory.url.appendingPathComponent(name)
+                    let opened = try? TrendStore(directory: partial, options: copyOptions)
+                    #expect(try opened?.series().isEmpty ?? true, "trial \(trial): \(name) opens")
+                    outcomes[outcomes.count - 1] += " (partial left)"
+                }
+            }
+            print("backup kill trials: \(outcomes)")
+        }
+
+        /// What the store at `url` holds: its series and every verification count.
+        static func digest(_ url: URL, _ options: StoreOptions) throws -> String {
+            let store = try TrendStore(directory: url, options: options)
+            let report = try store.verify()
+            #expect(report.isHealthy, "\(url.lastPathComponent): \(report.problems.prefix(3))")
+            return "\(try store.series()) \(report.samplesChecked) \(report.rollupsChecked)"
+        }
+
+        /// The key in a file `trendstore keygen` wrote.
+        static func key(_ path: String) throws -> EncryptionKey? {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            var bytes: [UInt8] = []
+            var index = text.startIndex
+            while index < text.endIndex {
+                let next = text.index(index, offsetBy: 2)
+                guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            return try EncryptionKey(rawBytes: bytes)
+        }
+    }
+#endif

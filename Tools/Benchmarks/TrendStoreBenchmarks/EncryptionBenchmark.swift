@@ -1,0 +1,165 @@
+import Foundation
+import TrendStore
+import TrendStoreGenerator
+import TrendStoreImport
+
+/// An encrypted store beside a plain one holding the same dataset, in the same run: ingest,
+/// bytes per sample, a weekday average, all seven over all time (cold and warm), and a
+/// single-sample durable write; each figure with the issue's bound on the ratio.
+enum EncryptionBenchmark {
+    /// One figure of both stores.
+    struct Row {
+        var label: String
+        var plain: Double
+        var encrypted: Double
+        /// `encrypted / plain` must stay at or below this (at or above, for a rate).
+        var bound: Double
+        var isRate = false
+        var unit: String
+
+        var ratio: Double { encrypted / plain }
+        var holds: Bool { isRate ? ratio >= bound : ratio <= bound }
+    }
+
+    static func run(
+        directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int
+    ) async throws -> String {
+        var configuration = DatasetGenerator.Configuration(days: days, endDate: endDate)
+        configuration.seed = 7
+        configuration.timeZone = zone
+        let csv = directory.appendingPathComponent("encryption-data.csv").path
+        let writer = try SampleCSVWriter(path: csv)
+        try DatasetGenerator(configuration).generate { try writer.write($0) }
+        try writer.close()
+
+        var stores: [TrendStore] = []
+        var rates: [[Double]] = [[], []]
+        var samples = 0
+        // Two imports each, alternating, into new stores: the faster of each pair counts.
+        for round in 0..<2 {
+            for encrypted in [false, true] {
+                let store = try freshStore(
+                    "encryption-\(encrypted)-\(round)", in: directory, zone: zone,
+                    encrypted: encrypted, durable: false)
+                let summary = try await Importer(store: store).importFile(at: csv)
+                samples = summary.samplesRead
+                rates[encrypted ? 1 : 0].append(summary.samplesPerSecond)
+                if round == 1 { stores.append(store) }
+            }
+        }
+        var rows = [
+            Row(
+                label: "ingest, end to end (samples/s)", plain: rates[0].max()!,
+                encrypted: rates[1].max()!, bound: 0.8, isRate: true, unit: "/s"),
+            Row(
+                label: "bytes on disk per sample",
+                plain: Double(stores[0].fileSize) / Double(samples),
+                encrypted: Double(stores[1].fileSize) / Double(samples), bound: 1.03, unit: "B"),
+        ]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let now = calendar.date(
+            from: DateComponents(year: 2026, month: 11, day: 21, hour: 13, minute: 37))!
+        let day = Weekday(of: endDate)
+        // Alternating runs of the two stores, so a slow moment of the machine hits both.
+        func compare(
+            _ label: String, runs: Int, bound: Double, _ body: (TrendStore) throws -> Void
+        ) throws {
+            var timings: [[Double]] = [[], []]
+            for _ in 0..<3 {
+                for (index, store) in stores.enumerated() {
+                    timings[index].append(try BenchClock.time(runs) { try body(store) }.median)
+                }
+            }
+            guard try answers(stores[0], now) == answers(stores[1], now) else {
+                throw BenchmarkError("\(label): the two stores answer differently")
+            }
+            rows.append(
+                Row(
+                    label: label + " (median µs)", plain: timings[0].sorted()[1],
+                    encrypted: timings[1].sorted()[1], bound: bound, unit: "µs"))
+        }
+        try compare("Q1 weekday average", runs: iterations, bound: 1.5) {
+            _ = try $0.weekdayAverage(of: "activeEnergy", weekday: day, now: now)
+        }
+        try compare(
+            "Q4 all seven weekday averages, all time", runs: max(20, iterations / 50), bound: 1.3
+        ) {
+            _ = try $0.weekdayAverages(
+                of: "activeEnergy", now: now, options: .init(window: .allTime))
+        }
+        try compare("Q3 one-year heatmap, Ride + Run", runs: max(20, iterations / 10), bound: 1.5) {
+            _ = try $0.heatmap(
+                of: ["Ride", "Run"], from: endDate.adding(days: -364), through: endDate)
+        }
+        rows.append(try await durableWrites(directory: directory, zone: zone, runs: iterations / 4))
+        return render(rows, samples: samples, days: days, zone: zone)
+    }
+
+    /// The figures both stores must agree on.
+    private static func answers(_ store: TrendStore, _ now: Date) throws -> String {
+        "\(try store.weekdayAverages(of: "activeEnergy", now: now, options: .init(window: .allTime)))"
+    }
+
+    /// Single-sample durable commits appended to a series of 100,000 minute samples.
+    private static func durableWrites(directory: URL, zone: TimeZone, runs: Int) async throws
+        -> Row
+    {
+        var medians: [[Double]] = [[], []]
+        for round in 0..<2 {
+            for encrypted in [false, true] {
+                let store = try freshStore(
+                    "writes-\(encrypted)-\(round)", in: directory, zone: zone,
+                    encrypted: encrypted, durable: true)
+                let start: Int64 = 1_760_000_000_000
+                try await store.write(
+                    (0..<100_000).map {
+                        Sample(
+                            startMilliseconds: start + Int64($0) * 60_000,
+                            endMilliseconds: start + Int64($0) * 60_000 + 60_000,
+                            value: Double($0 % 97) / 10)
+                    }, to: "energy", unit: "kcal")
+                var next = start + 100_000 * 60_000
+                let timing = try await BenchClock.time(runs) {
+                    defer { next += 60_000 }
+                    try await store.write(
+                        [Sample(startMilliseconds: next, endMilliseconds: next + 60_000, value: 1)],
+                        to: "energy", unit: "kcal")
+                }
+                medians[encrypted ? 1 : 0].append(timing.median)
+            }
+        }
+        return Row(
+            label: "1-sample durable write (median µs)", plain: medians[0].min()!,
+            encrypted: medians[1].min()!, bound: 1.2, unit: "µs")
+    }
+
+    private static func freshStore(
+        _ name: String, in directory: URL, zone: TimeZone, encrypted: Bool, durable: Bool
+    ) throws -> TrendStore {
+        var options = StoreOptions()
+        options.timeZone = zone
+        options.durableCommits = durable
+        if encrypted { options.encryptionKey = .random() }
+        let url = directory.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: url)
+        return try TrendStore(directory: url, options: options)
+    }
+
+    private static func render(_ rows: [Row], samples: Int, days: Int, zone: TimeZone) -> String {
+        var lines = [
+            "encryption: \(samples) samples, \(days) days in \(zone.identifier); plain and AES-256-GCM stores of the same data, same run",
+            "| figure | plain | encrypted | ratio | bound | holds |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
+        for row in rows {
+            let format = row.isRate ? "%.3g" : row.unit == "B" ? "%.3f" : "%.1f"
+            lines.append(
+                "| \(row.label) | \(String(format: format, row.plain)) | "
+                    + "\(String(format: format, row.encrypted)) | "
+                    + String(format: "%.3f", row.ratio) + " | "
+                    + "\(row.isRate ? "≥" : "≤") \(row.bound) | \(row.holds ? "yes" : "NO") |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
