@@ -4,6 +4,7 @@
     import Testing
     import TestSupport
     @testable import TrendStore
+    import TrendStoreGenerator
 
     /// An encrypted store's bytes changed or moved: reported by `verify`, thrown by queries,
     /// never read as figures; and nothing of what it holds lies on disk in the clear.
@@ -228,6 +229,73 @@
                 let damaged = try store.verify().problems.filter { $0.kind == .damagedBlock }
                 #expect(damaged.map(\.at.millisecondsSince1970) == [second])
                 #expect(first != second)
+            }
+        }
+
+        @Test(
+            "random bytes in place of sealed values, in every table, are damage: never a crash or a figure",
+            arguments: 0..<4)
+        func randomSealedValues(seed: UInt64) async throws {
+            var options = StoreOptions()
+            options.encryptionKey = .random()
+            try await withTemporaryStore(options: options) { store, _ in
+                try await Self.fillRecognisably(store)
+                let engine = store.engine
+                var random = SeededGenerator(seed: seed)
+                let databases = [
+                    engine.tables.series.database, engine.tables.blocks.database,
+                    engine.tables.days.database, engine.tables.hours.database,
+                    engine.tables.payloads.database, engine.tables.keyValues.database,
+                ]
+                let replaced = try engine.write { txn, _ in
+                    var replaced = 0
+                    for database in databases {
+                        var keys: [[UInt8]] = []
+                        try txn.withCursor(database) { cursor in
+                            try cursor.forEach(from: []) { key, _ in
+                                keys.append(Array(key))
+                                return true
+                            }
+                        }
+                        for key in keys where random.next() % 2 == 0 {
+                            // Lengths around the envelope's: empty, short of a tag, a
+                            // valid scheme byte before noise.
+                            var bytes = (0..<(random.next() % 64)).map { _ in
+                                UInt8.random(in: 0...255, using: &random)
+                            }
+                            if !bytes.isEmpty && random.next() % 2 == 0 { bytes[0] = 1 }
+                            try txn.put(bytes, forKey: key, in: database)
+                            replaced += 1
+                        }
+                    }
+                    return replaced
+                }
+                let report = try store.verify()
+                #expect(report.problems.count >= replaced)
+                for query in [
+                    { _ = try store.series() },
+                    {
+                        _ = try store.samples(
+                            of: "Quetzalcoatlus", from: .distantPast, to: .distantFuture)
+                    },
+                    { _ = try store.cacheEntries() },
+                ] as [() throws -> Void] {
+                    do { try query() } catch let error as StoreError {
+                        #expect(
+                            ["damaged-block", "damaged-rollup", "damaged-record", "unknown-series"]
+                                .contains(error.code))
+                    }
+                }
+            }
+            // A key-derivation record of random bytes is refused or read, never trusted
+            // beyond its bounds.
+            var random = SeededGenerator(seed: seed + 100)
+            for _ in 0..<2_000 {
+                var bytes = (0..<26).map { _ in UInt8.random(in: 0...255, using: &random) }
+                bytes[0] = 1
+                if let derivation = KeyDerivation(encoded: bytes) {
+                    #expect(derivation.logRounds <= 20 && derivation.parallelism <= 16)
+                }
             }
         }
     }

@@ -22,8 +22,10 @@ enum EncryptionBenchmark {
     }
 
     static func run(
-        directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int
+        directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int,
+        only: String?
     ) async throws -> String {
+        func wanted(_ label: String) -> Bool { only.map(label.hasPrefix) ?? true }
         var configuration = DatasetGenerator.Configuration(days: days, endDate: endDate)
         configuration.seed = 7
         configuration.timeZone = zone
@@ -65,6 +67,7 @@ enum EncryptionBenchmark {
         func compare(
             _ label: String, runs: Int, bound: Double, _ body: (TrendStore) throws -> Void
         ) throws {
+            guard wanted(label) else { return }
             var timings: [[Double]] = [[], []]
             for _ in 0..<3 {
                 for (index, store) in stores.enumerated() {
@@ -92,7 +95,10 @@ enum EncryptionBenchmark {
             _ = try $0.heatmap(
                 of: ["Ride", "Run"], from: endDate.adding(days: -364), through: endDate)
         }
-        rows.append(try await durableWrites(directory: directory, zone: zone, runs: iterations / 4))
+        if wanted("1-sample") {
+            rows.append(
+                try await durableWrites(directory: directory, zone: zone, runs: iterations / 4))
+        }
         return render(rows, samples: samples, days: days, zone: zone)
     }
 
@@ -112,13 +118,13 @@ enum EncryptionBenchmark {
                     "writes-\(encrypted)-\(round)", in: directory, zone: zone,
                     encrypted: encrypted, durable: true)
                 let start: Int64 = 1_760_000_000_000
-                try await store.write(
-                    (0..<100_000).map {
-                        Sample(
-                            startMilliseconds: start + Int64($0) * 60_000,
-                            endMilliseconds: start + Int64($0) * 60_000 + 60_000,
-                            value: Double($0 % 97) / 10)
-                    }, to: "energy", unit: "kcal")
+                let history: [Sample] = (0..<100_000).map { (index: Int) -> Sample in
+                    let begin = start + Int64(index) * 60_000
+                    return Sample(
+                        startMilliseconds: begin, endMilliseconds: begin + 60_000,
+                        value: Double(index % 97) / 10)
+                }
+                try await store.write(history, to: "energy", unit: "kcal")
                 var next = start + 100_000 * 60_000
                 let timing = try await BenchClock.time(runs) {
                     defer { next += 60_000 }

@@ -111,7 +111,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             print(
                 try await EncryptionBenchmark.run(
                     directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
-                    iterations: iterations))
+                    iterations: iterations, only: only))
             return
         case .statistics:
             try await StatisticsBenchmark.run(

@@ -11,6 +11,10 @@
         private let key: SymmetricKey
         /// The key of the keyed hash that blinds text keys (``blind(_:)``), derived from `key`.
         private let blindingKey: SymmetricKey
+        /// Plaintexts opened lately, shared by the copies of this sealer.
+        private let opened = OpenedValueCache()
+        /// The blinded parts computed lately.
+        private let blindedParts = BlindedParts()
 
         /// The scheme byte that opens every sealed value.
         static let scheme: UInt8 = 1
@@ -30,7 +34,9 @@
         /// The first 12 bytes of HMAC-SHA-256 of `component` under the blinding key: what an
         /// encrypted store keeps of one part of a text key (a series name, a cache key's part).
         func blind(_ component: some DataProtocol) -> [UInt8] {
-            Array(HMAC<SHA256>.authenticationCode(for: component, using: blindingKey).prefix(12))
+            blindedParts.blinded(Array(component)) { part in
+                Array(HMAC<SHA256>.authenticationCode(for: part, using: blindingKey).prefix(12))
+            }
         }
 
         /// `plaintext` sealed for the entry `key` of database `table`.
@@ -56,20 +62,28 @@
             _ sealed: UnsafeRawBufferPointer, table: String, key entryKey: UnsafeRawBufferPointer,
             _ body: (UnsafeRawBufferPointer) throws -> R
         ) throws -> R {
-            let plaintext: Data
+            guard sealed.count >= Self.overhead, sealed[0] == Self.scheme else {
+                throw SealedValueDamage(table: table, key: Array(entryKey))
+            }
+            let cacheKey = OpenedValueCache.Key(sealed)
+            if let plaintext = opened.plaintext(
+                of: sealed, key: cacheKey, table: table, entryKey: entryKey)
+            {
+                return try plaintext.withUnsafeBytes(body)
+            }
+            let place = Self.associatedData(table, entryKey)
+            let plaintext: [UInt8]
             do {
-                guard sealed.count >= Self.overhead, sealed[0] == Self.scheme else {
-                    throw SealedValueDamage(table: table, key: Array(entryKey))
-                }
                 let box = try AES.GCM.SealedBox(
-                    nonce: AES.GCM.Nonce(data: sealed[1..<13]),
-                    ciphertext: sealed[13..<(sealed.count - 16)],
-                    tag: sealed[(sealed.count - 16)...])
-                plaintext = try AES.GCM.open(
-                    box, using: key, authenticating: Self.associatedData(table, entryKey))
+                    nonce: AES.GCM.Nonce(data: UnsafeRawBufferPointer(rebasing: sealed[1..<13])),
+                    ciphertext: UnsafeRawBufferPointer(rebasing: sealed[13..<(sealed.count - 16)]),
+                    tag: UnsafeRawBufferPointer(rebasing: sealed[(sealed.count - 16)...]))
+                plaintext = Array(
+                    try AES.GCM.open(box, using: key, authenticating: place))
             } catch {
                 throw SealedValueDamage(table: table, key: Array(entryKey))
             }
+            opened.keep(plaintext, of: sealed, key: cacheKey, at: place)
             return try plaintext.withUnsafeBytes(body)
         }
 
