@@ -5,7 +5,7 @@ import LMDB
 /// rollup slots each. Days without a summary read as empty, like days without a rollup row.
 ///
 /// Each wanted day's segment is checked once and read where it lies in the transaction's
-/// pages, never copied (an encrypted store's opened rows are kept in a ``RowArena``), so the
+/// pages, never copied (an encrypted store's opened rows are kept alive with them), so the
 /// rows exist only inside
 /// ``withRows(from:record:days:txn:_:)``; hours are read when asked for, so a query
 /// pays for the figures it uses.
@@ -17,7 +17,7 @@ struct HourRows {
     /// The checked segments in the transaction's pages, by row number of ``index``.
     private var segments: [UnsafeRawBufferPointer] = []
     /// In an encrypted store, the opened rows the segments point into.
-    private let arena: RowArena?
+    private var owners: [OpenedPlaintext] = []
 
     /// Calls `body` with the summaries of `days` (sorted, unique) for `record` in
     /// `storage`, or with `nil` when `storage` is `nil` (the caller reads no summaries). The
@@ -44,11 +44,10 @@ struct HourRows {
             if groups.last != group { groups.append(group) }
         }
         segments.reserveCapacity(days.count)
-        let arena = storage.hours.sealsValues ? RowArena() : nil
-        self.arena = arena
-        try storage.forEachHourSummaryRow(of: record, groups: groups, in: txn) { group, row in
-            try Self.read(
-                arena?.keep(row) ?? row, group: group, record: record, wanted, into: &self)
+        try storage.forEachHourSummaryRow(of: record, groups: groups, in: txn) {
+            group, row, owner in
+            if let owner { owners.append(owner) }
+            try Self.read(row, group: group, record: record, wanted, into: &self)
         }
     }
 

@@ -15,7 +15,8 @@ import Synchronization
 /// exactly the ones that were opened and authenticated, under the same database and key: a
 /// changed byte, a write from this or another process (which seals anew) or a value copied
 /// under another key is opened, and fails, as if nothing were kept. Bounded by
-/// ``capacityBytes`` (sealed and opened bytes); when full, the older half is dropped.
+/// ``capacityBytes`` (sealed and opened bytes); when full, the half kept longest ago is
+/// dropped.
 final class OpenedValueCache: Sendable {
     /// A sealed value's nonce and tag: 28 bytes, held as integers for a cheap hash.
     struct Key: Hashable {
@@ -35,9 +36,11 @@ final class OpenedValueCache: Sendable {
 
     private struct Entry {
         let sealed: [UInt8]
-        let place: [UInt8]
-        let plaintext: [UInt8]
-        var use: UInt64
+        let table: String
+        let entryKey: [UInt8]
+        let plaintext: OpenedPlaintext
+        /// When it was kept: the older half goes first.
+        var added: UInt64
         var bytes: Int { sealed.count + plaintext.count }
     }
 
@@ -49,11 +52,12 @@ final class OpenedValueCache: Sendable {
 
     /// The most plaintext bytes kept.
     let capacityBytes: Int
-    /// Values larger than this are not kept (a sample block is decoded and cached above).
+    /// Values larger than this are not kept: a sample block (about 16 KiB) is, because the
+    /// decoded-block cache above must read a block's header to know whether it changed.
     let largestValue: Int
     private let state = Mutex(State())
 
-    init(capacityBytes: Int = 4 << 20, largestValue: Int = 4_096) {
+    init(capacityBytes: Int = 8 << 20, largestValue: Int = 64 << 10) {
         self.capacityBytes = capacityBytes
         self.largestValue = largestValue
     }
@@ -63,54 +67,44 @@ final class OpenedValueCache: Sendable {
     func plaintext(
         of sealed: UnsafeRawBufferPointer, key: Key, table: String,
         entryKey: UnsafeRawBufferPointer
-    ) -> [UInt8]? {
+    ) -> OpenedPlaintext? {
         state.withLock { state in
-            guard let entry = state.entries[key],
-                entry.sealed.count == sealed.count,
-                entry.sealed.withUnsafeBytes({ stored in
-                    guard let stored = stored.baseAddress, let found = sealed.baseAddress else {
-                        return false
-                    }
-                    return memcmp(stored, found, sealed.count) == 0
-                }),
-                Self.place(entry.place, is: table, entryKey)
+            guard let entry = state.entries[key], entry.table == table,
+                Self.same(entry.sealed, sealed), Self.same(entry.entryKey, entryKey)
             else { return nil }
-            state.clock += 1
-            state.entries[key]?.use = state.clock
             return entry.plaintext
         }
     }
 
-    /// Whether `place` (``ValueSealer``'s associated data) is `table ‖ 0x00 ‖ entryKey`.
-    private static func place(
-        _ place: [UInt8], is table: String, _ entryKey: UnsafeRawBufferPointer
-    ) -> Bool {
-        let name = table.utf8
-        guard place.count == name.count + 1 + entryKey.count else { return false }
-        return place.withUnsafeBytes { place in
-            place.prefix(name.count).elementsEqual(name) && place[name.count] == 0
-                && place.suffix(entryKey.count).elementsEqual(entryKey)
+    /// Whether `stored` holds the bytes of `found`.
+    private static func same(_ stored: [UInt8], _ found: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == found.count else { return false }
+        guard let found = found.baseAddress else { return true }
+        return stored.withUnsafeBytes { stored in
+            stored.baseAddress.map { memcmp($0, found, stored.count) == 0 } ?? false
         }
     }
 
-    /// Keeps `plaintext`, opened from `sealed` at `place` (the database and entry key bound
-    /// into it), under `key`, dropping the older half of the entries when full.
+    /// Keeps `plaintext`, opened from `sealed` in database `table` under `entryKey`, under
+    /// `key`, dropping the older half of the entries when full.
     func keep(
-        _ plaintext: [UInt8], of sealed: UnsafeRawBufferPointer, key: Key, at place: [UInt8]
+        _ plaintext: OpenedPlaintext, of sealed: UnsafeRawBufferPointer, key: Key, table: String,
+        entryKey: UnsafeRawBufferPointer
     ) {
         guard plaintext.count <= largestValue else { return }
-        let entry = Entry(sealed: Array(sealed), place: place, plaintext: plaintext, use: 0)
+        var entry = Entry(
+            sealed: Array(sealed), table: table, entryKey: Array(entryKey),
+            plaintext: plaintext, added: 0)
         state.withLock { state in
             if state.bytes + entry.bytes > capacityBytes {
-                let uses = state.entries.values.map(\.use).sorted()
-                let cut = uses[uses.count / 2]
-                state.entries = state.entries.filter { $0.value.use > cut }
+                let ages = state.entries.values.map(\.added).sorted()
+                let cut = ages[ages.count / 2]
+                state.entries = state.entries.filter { $0.value.added > cut }
                 state.bytes = state.entries.values.reduce(0) { $0 + $1.bytes }
             }
             state.clock += 1
-            var kept = entry
-            kept.use = state.clock
-            state.bytes += kept.bytes - (state.entries.updateValue(kept, forKey: key)?.bytes ?? 0)
+            entry.added = state.clock
+            state.bytes += entry.bytes - (state.entries.updateValue(entry, forKey: key)?.bytes ?? 0)
         }
     }
 }

@@ -54,14 +54,13 @@
             return sealed
         }
 
-        /// Calls `body` with the plaintext of `sealed`, the entry `key` of database `table`.
+        /// The plaintext of `sealed`, the entry `key` of database `table`.
         ///
         /// - Throws: ``SealedValueDamage`` when it does not open: a changed byte, a value moved
         ///   from another key, or another key.
-        func open<R>(
-            _ sealed: UnsafeRawBufferPointer, table: String, key entryKey: UnsafeRawBufferPointer,
-            _ body: (UnsafeRawBufferPointer) throws -> R
-        ) throws -> R {
+        func open(
+            _ sealed: UnsafeRawBufferPointer, table: String, key entryKey: UnsafeRawBufferPointer
+        ) throws -> OpenedPlaintext {
             guard sealed.count >= Self.overhead, sealed[0] == Self.scheme else {
                 throw SealedValueDamage(table: table, key: Array(entryKey))
             }
@@ -69,22 +68,22 @@
             if let plaintext = opened.plaintext(
                 of: sealed, key: cacheKey, table: table, entryKey: entryKey)
             {
-                return try plaintext.withUnsafeBytes(body)
+                return plaintext
             }
-            let place = Self.associatedData(table, entryKey)
-            let plaintext: [UInt8]
+            let plaintext: OpenedPlaintext
             do {
                 let box = try AES.GCM.SealedBox(
                     nonce: AES.GCM.Nonce(data: UnsafeRawBufferPointer(rebasing: sealed[1..<13])),
                     ciphertext: UnsafeRawBufferPointer(rebasing: sealed[13..<(sealed.count - 16)]),
                     tag: UnsafeRawBufferPointer(rebasing: sealed[(sealed.count - 16)...]))
-                plaintext = Array(
-                    try AES.GCM.open(box, using: key, authenticating: place))
+                let opened = try AES.GCM.open(
+                    box, using: key, authenticating: Self.associatedData(table, entryKey))
+                plaintext = opened.withUnsafeBytes { OpenedPlaintext(copying: $0) }
             } catch {
                 throw SealedValueDamage(table: table, key: Array(entryKey))
             }
-            opened.keep(plaintext, of: sealed, key: cacheKey, at: place)
-            return try plaintext.withUnsafeBytes(body)
+            opened.keep(plaintext, of: sealed, key: cacheKey, table: table, entryKey: entryKey)
+            return plaintext
         }
 
         /// The associated data of the entry `key` of database `table`: the table's name, a zero
@@ -107,10 +106,9 @@
         }
 
         /// Never called: no sealer exists.
-        func open<R>(
-            _: UnsafeRawBufferPointer, table: String, key: UnsafeRawBufferPointer,
-            _: (UnsafeRawBufferPointer) throws -> R
-        ) -> R {
+        func open(_: UnsafeRawBufferPointer, table: String, key: UnsafeRawBufferPointer)
+            -> OpenedPlaintext
+        {
             switch self {}
         }
     }

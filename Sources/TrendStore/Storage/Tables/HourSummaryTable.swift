@@ -10,34 +10,39 @@ struct HourSummaryTable: Sendable {
     /// check keeps every other file from naming it).
     var database: Database { keyed.table.database }
 
-    /// Whether the values are sealed (an encrypted store): the rows handed out then end with
-    /// the closure they are handed to, rather than with the transaction.
-    var sealsValues: Bool { keyed.table.sealer != nil }
-
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
         keyed = SeriesKeyedTable(
             table: try RawTable(named: Self.name, in: environment, sealer: sealer))
     }
 
-    /// Calls `body(group, row)` with the stored row of series `id` for each of `groups`
-    /// (sorted, unique) that it has, in order: one cursor walk over the rows when they are
-    /// dense, a lookup per row when they are sparse.
+    /// Calls `body(group, row, owner)` with the stored row of series `id` for each of
+    /// `groups` (sorted, unique) that it has, in order: one cursor walk over the rows when
+    /// they are dense, a lookup per row when they are sparse. In an encrypted store `owner`
+    /// holds the opened row: keep it to keep pointers into the row (in a plain store the row
+    /// lies in the transaction's pages, and `owner` is `nil`).
     func forEachRow<T: ReadableTransaction & ~Copyable>(
         series id: UInt32, groups: [Int64], in txn: borrowing T,
-        _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
+        _ body: (Int64, UnsafeRawBufferPointer, OpenedPlaintext?) throws -> Void
     ) throws {
         guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
+        let table = keyed.table
         // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
         if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
-            try keyed.forEach(series: id, from: firstGroup, in: txn) { group, row in
-                guard group <= lastGroup else { return false }
-                try body(group, row)
+            try table.forEachKeeping(from: StorageKey.make(series: id, index: firstGroup), in: txn)
+            {
+                key, row, owner in
+                guard let (series, group) = StorageKey.parse(key), series == id,
+                    group <= lastGroup
+                else { return false }
+                try body(group, row, owner)
                 return true
             }
         } else {
             for group in groups {
-                _ = try keyed.withValue(series: id, index: group, in: txn) { try body(group, $0) }
+                _ = try table.withValueKeeping(
+                    forKey: StorageKey.make(series: id, index: group), in: txn
+                ) { try body(group, $0, $1) }
             }
         }
     }

@@ -78,8 +78,20 @@ struct RawTable: Sendable {
         _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        guard let sealer else { return try body(value) }
-        return try sealer.open(value, table: name, key: key, body)
+        try opened(value, key: key) { bytes, _ in try body(bytes) }
+    }
+
+    /// Calls `body` with `value`, read under `key`, as it was stored, and in an encrypted
+    /// store the object holding the opened bytes: a caller that keeps pointers into them
+    /// beyond `body` keeps the object (in a plain store the transaction's pages hold them).
+    @inline(__always)
+    func opened<R>(
+        _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer, OpenedPlaintext?) throws -> R
+    ) throws -> R {
+        guard let sealer else { return try body(value, nil) }
+        let plaintext = try sealer.open(value, table: name, key: key)
+        return try withExtendedLifetime(plaintext) { try body(plaintext.bytes, plaintext) }
     }
 
     /// A copy of the value under `key`, or `nil`.
@@ -128,6 +140,32 @@ struct RawTable: Sendable {
                 try entry.value.withUnsafeBytes { try body(key, $0) }
             }
             if !goesOn { return }
+        }
+    }
+
+    /// Calls `body(key, value, owner)` for each entry from the first key at or after
+    /// `start`, in key order, until `body` returns `false`; `owner` keeps an encrypted
+    /// store's opened value alive (``opened(_:key:_:)``). Keys as stored: not for a table
+    /// that blinds them.
+    func forEachKeeping<T: ReadableTransaction & ~Copyable>(
+        from start: [UInt8], in txn: borrowing T,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, OpenedPlaintext?) throws -> Bool
+    ) throws {
+        try txn.withCursor(database) { cursor in
+            try cursor.forEach(from: start) { key, value in
+                try opened(value, key: key) { try body(key, $0, $1) }
+            }
+        }
+    }
+
+    /// Calls `body(value, owner)` with the value under `key`, `owner` keeping an encrypted
+    /// store's opened value alive; `nil` when there is none. Not for a table that blinds keys.
+    func withValueKeeping<T: ReadableTransaction & ~Copyable, R>(
+        forKey key: [UInt8], in txn: borrowing T,
+        _ body: (UnsafeRawBufferPointer, OpenedPlaintext?) throws -> R
+    ) throws -> R? {
+        try key.withUnsafeBytes { key in
+            try txn.withValue(forKey: key, in: database) { try opened($0, key: key, body) }
         }
     }
 
