@@ -1,5 +1,6 @@
 // libFuzzer target: the decoders of stored bytes (blocks, rollup rows of both layouts, hour
-// summaries, cached payloads).
+// summaries, cached payloads, an encrypted store's opened entries). The AES-GCM open itself
+// is BoringSSL's (swift-crypto), not built here; the tests feed random sealed values to it.
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
 
@@ -57,6 +58,15 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     _ = try? PayloadBodies.weekdayAverage(series: "s", bytes)
     _ = try? PayloadBodies.today(series: "s", bytes)
     _ = try? PayloadBodies.v1Average(bytes)
+    // An encrypted store's opened entry of a blinded table (key length, key, value), the
+    // opened-value cache's key of a sealed value, and the name of a damaged record's key.
+    bytes.withUnsafeBytes { opened in
+        if let entry = RawTable.splitEntry(opened) {
+            precondition(entry.key.count + entry.value.count + 2 == opened.count)
+        }
+        if opened.count >= 29 { _ = OpenedValueCache.Key(opened) }
+    }
+    _ = SealedValueDamage(table: "series", key: bytes).recordName
     return 0
 }
 

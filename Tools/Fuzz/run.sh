@@ -4,7 +4,8 @@
 #   bash Tools/Fuzz/run.sh [seconds per target, default 60]
 #
 # storage: the decoders of stored blocks, rollup rows of both layouts, hour summaries,
-#          and cached payloads.
+#          cached payloads, and an encrypted store's opened entries (without the Encryption
+#          trait's cipher, which the tests drive with random sealed values).
 # import:  the CSV, NDJSON, Apple Health, Strava and legacy cache readers, timestamps, numbers.
 # write:   the write path: random batches (any finite double, mixed magnitudes) written through
 #          the engine, read back bit for bit, the store verified.
