@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TrendStore", targets: ["TrendStore"]),
         .library(name: "TrendStoreImport", targets: ["TrendStoreImport"]),
         .library(name: "TrendStoreGenerator", targets: ["TrendStoreGenerator"]),
+        .library(name: "TrendStoreTesting", targets: ["TrendStoreTesting"]),
         .executable(name: "trendstore", targets: ["trendstore"]),
         .executable(name: "host-app-example", targets: ["HostApp"]),
     ],
@@ -57,6 +58,7 @@ let package = Package(
             ]),
         .target(name: "TrendStoreImport", dependencies: ["TrendStore", "ZIPFoundation"]),
         .target(name: "TrendStoreGenerator", dependencies: ["TrendStore"]),
+        .target(name: "TrendStoreTesting", dependencies: ["TrendStore"]),
         .executableTarget(
             name: "trendstore",
             dependencies: [
@@ -70,7 +72,8 @@ let package = Package(
         ),
         .executableTarget(name: "HostApp", dependencies: ["TrendStore"], path: "Examples/HostApp"),
         .target(
-            name: "TestSupport", dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator"],
+            name: "TestSupport",
+            dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator", "TrendStoreTesting"],
             path: "Tests/TestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
         .testTarget(

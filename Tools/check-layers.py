@@ -31,6 +31,7 @@ MODULES = {
     "TrendStore": {"LMDB", "CZlibSystem", "CCRC32C", "Crypto", "_CryptoExtras"},
     "TrendStoreImport": {"TrendStore", "ZIPFoundation"},
     "TrendStoreGenerator": {"TrendStore"},
+    "TrendStoreTesting": {"TrendStore"},
 }
 # The folders of the TrendStore module, lowest layer first.
 FOLDERS = ["Model", "Storage", "Aggregation", "Caching", "Schema", "Store", "KeyValues"]

@@ -9,7 +9,7 @@ private let losAngeles = TimeZone(identifier: "America/Los_Angeles")!
 private func withLegacyStore(_ body: (TrendStore) async throws -> Void) async throws {
     var options = StoreOptions()
     options.timeZone = losAngeles
-    let clock = MovableClock(ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z")!)
+    let clock = ManualClock(ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z")!)
     options.clock = clock.reading
     try await withTemporaryStore(options: options) { store, _ in try await body(store) }
 }

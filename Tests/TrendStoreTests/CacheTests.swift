@@ -15,8 +15,8 @@ private func la(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: In
 }
 
 /// A store in Los Angeles with a clock the test moves, holding one sample at noon on each of the 80 days before 2026-11-23.
-private func withCachedStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws {
-    let clock = MovableClock(la(2026, 11, 23, 10))
+private func withCachedStore(_ body: (TrendStore, ManualClock) async throws -> Void) async throws {
+    let clock = ManualClock(la(2026, 11, 23, 10))
     var options = StoreOptions()
     options.timeZone = losAngeles
     options.clock = clock.reading
@@ -221,7 +221,7 @@ struct MigrationTests {
         "v1 → v2: weekdays with samples are rebuilt, the others seeded from the v1 pattern, the v1 key removed"
     )
     func v1ToV2() async throws {
-        let clock = MovableClock(la(2026, 11, 23, 10))
+        let clock = ManualClock(la(2026, 11, 23, 10))
         var options = StoreOptions()
         options.timeZone = losAngeles
         options.clock = clock.reading

@@ -5,8 +5,8 @@ import TestSupport
 
 @Suite("Heatmap bucket caches")
 struct HeatmapCacheTests {
-    private func withStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws {
-        let clock = MovableClock(Date(timeIntervalSince1970: 1_772_000_000))
+    private func withStore(_ body: (TrendStore, ManualClock) async throws -> Void) async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_772_000_000))
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "UTC")
         options.clock = clock.reading

@@ -28,7 +28,7 @@ struct OpenAndClockTests {
     func queriesReadTheStoreClock() async throws {
         let losAngeles = try #require(TimeZone(identifier: "America/Los_Angeles"))
         // 2026-03-04 (a Wednesday) 10:00 in Los Angeles.
-        let clock = MovableClock(Date(timeIntervalSince1970: 1_772_647_200))
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_772_647_200))
         var options = StoreOptions()
         options.timeZone = losAngeles
         options.clock = clock.reading

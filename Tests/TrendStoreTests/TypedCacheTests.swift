@@ -37,9 +37,8 @@ private final class FakeAPI: Sendable {
 
 private let here = Location(latitude: -37.8, longitude: 144.9)
 
-private func withClockedStore(_ body: (TrendStore, MovableClock) async throws -> Void) async throws
-{
-    let clock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+private func withClockedStore(_ body: (TrendStore, ManualClock) async throws -> Void) async throws {
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     var options = StoreOptions()
     options.clock = clock.reading
     try await withTemporaryStore(options: options) { store, _ in try await body(store, clock) }

@@ -1,0 +1,22 @@
+@_exported import TrendStoreTesting
+import TrendStore
+
+/// The samples `store` holds for `series`: none when the series was never created (no
+/// batch committed); any other error fails the caller, so "nothing stored" never passes
+/// for "could not read".
+public func committedSamples(of series: String, in store: TrendStore) throws -> [Sample] {
+    do {
+        return try store.samples(of: series, from: .distantPast, to: .distantFuture)
+    } catch StoreError.unknownSeries {
+        return []
+    }
+}
+
+extension StoreOptions {
+    /// The defaults with quarter-hour rollup rows, whatever the zone: for tests of the rows.
+    public static var quarterHourGrid: StoreOptions {
+        var options = StoreOptions()
+        options.rollupGrid = .quarterHour
+        return options
+    }
+}
