@@ -100,6 +100,23 @@ public actor TrendStore {
         try engine.write(parts)
     }
 
+    /// Records `series` with its unit and kind before any sample arrives, so queries on it
+    /// answer empty figures instead of throwing ``StoreError/unknownSeries(_:closest:)``: a
+    /// widget asking for today's curve before the app's first write gets a curve of zeros.
+    ///
+    /// Declaring a series that exists with the same unit and kind does nothing; a name that
+    /// was never declared nor written still throws ``StoreError/unknownSeries(_:closest:)``
+    /// with suggestions, so a typo is still caught.
+    ///
+    /// - Throws: ``StoreError/invalidSeriesName(_:reason:)``,
+    ///   ``StoreError/unitMismatch(series:stored:given:)`` or
+    ///   ``StoreError/kindMismatch(series:stored:given:)`` when the series exists otherwise.
+    public func declareSeries(_ series: String, unit: String, kind: SeriesKind = .cumulative)
+        throws
+    {
+        try write([], to: series, unit: unit, kind: kind)
+    }
+
     /// The unit of `series`, or `nil` when no such series exists.
     public nonisolated func unit(of series: String) throws -> String? {
         try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.unit }
