@@ -31,6 +31,8 @@ final class StoreEngine: Sendable {
     /// The clock cache freshness and migrations read (injectable for tests).
     let clock: @Sendable () -> Date
     private let writer: Mutex<ZlibCodec>
+    /// Wakes this process's observers when a write of this handle commits.
+    let commits = CommitSignal()
 
     init(directory: URL, options: StoreOptions) throws {
         let creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
@@ -150,9 +152,11 @@ final class StoreEngine: Sendable {
                 reason: "the store is open read-only")
         }
         do {
-            return try writer.withLock { zlib in
+            let result = try writer.withLock { zlib in
                 try Transactions.write(in: environment) { txn in try body(txn, zlib) }
             }
+            commits.notify()
+            return result
         } catch let damage as SealedValueDamage {
             throw storeError(for: damage)
         } catch {

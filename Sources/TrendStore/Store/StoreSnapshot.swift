@@ -21,12 +21,16 @@ public struct StoreSnapshot: ~Copyable {
     let engine: StoreEngine
     /// The read transaction, lent for as long as the closure that received this snapshot runs.
     let transaction: LentReadTransaction
+    /// Records what the queries read, for ``TrendStore/observe(every:_:)``; `nil` elsewhere.
+    var region: ReadRegion? = nil
 
     /// Today's cumulative hourly curve up to `now` (see ``TrendStore/todayCurve(of:now:timeZone:)``).
     public func todayCurve(
         of series: String, now: Date? = nil, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
-        try engine.queries.todayCurve(
+        region?.read(series)
+        region?.readClock(unless: now)
+        return try engine.queries.todayCurve(
             of: series, now: now ?? engine.clock(), zone: timeZone ?? engine.timeZone,
             in: transaction)
     }
@@ -37,7 +41,8 @@ public struct StoreSnapshot: ~Copyable {
         of series: String, from: Date, to: Date, interval: StatisticsInterval,
         anchor: Date? = nil, timeZone: TimeZone? = nil, options: StatisticsOptions
     ) throws -> IntervalStatistics {
-        try engine.queries.statistics(
+        region?.read(series)
+        return try engine.queries.statistics(
             of: series, from: from, to: to, interval: interval, anchor: anchor,
             zone: timeZone ?? engine.timeZone, options: options, in: transaction)
     }
@@ -46,7 +51,8 @@ public struct StoreSnapshot: ~Copyable {
     public func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil
     ) throws -> DayCurve {
-        try engine.queries.dayCurve(
+        region?.read(series)
+        return try engine.queries.dayCurve(
             of: series, on: date, zone: timeZone ?? engine.timeZone, in: transaction)
     }
 
@@ -72,7 +78,9 @@ public struct StoreSnapshot: ~Copyable {
         of series: String, weekdays: [Weekday], now: Date?, options: WeekdayAverageOptions,
         timeZone: TimeZone?
     ) throws -> [WeekdayAverage] {
-        try engine.queries.weekdayAverages(
+        region?.read(series)
+        region?.readClock(unless: now)
+        return try engine.queries.weekdayAverages(
             of: series, weekdays: weekdays, now: now ?? engine.clock(), options: options,
             zone: timeZone ?? engine.timeZone, in: transaction
         ).averages
@@ -83,6 +91,7 @@ public struct StoreSnapshot: ~Copyable {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         _ body: (HeatmapDay) throws -> Void
     ) throws {
+        region?.read(series)
         try engine.queries.forEachHeatmapDay(
             of: series, from: from, through: through, zone: timeZone ?? engine.timeZone,
             in: transaction, body)
@@ -103,14 +112,16 @@ public struct StoreSnapshot: ~Copyable {
 
     /// The samples of `series` that start in `[from, to)`, sorted by start then end.
     public func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
-        try engine.storage.samples(
+        region?.read(series)
+        return try engine.storage.samples(
             series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
             in: transaction)
     }
 
     /// Every series with its unit, sample count and time span.
     public func series() throws -> [SeriesInfo] {
-        try engine.storage.seriesInfos(in: transaction)
+        region?.readEverySeries()
+        return try engine.storage.seriesInfos(in: transaction)
     }
 }
 
