@@ -30,6 +30,25 @@ func runAsWidget(storePath: String) async throws {
     await store.close()
 }
 
+/// A view model's side: the live value a SwiftUI view would bind to, on the main actor.
+@MainActor
+func showToday(of store: TrendStore) async throws -> Double? {
+    let today = LiveQuery(store) { try $0.todayCurve(of: "activeEnergy").total }
+    for _ in 0..<400 where today.value == nil { try await Task.sleep(for: .milliseconds(5)) }
+    return today.value
+}
+
+/// An encrypted store: its key comes from where the platform keeps secrets (the Keychain).
+func keepEncrypted(beside container: URL) async throws {
+    let keyFromTheKeychain = EncryptionKey.random().withUnsafeBytes { Array($0) } ?? []
+    var options = StoreOptions()
+    options.encryptionKey = try EncryptionKey(rawBytes: keyFromTheKeychain)  // or .random(), kept
+    let store = try TrendStore(directory: container.appending(path: "trends"), options: options)
+    try await store.declareSeries("activeEnergy", unit: "kcal")
+    try check(try store.encryptionCipher == "AES-256-GCM", "the store is not encrypted")
+    await store.close()
+}
+
 /// Fails the example (and CI) with a message.
 struct ExampleFailure: Error, CustomStringConvertible {
     let description: String
@@ -55,12 +74,15 @@ func runAsApp() async throws {
     // 2. Write samples as they arrive: one transaction per call, rollups updated in step.
     try await store.write(minuteSamples, to: "activeEnergy", unit: "kcal")
 
-    // 3. Observe: every commit that changes the series, from this process or the widget's.
-    let changes = Task {
-        for try await change in store.changes(of: ["activeEnergy"]) {
-            return change.series
+    // 3. Observe a live value: today's total now, then after every commit that changes it,
+    //    from this process or the widget's (a SwiftUI view binds to a LiveQuery instead).
+    let totals = Task {
+        var seen: [Double] = []
+        for try await total in store.observe({ try $0.todayCurve(of: "activeEnergy").total }) {
+            seen.append(total)
+            if seen.count == 2 { break }
         }
-        return []
+        return seen
     }
 
     // 4. Query a screen's figures from one snapshot, so they agree with each other.
@@ -90,7 +112,8 @@ func runAsApp() async throws {
     try widget.run()
     widget.waitUntilExit()
     try check(widget.terminationStatus == 0, "the widget process failed")
-    let observed = try await changes.value
+    let observed = try await totals.value
+    let shown = try await showToday(of: store)
 
     // Heart rate is a discrete series: intervals report its average, minimum and maximum.
     let beats = (0..<120).map { minutesAgo in
@@ -106,7 +129,9 @@ func runAsApp() async throws {
     }
     await store.close()
 
-    try check(observed == ["activeEnergy"], "the widget's write was not observed: \(observed)")
+    try check(observed.count == 2, "the widget's write was not observed: \(observed)")
+    try check(shown != nil, "the live query showed nothing")
+    try await keepEncrypted(beside: container.appending(path: "encrypted"))
     try check(today.total > 0 && today.latestSampleTimestamp != nil, "today's curve is empty")
     try check(cached.value.curve.total == today.total, "the cached curve differs from the query")
     try check(removed > 0, "nothing was pruned")
