@@ -20,7 +20,7 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-SYSTEM = {"Foundation", "FoundationEssentials", "Synchronization", "Dispatch", "Glibc", "Darwin",
+SYSTEM = {"Foundation", "FoundationEssentials", "Synchronization", "Observation", "Dispatch", "Glibc", "Darwin",
           "Musl", "Testing", "XCTest"}
 # Each module and what it may import.
 MODULES = {

@@ -5,6 +5,29 @@
 import Foundation
 import TrendStore
 
+#if canImport(HealthKit)
+    import HealthKit
+
+    /// Writes active energy as HealthKit delivers it: the anchored query's first answer, then
+    /// every new batch, each one transaction (on Apple platforms only; not compiled on Linux).
+    func deliverActiveEnergy(from health: HKHealthStore, to store: TrendStore) {
+        @Sendable func write(_ added: [HKSample]?) {
+            let samples = (added as? [HKQuantitySample] ?? []).map { sample in
+                Sample(
+                    start: sample.startDate, end: sample.endDate,
+                    value: sample.quantity.doubleValue(for: .kilocalorie()))
+            }
+            Task { try await store.write(samples, to: "activeEnergy", unit: "kcal") }
+        }
+        let query = HKAnchoredObjectQuery(
+            type: HKQuantityType(.activeEnergyBurned), predicate: nil, anchor: nil,
+            limit: HKObjectQueryNoLimit
+        ) { _, added, _, _, _ in write(added) }
+        query.updateHandler = { _, added, _, _, _ in write(added) }
+        health.execute(query)
+    }
+#endif
+
 /// Where the app and its widget share files: the app group container on Apple platforms,
 /// a temporary directory elsewhere.
 func sharedContainer() -> URL {
@@ -19,9 +42,12 @@ func sharedContainer() -> URL {
         "host-app-example-\(ProcessInfo.processInfo.processIdentifier)")
 }
 
-/// The widget's side, run as a second process: it writes one sample the app observes.
+/// The widget's side, run as a second process: it reads what its timeline shows from the
+/// cache, then writes one sample the app observes.
 func runAsWidget(storePath: String) async throws {
     let store = try TrendStore(directory: URL(fileURLWithPath: storePath))
+    let entry = try store.cachedToday(of: "activeEnergy")  // the timeline provider's figures
+    try check(entry != nil, "the widget found no cached curve")
     let minute = Date(
         timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
     try await store.write(
@@ -105,6 +131,8 @@ func runAsApp() async throws {
     // 7. Close before the app is suspended; open again when it comes back.
     // README:end
 
+    // Pruning today's samples invalidated today's cache: refresh it for the widget.
+    _ = try await store.refreshedToday(of: "activeEnergy", now: now)
     try await Task.sleep(for: .milliseconds(200))  // let the observer take its first look
     let widget = Process()
     widget.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
