@@ -17,13 +17,20 @@ struct ObserveTests {
         ]
     }
 
-    @Test("a write of this process reaches the observer at once, not at the next poll")
-    func inProcessLatency() async throws {
-        let clock = ManualClock(Date(milliseconds: Self.start + 3_600_000))
+    /// Runs `body` with a store of UTC days whose clock is a `ManualClock` set to `instant`.
+    static func withClockedStore(
+        at instant: Int64, _ body: (TrendStore, ManualClock) async throws -> Void
+    ) async throws {
+        let clock = ManualClock(Date(milliseconds: instant))
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "UTC")
         options.clock = clock.reading
-        try await withTemporaryStore(options: options) { store, _ in
+        try await withTemporaryStore(options: options) { store, _ in try await body(store, clock) }
+    }
+
+    @Test("a write of this process reaches the observer at once, not at the next poll")
+    func inProcessLatency() async throws {
+        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _ in
             try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
             // A poll every 10 s: an element within a second came from the commit signal.
             var values = store.observe(every: .seconds(10)) { try $0.todayCurve(of: "e").total }
@@ -45,11 +52,7 @@ struct ObserveTests {
 
     @Test("only writes to the series the query read, and that change its value, produce elements")
     func regionAndDuplicates() async throws {
-        let clock = ManualClock(Date(milliseconds: Self.start + 3_600_000))
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "UTC")
-        options.clock = clock.reading
-        try await withTemporaryStore(options: options) { store, _ in
+        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _ in
             try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
             try await store.write(Self.sample(0, 5), to: "other", unit: "kcal")
             let evaluations = Mutex(0)
@@ -77,12 +80,9 @@ struct ObserveTests {
 
     @Test("a new local day on the store's clock moves today's curve at midnight")
     func midnight() async throws {
-        let clock = ManualClock(
-            Date(milliseconds: Self.start + 7 * 3_600_000 + 59 * 60_000 + 30_000))
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "UTC")  // 23:59:30 UTC
-        options.clock = clock.reading
-        try await withTemporaryStore(options: options) { store, _ in
+        // 23:59:30 UTC.
+        try await Self.withClockedStore(at: Self.start + 7 * 3_600_000 + 59 * 60_000 + 30_000) {
+            store, clock in
             try await store.write(Self.sample(0, 4), to: "e", unit: "kcal")
             var values = store.observe(every: .milliseconds(20)) {
                 let curve = try $0.todayCurve(of: "e")

@@ -26,13 +26,8 @@ enum EncryptionBenchmark {
         only: String?
     ) async throws -> String {
         func wanted(_ label: String) -> Bool { only.map(label.hasPrefix) ?? true }
-        var configuration = DatasetGenerator.Configuration(days: days, endDate: endDate)
-        configuration.seed = 7
-        configuration.timeZone = zone
-        let csv = directory.appendingPathComponent("encryption-data.csv").path
-        let writer = try SampleCSVWriter(path: csv)
-        try DatasetGenerator(configuration).generate { try writer.write($0) }
-        try writer.close()
+        let csv = try DatasetFile.write(
+            "encryption-data.csv", in: directory, days: days, endDate: endDate, zone: zone)
 
         var stores: [TrendStore] = []
         var rates: [[Double]] = [[], []]

@@ -12,14 +12,9 @@ enum StatisticsBenchmark {
         directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int,
         duckDBThreads: Int?, report: inout Report
     ) async throws {
-        var configuration = DatasetGenerator.Configuration(days: days, endDate: endDate)
-        configuration.seed = 7
-        configuration.timeZone = zone
-        configuration.heartRateSeries = "heartRate"
-        let csv = directory.appendingPathComponent("statistics-\(days).csv").path
-        let writer = try SampleCSVWriter(path: csv, includesKind: true)
-        try DatasetGenerator(configuration).generate { try writer.write($0) }
-        try writer.close()
+        let csv = try DatasetFile.write(
+            "statistics-\(days).csv", in: directory, days: days, endDate: endDate, zone: zone,
+            heartRate: true)
         var options = StoreOptions()
         options.timeZone = zone
         let store = try TrendStore(

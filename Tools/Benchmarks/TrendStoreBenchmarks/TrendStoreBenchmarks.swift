@@ -122,13 +122,9 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             return
         }
 
-        var configuration = DatasetGenerator.Configuration(days: size.days, endDate: Self.endDate)
-        configuration.seed = 7
-        configuration.timeZone = zone
-        let csv = directory.appendingPathComponent("data-\(size.rawValue).csv").path
-        let writer = try SampleCSVWriter(path: csv)
-        try DatasetGenerator(configuration).generate { try writer.write($0) }
-        try writer.close()
+        let csv = try DatasetFile.write(
+            "data-\(size.rawValue).csv", in: directory, days: size.days, endDate: Self.endDate,
+            zone: zone)
 
         var options = StoreOptions()
         options.timeZone = zone
