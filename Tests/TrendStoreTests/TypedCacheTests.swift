@@ -46,6 +46,44 @@ private func withClockedStore(_ body: (TrendStore, ManualClock) async throws -> 
 
 @Suite("Typed key-value cache")
 struct TypedCacheTests {
+    @Test(
+        "a hot read is answered from memory, never staler than the store, and counts for eviction"
+    )
+    func memoryTier() async throws {
+        try await withClockedStore { (store, clock) async throws in
+            let cache = try TypedCache<Int, String>(
+                store: store, namespace: "numbers", maximumEntryCount: 2)
+            let other = try TypedCache<Int, String>(store: store, namespace: "numbers")
+            try cache.insert("one", forKey: 1)
+            #expect(try cache.value(forKey: 1) == "one")  // read from LMDB, kept
+            var hot = ContinuousClock.Duration.zero
+            for _ in 0..<1_000 {
+                let begin = ContinuousClock.now
+                _ = try cache.value(forKey: 1)
+                hot += ContinuousClock.now - begin
+            }
+            print("typed cache, hot read from memory: \(hot / 1_000)")
+            // Another cache (as another process would) replaces the entry: the next read sees it.
+            try other.insert("uno", forKey: 1)
+            #expect(try cache.value(forKey: 1) == "uno")
+            // Reads answered from memory count as uses: 1's last read came from memory, after
+            // 2's from LMDB, so 2 is evicted (without counting it, 1 would be).
+            clock.set(clock.now.addingTimeInterval(1))
+            try cache.insert("two", forKey: 2)
+            clock.set(clock.now.addingTimeInterval(1))
+            _ = try cache.value(forKey: 1)  // from LMDB
+            clock.set(clock.now.addingTimeInterval(1))
+            _ = try cache.value(forKey: 2)  // from LMDB, later
+            clock.set(clock.now.addingTimeInterval(1))
+            _ = try cache.value(forKey: 1)  // from memory, latest
+            clock.set(clock.now.addingTimeInterval(1))
+            try cache.insert("three", forKey: 3)
+            #expect(try cache.value(forKey: 2) == nil)
+            #expect(try cache.value(forKey: 1) == "uno")
+            #expect(try cache.value(forKey: 3) == "three")
+        }
+    }
+
     @Test("values round-trip; expired entries are never returned")
     func lifetime() async throws {
         try await withClockedStore { (store, clock) async throws in

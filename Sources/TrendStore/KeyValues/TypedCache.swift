@@ -42,6 +42,8 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     /// The most bytes of encoded values kept.
     public let maximumBytes: Int
     private let recentReads = Mutex<[[UInt8]: Int64]>([:])
+    /// Decoded entries read lately, valid until the next commit of any process.
+    private let memory: TypedCacheMemory<Key, Value>
 
     /// Creates a cache over `namespace` of `store`.
     ///
@@ -73,6 +75,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         self.entryLifetime = entryLifetime
         self.maximumEntryCount = maximumEntryCount
         self.maximumBytes = maximumBytes
+        memory = TypedCacheMemory(capacity: maximumEntryCount)
     }
 
     /// Stores `value` under `key`, replacing what was there, then evicts the least recently used entries beyond the limits.
@@ -83,8 +86,12 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         let entry = KeyValueEntry(
             expiresAt: now + Int64(entryLifetime * 1000), lastUsed: now, insertedAt: now,
             value: try Self.encoder.encode(value))
-        let reads = recentReads.withLock { reads in
+        var reads = recentReads.withLock { reads in
             defer { reads.removeAll() }; return reads
+        }
+        for (key, time) in memory.takeHits() {
+            let encoded = try encodedKey(key)
+            reads[encoded] = max(reads[encoded] ?? time, time)
         }
         try engine.write { txn, _ in
             try engine.keyValues.put(entry.encoded(), forKey: entryKey, in: txn)
@@ -102,10 +109,20 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     }
 
     /// What the cache holds for `key`, expired or not.
+    ///
+    /// A key read lately is answered from memory, without an LMDB lookup or a decode, as
+    /// long as no process has committed since.
     public func lookup(_ key: Key) throws -> CacheLookup<Value> {
         let engine = store.engine
-        let entryKey = try encodedKey(key)
         let now = engine.clock().millisecondsSince1970
+        // Read before the entry: a commit in between only makes the kept entry newer.
+        let transactionID = try engine.lastTransactionID()
+        if let kept = memory.entry(for: key, at: transactionID) {
+            guard kept.expiresAt > now else { return .expired(kept.value) }
+            memory.recordHit(key, at: now)
+            return .fresh(kept.value)
+        }
+        let entryKey = try encodedKey(key)
         let stored = try engine.read { txn in try engine.keyValues.entry(forKey: entryKey, in: txn)
         }
         guard let stored, let entry = KeyValueEntry(stored),
@@ -113,6 +130,8 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         else {
             return .missing
         }
+        memory.keep(
+            .init(value: value, expiresAt: entry.expiresAt), for: key, readAt: transactionID)
         guard entry.expiresAt > now else { return .expired(value) }
         recentReads.withLock { $0[entryKey] = now }
         return .fresh(value)
