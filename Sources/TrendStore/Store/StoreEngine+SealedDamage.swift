@@ -5,13 +5,22 @@ extension StoreEngine {
     /// the series and the window its key tells: a damaged block or rollup as for a plain
     /// store, else a damaged record.
     func storeError(for damage: SealedValueDamage) -> StoreError {
+        storeError(for: damage, records: seriesRecordsByID())
+    }
+
+    /// The series records by id, read once for the errors of several damaged values; `nil`
+    /// when they cannot be read. Not through `read`, which turns damage into a store error:
+    /// a series record that does not open leaves the series unnamed.
+    private func seriesRecordsByID() -> [UInt32: SeriesRecord]? {
+        (try? Transactions.read(in: environment) { try storage.allSeriesRecords(in: $0) })
+            .map { Dictionary($0.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
+    private func storeError(for damage: SealedValueDamage, records: [UInt32: SeriesRecord]?)
+        -> StoreError
+    {
         let reason = SealedValueDamage.reason
-        // Not through `read`, which turns damage into this error: a series record that does
-        // not open leaves the series unnamed.
-        let records = try? Transactions.read(in: environment) {
-            try storage.allSeriesRecords(in: $0)
-        }
-        func record(_ id: UInt32) -> SeriesRecord? { records?.first { $0.id == id } }
+        func record(_ id: UInt32) -> SeriesRecord? { records?[id] }
         func name(_ id: UInt32) -> String { record(id)?.name ?? "#\(id)" }
         return damage.key.withUnsafeBytes { key in
             switch damage.table {
@@ -38,9 +47,14 @@ extension StoreEngine {
         }
     }
 
-    /// The problem ``TrendStore/verify()`` reports for a sealed value that did not open.
-    func problem(for damage: SealedValueDamage) -> VerificationReport.Problem {
-        let error = storeError(for: damage)
+    /// The problems ``TrendStore/verify()`` reports for sealed values that did not open.
+    func problems(for damages: [SealedValueDamage]) -> [VerificationReport.Problem] {
+        guard !damages.isEmpty else { return [] }
+        let records = seriesRecordsByID()
+        return damages.map { problem(for: storeError(for: $0, records: records)) }
+    }
+
+    private func problem(for error: StoreError) -> VerificationReport.Problem {
         switch error {
         case let .damagedBlock(series, firstStart, _):
             return .init(

@@ -69,7 +69,8 @@ extension TrendStore {
 private struct Observation<Value: Sendable> {
     let value: Value
     let region: ReadRegion
-    let transactionID: Int
+    /// The last transaction whose changes were compared with the ones read.
+    var transactionID: Int
     let changeCounts: [String: UInt64]
     let hour: Int64?
 
@@ -92,12 +93,18 @@ private struct Observation<Value: Sendable> {
     }
 
     /// Whether a commit since changed what the query read, or the clock entered another
-    /// local hour.
-    func isStale(on engine: StoreEngine) throws -> Bool {
+    /// local hour. Commits that changed none of it are remembered, so a poll after them
+    /// reads no change counts again.
+    mutating func isStale(on engine: StoreEngine) throws -> Bool {
         if region.readsClock && Self.localHour(on: engine) != hour { return true }
-        guard try engine.lastTransactionID() != transactionID else { return false }
+        let latest = try engine.lastTransactionID()
+        guard latest != transactionID else { return false }
         if region.readsEverySeries { return true }
-        return try engine.changeCounts(of: region.series) != changeCounts
+        // The counts read after the id: a commit in between is seen as a change now or at
+        // the next poll, never missed.
+        guard try engine.changeCounts(of: region.series) == changeCounts else { return true }
+        transactionID = latest
+        return false
     }
 
     /// The local hour the store's clock reads in the handle's zone, as a number.

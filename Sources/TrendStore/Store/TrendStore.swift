@@ -209,7 +209,7 @@ public actor TrendStore {
             report.problems.append(
                 .init(kind: .unreadable, series: "", at: Date(milliseconds: 0), detail: "\(error)"))
         }
-        report.problems.insert(contentsOf: unopenable.map(engine.problem(for:)), at: 0)
+        report.problems.insert(contentsOf: engine.problems(for: unopenable), at: 0)
         let ids = try engine.environment.metaPageTransactionIDs()
         if !Environment.transactionIDsAgree(ids) {
             report.problems.insert(

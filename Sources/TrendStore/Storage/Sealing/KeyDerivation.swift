@@ -32,8 +32,9 @@
         /// for more than 1 GiB or a parallelism above 16 (a damaged or hostile file).
         init?(encoded bytes: [UInt8]) {
             guard bytes.count == 26, bytes[0] == 1, (10...20).contains(bytes[1]) else { return nil }
-            let r = bytes[2..<6].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            let p = bytes[6..<10].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let (r, p) = bytes.withUnsafeBytes {
+                ($0.littleEndian(at: 2, as: UInt32.self), $0.littleEndian(at: 6, as: UInt32.self))
+            }
             guard (1...32).contains(r), (1...16).contains(p),
                 128 * Int(r) << Int(bytes[1]) <= 1 << 30
             else { return nil }

@@ -52,9 +52,7 @@ struct RawTable: Sendable {
         forKey key: [UInt8], in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         guard blindsKeys else {
-            return try key.withUnsafeBytes { key in
-                try txn.withValue(forKey: key, in: database) { try opened($0, key: key, body) }
-            }
+            return try withValueKeeping(forKey: key, in: txn) { value, _ in try body(value) }
         }
         return try storedKey(key).withUnsafeBytes { stored in
             try txn.withValue(forKey: stored, in: database) {
@@ -129,10 +127,8 @@ struct RawTable: Sendable {
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         guard blindsKeys else {
-            return try txn.withCursor(database) { cursor in
-                try cursor.forEach(from: start) { key, value in
-                    try opened(value, key: key) { try body(key, $0) }
-                }
+            return try forEachKeeping(from: start, in: txn) { key, value, _ in
+                try body(key, value)
             }
         }
         for entry in try blindedEntries(prefix: [], from: start, in: txn) {
@@ -160,6 +156,7 @@ struct RawTable: Sendable {
 
     /// Calls `body(value, owner)` with the value under `key`, `owner` keeping an encrypted
     /// store's opened value alive; `nil` when there is none. Not for a table that blinds keys.
+    @inline(__always)
     func withValueKeeping<T: ReadableTransaction & ~Copyable, R>(
         forKey key: [UInt8], in txn: borrowing T,
         _ body: (UnsafeRawBufferPointer, OpenedPlaintext?) throws -> R

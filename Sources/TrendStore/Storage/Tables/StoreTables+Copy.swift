@@ -21,13 +21,16 @@ extension StoreTables {
         for (source, target) in pairs {
             var batch: [[UInt8]: [UInt8]?] = [:]
             var batchBytes = 0
-            func add(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
-                batch[Array(key)] = Array(value)
-                batchBytes += key.count + value.count
-                guard batchBytes >= Self.copyBatchBytes else { return }
+            func flush() throws {
+                guard !batch.isEmpty else { return }
                 try Transactions.write(in: environment) { try target.putInKeyOrder(batch, in: $0) }
                 batch.removeAll(keepingCapacity: true)
                 batchBytes = 0
+            }
+            func add(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+                batch[Array(key)] = Array(value)
+                batchBytes += key.count + value.count
+                if batchBytes >= Self.copyBatchBytes { try flush() }
             }
             if source.name == MetaTable.name {
                 // The records kept in the clear are not opened: the destination writes its own.
@@ -40,9 +43,7 @@ extension StoreTables {
                     return true
                 }
             }
-            if !batch.isEmpty {
-                try Transactions.write(in: environment) { try target.putInKeyOrder(batch, in: $0) }
-            }
+            try flush()
         }
     }
 }
