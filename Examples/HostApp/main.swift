@@ -124,7 +124,8 @@ func runAsApp() async throws {
     let cached = try await store.refreshedToday(of: "activeEnergy", now: now)
 
     // 6. Keep the store small and safe: a compacted backup, old samples pruned.
-    try store.backup(to: container.appending(path: "backup-\(Int(now.timeIntervalSince1970))"))
+    let backup = container.appending(path: "backup-\(Int(now.timeIntervalSince1970))")
+    try await store.backup(to: backup)
     let removed = try await store.deleteSamples(
         of: "activeEnergy", before: now.addingTimeInterval(-7_200))
 

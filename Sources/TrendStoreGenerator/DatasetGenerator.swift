@@ -92,7 +92,7 @@ public struct DatasetGenerator: Sendable {
                 series: configuration.energySeries, unit: "kcal",
                 samples: energy(
                     from: dayStart.millisecondsSince1970, to: nextStart.millisecondsSince1970,
-                    weekday: date.weekday,
+                    weekday: date.weekday.rawValue,
                     activity: activity?.sample, random: &random))
         ]
         if let activity {

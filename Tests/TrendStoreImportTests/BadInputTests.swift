@@ -88,7 +88,7 @@ struct BadInputTests {
             // Duplicate identities in a batch are stored once, so never more than committed.
             #expect(stored <= committed, "\(stored) stored, \(committed) reported committed")
             #expect((stored == 0) == (committed == 0), "\(stored) stored, \(committed) committed")
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.isHealthy)
         }
     }

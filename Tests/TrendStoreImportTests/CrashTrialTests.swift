@@ -68,7 +68,7 @@ struct CrashTrialTests {
             return
         }
         let store = try TrendStore(directory: directory.url)
-        let report = try store.verify()
+        let report = try await store.verify()
         #expect(report.isHealthy, "\(report.problems)")
         let stored =
             try committedSamples(of: "energy", in: store)

@@ -43,7 +43,7 @@ struct DiskFullTests {
         #expect(text.split(separator: "\n").count == 1, "one line on standard error: \(text)")
 
         let store = try TrendStore(directory: storeURL)
-        #expect(try store.verify().isHealthy)
+        #expect(try await store.verify().isHealthy)
         let stored =
             try committedSamples(of: "energy", in: store)
         #expect(
@@ -124,7 +124,7 @@ struct SmallFileSystemTests {
             #expect("\(error)".contains("the disk may be full"), "\(error)")
         }
         let reopened = try TrendStore(directory: storeURL)
-        #expect(try reopened.verify().isHealthy)
+        #expect(try await reopened.verify().isHealthy)
         let stored =
             try committedSamples(of: "energy", in: reopened)
         #expect(stored.count % 20_000 == 0 && stored.count < samples.count, "\(stored.count)")
@@ -188,7 +188,7 @@ struct BackupPermissionTests {
         let previous = umask(0o022)
         defer { umask(previous) }
         let copy = directory.url.appendingPathComponent("copy")
-        try store.backup(to: copy)
+        try await store.backup(to: copy)
         for name in ["data.mdb"] {
             let attributes = try FileManager.default.attributesOfItem(
                 atPath: copy.appendingPathComponent(name).path)

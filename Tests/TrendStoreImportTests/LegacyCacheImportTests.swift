@@ -112,7 +112,7 @@ struct LegacyActivityCacheTests {
             let zone = store.timeZone.identifier
             #expect(
                 summary.cachesWritten == ["v2/heatmap/Ride,Run/\(zone)", "v2/heatmap/Run/\(zone)"])
-            let both = try #require(try store.cachedHeatmap(forSeries: ["Run", "Ride"]))
+            let both = try #require(try store.cachedHeatmap(of: ["Run", "Ride"]))
             #expect(
                 both.value.heatmapDays.map(\.date.description) == [
                     "2026-02-26", "2026-02-27", "2026-02-28",
@@ -123,7 +123,7 @@ struct LegacyActivityCacheTests {
             #expect(
                 both.computedAt
                     == foundationMilliseconds("2026-02-28T11:00:00Z").map(Date.init(milliseconds:)))
-            let run = try #require(try store.cachedHeatmap(forSeries: ["Run"]))
+            let run = try #require(try store.cachedHeatmap(of: ["Run"]))
             #expect(run.computedAt == Date(timeIntervalSinceReferenceDate: 793_969_800))
             let activities =
                 try JSONSerialization.jsonObject(with: try #require(run.value.activities))

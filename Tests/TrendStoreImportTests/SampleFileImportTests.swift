@@ -26,7 +26,7 @@ struct SampleFileImportTests {
             let again = try await Importer(store: store).importFile(at: path)
             #expect(again.written.values.allSatisfy { $0.inserted == 0 && $0.replaced == 0 })
             #expect(try store.series() == before)
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 
@@ -87,7 +87,7 @@ struct SampleFileImportTests {
             #expect(
                 try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
                     == (0..<8).map(Double.init))
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 

@@ -62,7 +62,7 @@ struct StoreCreationRaceTests {
             #expect(opened.defaultTimeZone.identifier == "Asia/Kathmandu", "trial \(trial)")
             #expect(opened.rollupGrid == .hour, "trial \(trial)")
             #expect(opened.hourSummaryMinute == 15, "trial \(trial)")
-            let report = try opened.verify()
+            let report = try await opened.verify()
             #expect(report.isHealthy, "trial \(trial): \(report)")
             let names = try Set(opened.series().map(\.name))
             #expect(names.isSuperset(of: ["activeEnergy", "x"]), "trial \(trial)")

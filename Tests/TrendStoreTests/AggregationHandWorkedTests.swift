@@ -115,10 +115,25 @@ struct AggregationHandWorkedTests {
 
     @Test("weekdays are numbered like Calendar: 1 = Sunday … 7 = Saturday")
     func weekdayNumbering() {
-        #expect(LocalDate("2026-11-22")!.weekday == 1)
-        #expect(LocalDate("2026-11-23")!.weekday == 2)
-        #expect(LocalDate("2026-11-28")!.weekday == 7)
-        #expect(LocalDate("1970-01-01")!.weekday == 5)
+        #expect(LocalDate("2026-11-22")!.weekday == .sunday)
+        #expect(LocalDate("2026-11-23")!.weekday == .monday)
+        #expect(LocalDate("2026-11-28")!.weekday == .saturday)
+        #expect(LocalDate("1970-01-01")!.weekday == .thursday)
+        #expect(Weekday.allCases.map(\.rawValue) == Array(1...7))
+    }
+
+    @Test("the previous release's Int weekdays still compile, deprecated, with the same numbers")
+    @available(*, deprecated)
+    func deprecatedWeekdayNumbers() {
+        let number: Int = LocalDate("2026-11-23")!.weekday
+        #expect(number == 2)
+        let average = WeekdayAverage(
+            series: "e", weekday: 8, days: [], averageHourlyPattern: nil, projectedTotal: nil)
+        #expect(average.weekday == .sunday)
+        let saturday: Int = WeekdayAverage(
+            series: "e", weekday: 0, days: [], averageHourlyPattern: nil, projectedTotal: nil
+        ).weekday
+        #expect(saturday == 7)
     }
 
     @Test("the window is exactly the ten matching days before today")
@@ -147,7 +162,7 @@ struct AggregationHandWorkedTests {
     func interpolation() {
         let pattern = (1...24).map { Double($0 * 10) }
         let average = WeekdayAverage(
-            series: "e", weekday: 2, days: [LocalDate("2026-11-16")!],
+            series: "e", weekday: .monday, days: [LocalDate("2026-11-16")!],
             averageHourlyPattern: pattern, projectedTotal: 240)
         #expect(average.value(atHour: 0) == 0)
         #expect(average.value(atHour: 0.5) == 5)
@@ -155,7 +170,8 @@ struct AggregationHandWorkedTests {
         #expect(average.value(atHour: 24) == 240)
         #expect(
             WeekdayAverage(
-                series: "e", weekday: 2, days: [], averageHourlyPattern: nil, projectedTotal: nil
+                series: "e", weekday: .monday, days: [], averageHourlyPattern: nil,
+                projectedTotal: nil
             ).value(atHour: 3) == nil)
     }
 

@@ -172,7 +172,7 @@ struct AggregationReferenceTests {
             let stored = try store.samples(of: "energy", from: .distantPast, to: .distantFuture)
             let now = center + generator.integer(in: -43_200_000...43_200_000)
             let all = try store.weekdayAverages(of: "energy", now: Date(milliseconds: now))
-            #expect(all.map(\.weekday) == Array(1...7))
+            #expect(all.map(\.weekday) == Weekday.allCases)
             for weekday in Weekday.allCases {
                 let average = try store.weekdayAverage(
                     of: "energy", weekday: weekday, now: Date(milliseconds: now))

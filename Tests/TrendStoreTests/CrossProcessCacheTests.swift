@@ -77,7 +77,7 @@ struct CrossProcessCacheTests {
         print(
             "kill trial \(trial): the migration had \(migrated ? "committed" : "not committed") when the child was killed"
         )
-        #expect(try reopened.verify().isHealthy)
+        #expect(try await reopened.verify().isHealthy)
         // Opening read-write finishes the job (after closing the read-only handle: one
         // process shares one environment per store, and a read-only one cannot write).
         await reopened.close()

@@ -117,10 +117,10 @@ struct DamagedStoreVerifyTests {
         let store = try TrendStore(directory: url)
         #expect(try store.metaPagesAgree())
         let copy = directory.url.appendingPathComponent("copy")
-        try store.backup(to: copy)
+        try await store.backup(to: copy)
         await store.close()
         let backup = try TrendStore(directory: copy)
         #expect(try backup.engine.environment.metaPageTransactionIDs().sorted() == [0, 1])
-        #expect(try backup.verify().isHealthy)
+        #expect(try await backup.verify().isHealthy)
     }
 }

@@ -24,7 +24,7 @@
             for (step, key) in [first, second, nil].enumerated() {
                 let target = directory.url.appendingPathComponent("copy-\(step)")
                 let expected = try EncryptionTests.answers(current)
-                let report = try current.backup(to: target, encryptingWith: key)
+                let report = try await current.backup(to: target, encryptingWith: key)
                 #expect(report.isHealthy && report.samplesChecked > 40_000)
                 var copyOptions = StoreOptions()
                 copyOptions.encryptionKey = key
@@ -37,7 +37,7 @@
                 try await copy.write(
                     [Sample(startMilliseconds: 0, endMilliseconds: 1, value: 1)], to: "new",
                     unit: "kcal")
-                #expect(try copy.verify().isHealthy)
+                #expect(try await copy.verify().isHealthy)
                 current = copy
             }
             // Nothing is left beside the copies, and a store is never overwritten.

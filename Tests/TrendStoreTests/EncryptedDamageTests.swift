@@ -31,9 +31,9 @@
             _ = try await store.refreshedWeekdayAverages(
                 of: "Quetzalcoatlus", now: Date(milliseconds: start + 4 * 86_400_000))
             let cache = try TypedCache<String, String>(store: store, namespace: "Xylophonist")
-            try cache.insert("Brobdingnagian", forKey: "Lilliputian")
-            try cache.insert("Brobdingnagian", forKey: "Blefuscu")
-            try cache.removeValue(forKey: "Blefuscu")
+            try await cache.insert("Brobdingnagian", forKey: "Lilliputian")
+            try await cache.insert("Brobdingnagian", forKey: "Blefuscu")
+            try await cache.removeValue(forKey: "Blefuscu")
         }
 
         /// The byte patterns of that content in the encodings a store could use.
@@ -85,7 +85,7 @@
                 directory: directory.url.appendingPathComponent("encrypted"), options: options)
             try await Self.fillRecognisably(plain)
             try await Self.fillRecognisably(encrypted)
-            try encrypted.backup(to: directory.url.appendingPathComponent("backup"))
+            try await encrypted.backup(to: directory.url.appendingPathComponent("backup"))
             await plain.close()
             await encrypted.close()
             // The scan finds what a plain store shows: it can fail.
@@ -138,7 +138,7 @@
                     StorageKey.dayRowKey(series: record.id, day: day),
                     in: engine.storage.days.database,
                     at: at, of: store)
-                let report = try store.verify()
+                let report = try await store.verify()
                 let damaged = report.problems.filter { $0.kind == .damagedBlock }
                 #expect(damaged.map(\.series) == ["Quetzalcoatlus"])
                 #expect(damaged.map(\.at.millisecondsSince1970) == [block])
@@ -188,7 +188,7 @@
             for (database, key) in keys {
                 try Self.flip(key, in: database, at: { $0 / 2 }, of: store)
             }
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.problems.filter { $0.kind == .unreadable }.count >= keys.count)
             #expect { try store.series() } throws: { ($0 as? StoreError)?.code == "damaged-record" }
             #expect { try store.cacheEntries() } throws: {
@@ -226,7 +226,7 @@
                     try txn.put(moved, forKey: second, in: blocks)
                     return (starts[0], starts[1])
                 }
-                let damaged = try store.verify().problems.filter { $0.kind == .damagedBlock }
+                let damaged = try await store.verify().problems.filter { $0.kind == .damagedBlock }
                 #expect(damaged.map(\.at.millisecondsSince1970) == [second])
                 #expect(first != second)
             }
@@ -270,7 +270,7 @@
                     }
                     return replaced
                 }
-                let report = try store.verify()
+                let report = try await store.verify()
                 #expect(report.problems.count >= replaced)
                 for query in [
                     { _ = try store.series() },

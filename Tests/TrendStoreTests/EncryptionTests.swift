@@ -35,7 +35,7 @@
             _ = try await store.refreshedWeekdayAverages(
                 of: "energy", now: Date(milliseconds: start + 30 * 86_400_000))
             let cache = try TypedCache<String, String>(store: store, namespace: "weather")
-            try cache.insert("sunny", forKey: "Lisbon")
+            try await cache.insert("sunny", forKey: "Lisbon")
         }
 
         /// What the tests compare between stores: every kind of answer.
@@ -81,8 +81,8 @@
             try await Self.fill(plain)
             try await Self.fill(encrypted)
             try Self.expectSameAnswers(encrypted, plain)
-            #expect(try encrypted.verify().isHealthy)
-            #expect(try encrypted.verify().samplesChecked == plain.verify().samplesChecked)
+            #expect(try await encrypted.verify().isHealthy)
+            #expect(try await encrypted.verify().samplesChecked == plain.verify().samplesChecked)
             await encrypted.close()
             let reopened = try TrendStore(
                 directory: directory.url.appendingPathComponent("encrypted"), options: options)
@@ -95,7 +95,7 @@
             _ = try await reopened.clearCache(.all)
             _ = try await plain.clearCache(.all)
             try Self.expectSameAnswers(reopened, plain)
-            #expect(try reopened.verify().isHealthy)
+            #expect(try await reopened.verify().isHealthy)
         }
 
         @Test(

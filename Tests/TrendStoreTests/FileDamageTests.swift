@@ -98,7 +98,7 @@ struct FileDamageTests {
         #expect(try flip(hourRow, in: dataFile, at: hourSegmentEnd - 2))
 
         let damaged = try TrendStore(directory: copy.url, options: options)
-        let report = try damaged.verify()
+        let report = try await damaged.verify()
         #expect(report.problems.contains { $0.kind == .damagedBlock && $0.series == "energy" })
         #expect(
             report.problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })

@@ -61,7 +61,7 @@ struct FormatOneStoreTests {
         #expect(
             try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
                 == (source["activeEnergy"]?.count ?? 0) + 1)
-        #expect(try store.verify().isHealthy)
+        #expect(try await store.verify().isHealthy)
     }
 
     /// Checks the store's settings, samples, day curves, heatmap, statistics and cached

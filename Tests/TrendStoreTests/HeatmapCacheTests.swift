@@ -25,14 +25,14 @@ struct HeatmapCacheTests {
     func readWrite() async throws {
         try await withStore { store, clock in
             try await store.writeHeatmapCache(
-                HeatmapBucket(heatmapDays: [day("2026-02-27", 1)]), forSeries: ["Run"])
+                HeatmapBucket(heatmapDays: [day("2026-02-27", 1)]), of: ["Run"])
             let raw = Data(#"[{"id":1}]"#.utf8)
             try await store.writeHeatmapCache(
                 HeatmapBucket(heatmapDays: [day("2026-02-27", 2)], activities: raw),
-                forSeries: ["Run", "Ride"])
+                of: ["Run", "Ride"])
             #expect(
-                try store.cachedHeatmap(forSeries: ["Run"])?.value.heatmapDays.first?.count == 1)
-            let both = try #require(try store.cachedHeatmap(forSeries: ["Ride", "Run"]))
+                try store.cachedHeatmap(of: ["Run"])?.value.heatmapDays.first?.count == 1)
+            let both = try #require(try store.cachedHeatmap(of: ["Ride", "Run"]))
             #expect(both.value.heatmapDays.first?.count == 2 && both.value.activities == raw)
             #expect(
                 SchemaKey.heatmap(["Run", "Ride"], zone: TimeZone(identifier: "Asia/Tokyo")!)
@@ -41,7 +41,7 @@ struct HeatmapCacheTests {
             #expect(both.isFresh(maxAge: 1800, now: clock.now))
             #expect(!both.isFresh(maxAge: 1799, now: clock.now))
             #expect(try await store.clearCache(.all) == 2)
-            #expect(try store.cachedHeatmap(forSeries: ["Run"]) == nil)
+            #expect(try store.cachedHeatmap(of: ["Run"]) == nil)
         }
     }
 
@@ -70,9 +70,9 @@ struct HeatmapCacheTests {
                 ).computedAt == first.computedAt)
             // Another series' write leaves the bucket; a Ride in its dates removes it.
             try await store.write([run], to: "Swim", unit: "m")
-            #expect(try store.cachedHeatmap(forSeries: ["Run", "Ride"]) != nil)
+            #expect(try store.cachedHeatmap(of: ["Run", "Ride"]) != nil)
             try await store.write([run], to: "Ride", unit: "m")
-            #expect(try store.cachedHeatmap(forSeries: ["Run", "Ride"]) == nil)
+            #expect(try store.cachedHeatmap(of: ["Run", "Ride"]) == nil)
             let second = try await store.refreshedHeatmap(
                 of: ["Run", "Ride"], from: from, through: through, maxAge: 3600)
             #expect(
@@ -107,14 +107,14 @@ struct HeatmapCacheTests {
             #expect(Set([pair.value.bucket, joined.value.bucket, escaped.value.bucket]).count == 3)
             // Served from the cache: each its own bucket, not the pair's.
             clock.set(clock.now.addingTimeInterval(60))
-            let cachedJoined = try #require(try store.cachedHeatmap(forSeries: ["Ride,Run"]))
+            let cachedJoined = try #require(try store.cachedHeatmap(of: ["Ride,Run"]))
             #expect(cachedJoined.value.heatmapDays.reduce(0) { $0 + $1.count } == 2)
             // A write of `Ride,Run` in the dates invalidates its bucket, not the pair's.
             try await store.write(
                 [run.shifted(by: 2 * 86_400_000)], to: "Ride,Run", unit: "m")
-            #expect(try store.cachedHeatmap(forSeries: ["Ride,Run"]) == nil)
-            #expect(try store.cachedHeatmap(forSeries: ["Ride", "Run"]) != nil)
-            #expect(try store.cachedHeatmap(forSeries: ["Ride%2CRun"]) != nil)
+            #expect(try store.cachedHeatmap(of: ["Ride,Run"]) == nil)
+            #expect(try store.cachedHeatmap(of: ["Ride", "Run"]) != nil)
+            #expect(try store.cachedHeatmap(of: ["Ride%2CRun"]) != nil)
             let again = try await store.refreshedHeatmap(
                 of: ["Ride,Run"], from: from, through: through, maxAge: 3600)
             #expect(again.value.days.reduce(0) { $0 + $1.count } == 3)

@@ -41,7 +41,7 @@ struct HostAppTests {
         await second.close()
         let again = try TrendStore(directory: directory.url)
         #expect(try again.series().first?.sampleCount == 15)
-        #expect(try again.verify().isHealthy)
+        #expect(try await again.verify().isHealthy)
     }
 
     @Test("a snapshot's queries agree with each other while a write commits in between")
@@ -85,10 +85,10 @@ struct HostAppTests {
             }
         }
         let target = directory.url.appendingPathComponent("backup")
-        try store.backup(to: target)
+        try await store.backup(to: target)
         try await writer.value
         let copy = try TrendStore(directory: target)
-        #expect(try copy.verify().isHealthy)
+        #expect(try await copy.verify().isHealthy)
         let count = try copy.series().first?.sampleCount ?? -1
         #expect(count >= 20_000 && count <= 40_000 && count % 1_000 == 0, "\(count)")
         #expect(throws: StoreError.self) { try store.backup(to: target) }
@@ -136,7 +136,7 @@ struct HostAppTests {
                     break
                 }
             }
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 

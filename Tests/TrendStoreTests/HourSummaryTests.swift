@@ -130,7 +130,7 @@ struct HourSummaryTests {
                     series: "energy", unit: "kcal",
                     samples: samplesAround(center, days: 6, seed: Int(center % 577), awkward: 300)),
             ])
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
             let from = Date(milliseconds: center - 5 * TimeGrid.day)
             let to = Date(milliseconds: center + 5 * TimeGrid.day + 1_800_000)
             let now = Date(milliseconds: center + 6 * TimeGrid.day + 654_321)

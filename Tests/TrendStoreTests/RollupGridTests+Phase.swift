@@ -108,7 +108,7 @@ extension RollupGridTests {
                     in: engine.storage.days.database)
                 return day
             }
-            let problems = try store.verify().problems
+            let problems = try await store.verify().problems
             #expect(problems.contains { $0.kind == .rollupMismatch || $0.kind == .damagedRollup })
             #expect(
                 problems.contains {

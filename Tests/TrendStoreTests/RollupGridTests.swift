@@ -136,7 +136,7 @@ struct RollupGridTests {
             ],
             to: "energy", unit: "kcal")
         #expect(try Self.rowDays(of: store) == Self.lastDays(of: second))
-        let report = try store.verify()
+        let report = try await store.verify()
         #expect(report.isHealthy, "\(report.problems)")
         #expect(report.rollupsChecked >= 5)
     }
@@ -209,7 +209,7 @@ struct RollupGridTests {
                 to: Date(milliseconds: dayStart + 3 * TimeGrid.day))
             #expect(removed == 2 * 1_440)
             #expect(try Self.rowDays(of: store).isEmpty)
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
             // Into the first day, which has a summary and no row: rebuilt from its samples.
             try await store.write(
                 [
@@ -218,7 +218,7 @@ struct RollupGridTests {
                         value: 2)
                 ],
                 to: "energy", unit: "kcal")
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.isHealthy, "\(report.problems)")
             let curve = try store.dayCurve(
                 of: "energy", on: LocalDate(dayNumber: 19_700),
@@ -267,7 +267,7 @@ struct RollupGridTests {
                     try Self.contents(of: oneByOne, \.days.database)
                         == Self.contents(of: whole, \.days.database))
                 #expect(try Self.contents(of: whole, \.days.database).count == 2)
-                #expect(try oneByOne.verify().isHealthy)
+                #expect(try await oneByOne.verify().isHealthy)
             }
         }
     }

@@ -35,7 +35,7 @@ struct RollupTests {
                 }
                 try await batched.write(samples, to: "e", unit: "kcal")
                 try await batched.write(samples, to: "hr", unit: "count/min", kind: .discrete)
-                #expect(try streamed.verify().isHealthy)
+                #expect(try await streamed.verify().isHealthy)
                 for day in (dayStart / 86_400_000 - 1)...(dayStart / 86_400_000 + 2) {
                     // A discrete row (minimum, maximum, latest sample) is the same bytes either way.
                     let lhs = try storedRowBytes(streamed, series: "hr", day: day)
@@ -119,7 +119,7 @@ struct RollupTests {
                         "day \(day) slot \(slot)")
                 }
             }
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.isHealthy, "\(report.problems)")
             #expect(report.samplesChecked == expected.count)
         }

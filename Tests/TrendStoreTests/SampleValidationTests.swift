@@ -45,7 +45,7 @@ struct SampleValidationTests {
                 #expect(message.contains(reason))
             }
             #expect(try store.series().map(\.name) == ["kept"])
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 
@@ -73,7 +73,7 @@ struct SampleValidationTests {
                 try store.samples(of: "sleep", from: .distantPast, to: .distantFuture) == [
                     fortnight
                 ])
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 

@@ -73,7 +73,7 @@ struct StatisticsReferenceTests {
                     series: "heartRate", unit: "count/min", kind: .discrete, samples: discrete),
                 SeriesSamples(series: "energy", unit: "kcal", samples: cumulative),
             ])
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
             let storedDiscrete = try store.samples(
                 of: "heartRate", from: .distantPast, to: .distantFuture)
             let storedCumulative = try store.samples(

@@ -54,7 +54,7 @@ struct StoreWriteTests {
         let info = try #require(try reopened.series().first)
         #expect(info.sampleCount == 3_000 && info.unit == "kcal")
         #expect(info.firstStart == sorted.first!.start)
-        #expect(try reopened.verify().isHealthy)
+        #expect(try await reopened.verify().isHealthy)
     }
 
     @Test("range reads return exactly the samples starting in the range")
@@ -91,7 +91,7 @@ struct StoreWriteTests {
                 try store.samples(of: "a", from: .distantPast, to: .distantFuture)
             }
             #expect(try store.samples(of: "b", from: .distantPast, to: .distantFuture) == kept)
-            #expect(try store.verify().isHealthy)
+            #expect(try await store.verify().isHealthy)
         }
     }
 

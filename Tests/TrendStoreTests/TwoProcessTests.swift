@@ -78,7 +78,7 @@ struct TwoProcessTests {
         #expect(sawPartial, "no snapshot fell between the writer's first and last commit")
         #expect(
             try store.samples(of: "energy", from: .distantPast, to: .distantFuture).count == 60_001)
-        #expect(try store.verify().isHealthy)
+        #expect(try await store.verify().isHealthy)
     }
 
     @Test("two writer processes on one store both land, serialised by LMDB's writer lock")
@@ -108,6 +108,6 @@ struct TwoProcessTests {
         let store = try TrendStore(directory: storeURL)
         #expect(try store.samples(of: "a", from: .distantPast, to: .distantFuture) == firstSamples)
         #expect(try store.samples(of: "b", from: .distantPast, to: .distantFuture) == secondSamples)
-        #expect(try store.verify().isHealthy)
+        #expect(try await store.verify().isHealthy)
     }
 }

@@ -54,7 +54,7 @@ struct TypedCacheTests {
             let cache = try TypedCache<Int, String>(
                 store: store, namespace: "numbers", maximumEntryCount: 2)
             let other = try TypedCache<Int, String>(store: store, namespace: "numbers")
-            try cache.insert("one", forKey: 1)
+            try await cache.insert("one", forKey: 1)
             #expect(try cache.value(forKey: 1) == "one")  // read from LMDB, kept
             var hot = ContinuousClock.Duration.zero
             for _ in 0..<1_000 {
@@ -64,12 +64,12 @@ struct TypedCacheTests {
             }
             print("typed cache, hot read from memory: \(hot / 1_000)")
             // Another cache (as another process would) replaces the entry: the next read sees it.
-            try other.insert("uno", forKey: 1)
+            try await other.insert("uno", forKey: 1)
             #expect(try cache.value(forKey: 1) == "uno")
             // Reads answered from memory count as uses: 1's last read came from memory, after
             // 2's from LMDB, so 2 is evicted (without counting it, 1 would be).
             clock.set(clock.now.addingTimeInterval(1))
-            try cache.insert("two", forKey: 2)
+            try await cache.insert("two", forKey: 2)
             clock.set(clock.now.addingTimeInterval(1))
             _ = try cache.value(forKey: 1)  // from LMDB
             clock.set(clock.now.addingTimeInterval(1))
@@ -77,7 +77,7 @@ struct TypedCacheTests {
             clock.set(clock.now.addingTimeInterval(1))
             _ = try cache.value(forKey: 1)  // from memory, latest
             clock.set(clock.now.addingTimeInterval(1))
-            try cache.insert("three", forKey: 3)
+            try await cache.insert("three", forKey: 3)
             #expect(try cache.value(forKey: 2) == nil)
             #expect(try cache.value(forKey: 1) == "uno")
             #expect(try cache.value(forKey: 3) == "three")
@@ -89,7 +89,7 @@ struct TypedCacheTests {
         try await withClockedStore { (store, clock) async throws in
             let cache = try TypedCache<Location, Weather>(
                 store: store, namespace: "weather", entryLifetime: 600)
-            try cache.insert(Weather(temperature: 18, condition: "rain"), forKey: here)
+            try await cache.insert(Weather(temperature: 18, condition: "rain"), forKey: here)
             #expect(try cache.value(forKey: here) == Weather(temperature: 18, condition: "rain"))
             clock.set(clock.now.addingTimeInterval(599))
             #expect(try cache.value(forKey: here) != nil)
@@ -108,12 +108,12 @@ struct TypedCacheTests {
             let cache = try TypedCache<Int, String>(
                 store: store, namespace: "numbers", maximumEntryCount: 3)
             for key in 1...3 {
-                try cache.insert("\(key)", forKey: key)
+                try await cache.insert("\(key)", forKey: key)
                 clock.set(clock.now.addingTimeInterval(1))
             }
             _ = try cache.value(forKey: 1)  // 1 is now more recent than 2 and 3
             clock.set(clock.now.addingTimeInterval(1))
-            try cache.insert("4", forKey: 4)
+            try await cache.insert("4", forKey: 4)
             #expect(try cache.value(forKey: 2) == nil)
             #expect(try [1, 3, 4].map { try cache.value(forKey: $0) } == ["1", "3", "4"])
             #expect(try cache.count == 3)
@@ -127,7 +127,7 @@ struct TypedCacheTests {
                 store: store, namespace: "blobs", maximumEntryCount: 100, maximumBytes: 250)
             for key in 1...5 {
                 // 102 bytes of JSON each
-                try cache.insert(String(repeating: "x", count: 100), forKey: key)
+                try await cache.insert(String(repeating: "x", count: 100), forKey: key)
                 clock.set(clock.now.addingTimeInterval(1))
             }
             #expect(
@@ -143,15 +143,15 @@ struct TypedCacheTests {
         defer { directory.remove() }
         do {
             let store = try TrendStore(directory: directory.url)
-            try TypedCache<String, Int>(store: store, namespace: "a").insert(1, forKey: "k")
-            try TypedCache<String, Int>(store: store, namespace: "ab").insert(2, forKey: "k")
+            try await TypedCache<String, Int>(store: store, namespace: "a").insert(1, forKey: "k")
+            try await TypedCache<String, Int>(store: store, namespace: "ab").insert(2, forKey: "k")
         }
         let reopened = try TrendStore(directory: directory.url)
         #expect(
             try TypedCache<String, Int>(store: reopened, namespace: "a").value(forKey: "k") == 1)
         #expect(
             try TypedCache<String, Int>(store: reopened, namespace: "ab").value(forKey: "k") == 2)
-        try TypedCache<String, Int>(store: reopened, namespace: "a").removeAll()
+        try await TypedCache<String, Int>(store: reopened, namespace: "a").removeAll()
         #expect(try TypedCache<String, Int>(store: reopened, namespace: "ab").count == 1)
     }
 
@@ -160,9 +160,9 @@ struct TypedCacheTests {
         try await withClockedStore { (store, clock) async throws in
             let friends = try TypedCache<String, String>(store: store, namespace: "friends")
             let events = try TypedCache<String, String>(store: store, namespace: "events")
-            try friends.insert("Ann", forKey: "1")
+            try await friends.insert("Ann", forKey: "1")
             clock.set(clock.now.addingTimeInterval(60))
-            try events.insert("Run club", forKey: "e1")
+            try await events.insert("Run club", forKey: "e1")
             let stamps = try store.collectionTimestamps()
             #expect(
                 stamps["events"] == clock.now
@@ -204,7 +204,7 @@ struct CachedLoaderTests {
         try await withClockedStore { (store, clock) async throws in
             let api = FakeAPI()
             let loader = try makeLoader(store, api)
-            try loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
+            try await loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
             clock.set(clock.now.addingTimeInterval(601))
             #expect(try await loader.load(here).condition == "sunny")
             #expect(api.calls == 1)
@@ -216,7 +216,8 @@ struct CachedLoaderTests {
         try await withClockedStore { (store, _) async throws in
             let api = FakeAPI()
             let loader = try makeLoader(store, api)
-            try loader.cache.insert(Weather(temperature: 5, condition: "cached"), forKey: here)
+            try await loader.cache.insert(
+                Weather(temperature: 5, condition: "cached"), forKey: here)
             #expect(try await loader.load(here).condition == "cached")
             #expect(api.calls == 0)
         }
@@ -249,7 +250,7 @@ struct CachedLoaderTests {
             let api = FakeAPI()
             api.set(fails: true)
             let loader = try makeLoader(store, api)
-            try loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
+            try await loader.cache.insert(Weather(temperature: 5, condition: "old"), forKey: here)
             clock.set(clock.now.addingTimeInterval(601))
             await #expect(throws: FetchFailed()) { try await loader.load(here) }
             #expect(try await loader.load(here, staleOnError: true).condition == "old")

@@ -13,7 +13,7 @@ struct VerifyTests {
             try await store.write(
                 generator.minuteSamples(from: 1_700_000_000_000, count: 30_000), to: "e",
                 unit: "kcal")
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.isHealthy)
             #expect(report.samplesChecked == 30_000)
             #expect(report.blocksChecked >= 3)
@@ -42,7 +42,7 @@ struct VerifyTests {
                 try txn.put(bytes, forKey: key, in: blocks)
                 return block
             }
-            let report = try store.verify()
+            let report = try await store.verify()
             let damaged = report.problems.filter { $0.kind == .damagedBlock }
             #expect(damaged.count == 1)
             #expect(damaged.first?.series == "e")
@@ -63,7 +63,7 @@ struct VerifyTests {
                 generator.minuteSamples(from: 1_700_000_000_000, count: 5_000), to: "e",
                 unit: "kcal")
             try Self.tamperSecondRow(of: "e", in: store)
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.problems.map(\.kind) == [.rollupMismatch])
         }
     }
@@ -79,7 +79,7 @@ struct VerifyTests {
                     to: "s\(index)", unit: "kcal")
             }
             try Self.tamperSecondRow(of: "s17", in: store)
-            let report = try store.verify()
+            let report = try await store.verify()
             #expect(report.seriesChecked == 40)
             #expect(report.problems.map(\.kind) == [.rollupMismatch])
             #expect(report.problems.map(\.series) == ["s17"])

@@ -8,7 +8,7 @@ enum HeatmapGrid {
     static func render(_ heatmap: Heatmap) -> String {
         guard let first = heatmap.days.first?.date else { return "" }
         let peak = heatmap.days.map(\.total).max() ?? 0
-        let leading = first.weekday - 1  // columns start on Sunday
+        let leading = first.weekday.rawValue - 1  // columns start on Sunday
         let weeks = (leading + heatmap.days.count + 6) / 7
         var grid = Array(repeating: Array(repeating: Character(" "), count: weeks), count: 7)
         for (index, day) in heatmap.days.enumerated() {

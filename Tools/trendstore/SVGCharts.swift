@@ -9,7 +9,7 @@ enum SVGCharts {
     static func heatmap(_ heatmap: Heatmap) -> String {
         guard let first = heatmap.days.first?.date else { return emptySVG }
         let peak = heatmap.days.map(\.total).max() ?? 0
-        let leading = first.weekday - 1
+        let leading = first.weekday.rawValue - 1
         let weeks = (leading + heatmap.days.count + 6) / 7
         let cell = 12
         var body = ""

@@ -33,7 +33,7 @@ struct Queries {
         let record = try requireCumulative(series, for: "a weekday average", in: txn)
         let empty = weekdays.map {
             WeekdayAverage(
-                series: record.name, weekday: $0.rawValue, days: [], averageHourlyPattern: nil,
+                series: record.name, weekday: $0, days: [], averageHourlyPattern: nil,
                 projectedTotal: nil)
         }
         let first: LocalDate

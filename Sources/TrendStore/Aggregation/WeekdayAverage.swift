@@ -33,11 +33,11 @@ public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
 /// Averages the cumulative curves of the matching days before today (for the default
 /// 70-day window, exactly ten candidate days), leaving out days without samples unless
 /// asked to include them.
-public struct WeekdayAverage: Sendable, Codable, Equatable {
+public struct WeekdayAverage: Sendable, Codable, Equatable, WeekdayBearing {
     /// The series averaged.
     public var series: String
-    /// The weekday, 1 = Sunday … 7 = Saturday.
-    public var weekday: Int
+    /// The weekday averaged.
+    public var weekday: Weekday
     /// The days whose curves were averaged, oldest first.
     public var days: [LocalDate]
     /// The mean cumulative value at the end of each hour bucket, or `nil` when no day was included.
@@ -50,7 +50,7 @@ public struct WeekdayAverage: Sendable, Codable, Equatable {
 
     /// Creates an average.
     public init(
-        series: String, weekday: Int, days: [LocalDate], averageHourlyPattern: [Double]?,
+        series: String, weekday: Weekday, days: [LocalDate], averageHourlyPattern: [Double]?,
         projectedTotal: Double?
     ) {
         self.series = series
@@ -109,12 +109,12 @@ struct WeekdayCurveSum {
     func average(series: String) -> WeekdayAverage {
         guard !days.isEmpty else {
             return WeekdayAverage(
-                series: series, weekday: weekday.rawValue, days: [], averageHourlyPattern: nil,
+                series: series, weekday: weekday, days: [], averageHourlyPattern: nil,
                 projectedTotal: nil)
         }
         let pattern = sums.map { $0 / Double(days.count) }
         return WeekdayAverage(
-            series: series, weekday: weekday.rawValue, days: days,
+            series: series, weekday: weekday, days: days,
             averageHourlyPattern: pattern, projectedTotal: pattern[23])
     }
 }

@@ -21,7 +21,7 @@ extension AggregateCache {
         else { return nil }
         guard payload.kind == .weekdayAverage,
             let average = try? PayloadBodies.weekdayAverage(series: series, payload.body),
-            average.weekday == weekday.rawValue
+            average.weekday == weekday
         else {
             counters.withLock { $0.unreadablePayloads += 1 }
             return nil

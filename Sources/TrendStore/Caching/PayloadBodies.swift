@@ -10,7 +10,7 @@ struct V1Average: Equatable {
 enum PayloadBodies {
     static func encode(_ average: WeekdayAverage) -> [UInt8] {
         var writer = ByteWriter(capacity: 256)
-        writer.append(UInt8(average.weekday))
+        writer.append(UInt8(average.weekday.rawValue))
         writer.appendLittleEndian(UInt16(average.days.count))
         for day in average.days { writer.appendLittleEndian(Int32(day.dayNumber)) }
         appendPattern(average.averageHourlyPattern, total: average.projectedTotal, to: &writer)
@@ -20,14 +20,14 @@ enum PayloadBodies {
     static func weekdayAverage(series: String, _ body: [UInt8]) throws -> WeekdayAverage {
         try body.withUnsafeBytes { bytes in
             var reader = ByteReader(bytes)
-            let weekday = Int(try reader.readByte())
+            let number = Int(try reader.readByte())
             let count = Int(try reader.readLittleEndian(UInt16.self))
             var days: [LocalDate] = []
             for _ in 0..<count {
                 days.append(LocalDate(dayNumber: Int64(try reader.readLittleEndian(Int32.self))))
             }
             let (pattern, total) = try readPattern(&reader)
-            guard (1...7).contains(weekday), reader.remaining == 0 else {
+            guard let weekday = Weekday(rawValue: number), reader.remaining == 0 else {
                 throw AggregatePayload.Damage()
             }
             return WeekdayAverage(

@@ -46,7 +46,7 @@ public actor CachedLoader<Key: Codable & Hashable & Sendable, Value: Codable & S
             let cache = self.cache
             task = Task {
                 let value = try await fetch(key)
-                try? cache.insert(value, forKey: key)
+                try? await cache.insert(value, forKey: key)
                 return value
             }
             inFlight[key] = task

@@ -7,7 +7,7 @@
     ///
     /// Keep a key where the platform keeps secrets (the Keychain on Apple platforms): whoever
     /// holds it and the store's file reads every sample. A store's key never changes in place;
-    /// ``TrendStore/backup(to:encryptingWith:)`` writes a copy under another key, or none.
+    /// ``TrendStore/backup(to:encryptingWith:)-5rl8l`` writes a copy under another key, or none.
     public struct EncryptionKey: Sendable {
         enum Material: Sendable {
             case bytes(SymmetricKey)

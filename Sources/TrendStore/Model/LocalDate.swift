@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Stored as the number of days since 1970-01-01 in the proleptic Gregorian calendar,
 /// so date arithmetic and weekdays are integer operations. Encodes as `"YYYY-MM-DD"`.
-public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible,
+    WeekdayBearing
+{
     /// Days since 1970-01-01.
     public let dayNumber: Int64
 
@@ -47,8 +49,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var month: Int { Int(CivilDate.fromDayNumber(dayNumber).month) }
     /// The day of the month, 1…31.
     public var day: Int { Int(CivilDate.fromDayNumber(dayNumber).day) }
-    /// The weekday as `Calendar` numbers it: 1 = Sunday … 7 = Saturday.
-    public var weekday: Int { CivilDate.weekday(ofDayNumber: dayNumber) }
+    /// The day of the week.
+    public var weekday: Weekday { Weekday(ofDayNumber: dayNumber) }
 
     /// The date `days` later (earlier when negative).
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + Int64(days)) }

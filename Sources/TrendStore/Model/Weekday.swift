@@ -9,7 +9,12 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable, Comparable, CustomStr
 
     /// The weekday of `date`.
     public init(of date: LocalDate) {
-        self = Weekday(rawValue: date.weekday) ?? .sunday
+        self.init(ofDayNumber: date.dayNumber)
+    }
+
+    /// The weekday of the day `dayNumber` days after 1970-01-01 (a Thursday).
+    init(ofDayNumber dayNumber: Int64) {
+        self = Weekday(rawValue: CivilDate.weekday(ofDayNumber: dayNumber)) ?? .sunday
     }
 
     /// Orders Sunday first, as the numbers do.
@@ -19,4 +24,18 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable, Comparable, CustomStr
     public var description: String {
         ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][rawValue - 1]
     }
+}
+
+/// A value that falls on one day of the week: a ``LocalDate``, a ``WeekdayAverage``.
+public protocol WeekdayBearing {
+    /// The day of the week.
+    var weekday: Weekday { get }
+}
+
+extension WeekdayBearing {
+    /// The weekday as the previous release numbered it: 1 = Sunday … 7 = Saturday.
+    ///
+    /// Chosen only where an `Int` is expected; `weekday` alone is the ``Weekday``.
+    @available(*, deprecated, message: "weekday is a Weekday now; its number is weekday.rawValue")
+    public var weekday: Int { (weekday as Weekday).rawValue }
 }

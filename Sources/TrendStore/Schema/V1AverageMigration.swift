@@ -40,7 +40,7 @@ enum V1AverageMigration {
             ? (
                 Weekday.allCases.map {
                     WeekdayAverage(
-                        series: series, weekday: $0.rawValue, days: [], averageHourlyPattern: nil,
+                        series: series, weekday: $0, days: [], averageHourlyPattern: nil,
                         projectedTotal: nil)
                 }, 0..<0
             )

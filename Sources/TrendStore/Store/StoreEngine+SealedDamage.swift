@@ -47,7 +47,7 @@ extension StoreEngine {
         }
     }
 
-    /// The problems ``TrendStore/verify()`` reports for sealed values that did not open.
+    /// The problems ``TrendStore/verify()-1rh8s`` reports for sealed values that did not open.
     func problems(for damages: [SealedValueDamage]) -> [VerificationReport.Problem] {
         guard !damages.isEmpty else { return [] }
         let records = seriesRecordsByID()

@@ -282,7 +282,7 @@ extension TrendStore {
             )
         }
         let average = WeekdayAverage(
-            series: series, weekday: weekday.rawValue, days: [], averageHourlyPattern: pattern,
+            series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
         try engine.storePayload(
             .weekdayAverage, body: PayloadBodies.encode(average),

@@ -7,7 +7,7 @@ extension TrendStore {
     ///
     /// Judge it with `isFresh(maxAge:)`: buckets have no fixed lifetime.
     public nonisolated func cachedHeatmap(
-        forSeries series: some Collection<String>, timeZone: TimeZone? = nil
+        of series: some Collection<String>, timeZone: TimeZone? = nil
     ) throws -> Cached<HeatmapBucket>? {
         let key = SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone)
         return try engine.read { txn -> Cached<HeatmapBucket>? in
@@ -32,7 +32,7 @@ extension TrendStore {
     /// A bucket written this way was not computed from the store's samples, so writing
     /// samples never invalidates it.
     public func writeHeatmapCache(
-        _ bucket: HeatmapBucket, forSeries series: some Collection<String>,
+        _ bucket: HeatmapBucket, of series: some Collection<String>,
         timeZone: TimeZone? = nil
     ) throws {
         try storeHeatmap(
@@ -51,7 +51,7 @@ extension TrendStore {
     ) throws -> Cached<Heatmap> {
         let now = engine.clock()
         let zone = timeZone ?? engine.timeZone
-        if let cached = try cachedHeatmap(forSeries: series, timeZone: zone),
+        if let cached = try cachedHeatmap(of: series, timeZone: zone),
             cached.isFresh(maxAge: maxAge, now: now),
             cached.value.heatmapDays.first?.date == from,
             cached.value.heatmapDays.last?.date == through

@@ -17,7 +17,7 @@
         /// - Returns: The report of verifying the copy, which is healthy.
         /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when `directory` holds a
         ///   store, cannot be made, or the copy does not verify (the original's damage, which
-        ///   ``verify()`` shows); nothing is left at `directory` then.
+        ///   ``verify()-1rh8s`` shows); nothing is left at `directory` then.
         @discardableResult
         public nonisolated func backup(to directory: URL, encryptingWith key: EncryptionKey?)
             throws -> VerificationReport

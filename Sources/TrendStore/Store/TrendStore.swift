@@ -43,9 +43,7 @@ public actor TrendStore {
     public static func open(directory: URL, options: StoreOptions = StoreOptions()) async throws
         -> TrendStore
     {
-        try await Task.detached(priority: Task.currentPriority) {
-            try TrendStore(directory: directory, options: options)
-        }.value
+        try await offCallerThread { try TrendStore(directory: directory, options: options) }
     }
 
     /// The zone local-day figures use when a query names none: the zone this handle was
@@ -228,7 +226,7 @@ public actor TrendStore {
 extension TrendStore {
     /// Whether the data file's two meta pages record consecutive commits: `false` when one
     /// is damaged, so LMDB may have opened an earlier commit than the last and every read
-    /// misses what the later ones wrote (``verify()`` reports it as
+    /// misses what the later ones wrote (``verify()-1rh8s`` reports it as
     /// ``VerificationReport/Problem/Kind/damagedMetaPage``; a writable open refuses it).
     ///
     /// - Complexity: Reads the file's two meta pages, not its data.

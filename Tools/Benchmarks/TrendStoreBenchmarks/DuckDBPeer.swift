@@ -37,7 +37,7 @@ enum DuckDBPeer {
                 "heatmapSeries": heatmapSeries, "runs": runs, "todaySpans": todaySpans,
                 "dayStart": Int(sqlite.buckets.hourStarts(today)[0]), "now": Int(nowMs),
                 "allSpans": allSpans,
-                "allWeekdays": allDates.map(\.weekday),
+                "allWeekdays": allDates.map(\.weekday.rawValue),
             ]
             let result: [String: Any]
             switch runScript("duckdb_peer.py", spec: spec) {

@@ -55,7 +55,7 @@ final class SQLitePeer {
     func candidates(weekday: Int?, now: Date, windowDays: Int = 70) -> [LocalDate] {
         let today = LocalDate(containing: now, in: zone)
         return (1...windowDays).reversed().map { today.adding(days: -$0) }.filter {
-            weekday == nil || $0.weekday == weekday
+            weekday == nil || $0.weekday.rawValue == weekday
         }
     }
 

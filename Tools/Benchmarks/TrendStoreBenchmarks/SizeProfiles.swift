@@ -40,7 +40,7 @@ enum SizeProfiles {
             let added = Double(footprint.fileBytes - emptyBytes) / count
             let backup = directory.appendingPathComponent("size-\(lines.count)-backup")
             try? FileManager.default.removeItem(at: backup)
-            try store.backup(to: backup)
+            try await store.backup(to: backup)
             let compacted = Double(try fileBytes(in: backup)) / count
             lines.append(
                 profile.name.padding(toLength: 34, withPad: " ", startingAt: 0)

@@ -146,7 +146,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 year: 2026, month: 11, day: 21, hour: 13, minute: 37, second: 12,
                 nanosecond: 345_000_000))!
         let nowMs = now.millisecondsSince1970
-        let weekday = Self.endDate.weekday
+        let weekday = Self.endDate.weekday.rawValue
         let day = Weekday(of: Self.endDate)
         let series = "activeEnergy"
         let heatmapSeries = ["Ride", "Run"]
@@ -276,7 +276,8 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             ).map { $0.averageHourlyPattern ?? [] }
             func split(_ days: [(hourly: [Double], hasData: Bool)]) -> [[Double]] {
                 (1...7).map { weekday in
-                    averagePattern(zip(dates, days).filter { $0.0.weekday == weekday }.map(\.1))
+                    averagePattern(
+                        zip(dates, days).filter { $0.0.weekday.rawValue == weekday }.map(\.1))
                         ?? []
                 }
             }

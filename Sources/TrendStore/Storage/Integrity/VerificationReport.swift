@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``TrendStore/verify()`` found.
+/// What ``TrendStore/verify()-1rh8s`` found.
 public struct VerificationReport: Sendable, Codable, Equatable {
     /// One thing that is wrong with the stored data.
     public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {

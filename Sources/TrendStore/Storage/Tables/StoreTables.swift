@@ -49,7 +49,7 @@ struct StoreTables: Sendable {
     }
 
     /// Every stored value of an encrypted store that does not open, table by table (none in
-    /// a plain store): what ``TrendStore/verify()`` reports before it decodes anything.
+    /// a plain store): what ``TrendStore/verify()-1rh8s`` reports before it decodes anything.
     func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> [SealedValueDamage]
     {

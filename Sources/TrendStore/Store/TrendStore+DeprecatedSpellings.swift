@@ -1,7 +1,25 @@
 import Foundation
 
-/// The weekday-number spellings of the previous release, kept compiling for one release.
+/// The spellings of the previous release (weekday numbers, `forSeries:`), kept compiling
+/// for one release.
 extension TrendStore {
+    /// The cached heatmap bucket of `series`.
+    @available(*, deprecated, renamed: "cachedHeatmap(of:timeZone:)")
+    public nonisolated func cachedHeatmap(
+        forSeries series: some Collection<String>, timeZone: TimeZone? = nil
+    ) throws -> Cached<HeatmapBucket>? {
+        try cachedHeatmap(of: series, timeZone: timeZone)
+    }
+
+    /// Stores a heatmap bucket for `series`.
+    @available(*, deprecated, renamed: "writeHeatmapCache(_:of:timeZone:)")
+    public func writeHeatmapCache(
+        _ bucket: HeatmapBucket, forSeries series: some Collection<String>,
+        timeZone: TimeZone? = nil
+    ) throws {
+        try writeHeatmapCache(bucket, of: series, timeZone: timeZone)
+    }
+
     /// The weekday average of weekday number `weekday` (1 = Sunday … 7).
     @available(*, deprecated, message: "pass a Weekday: weekdayAverage(of:weekday: .monday)")
     public nonisolated func weekdayAverage(
@@ -51,5 +69,20 @@ extension Weekday {
             throw .invalidArgument(.weekday, reason: "\(number) is not 1 (Sunday) … 7 (Saturday)")
         }
         self = weekday
+    }
+}
+
+extension WeekdayAverage {
+    /// Creates an average of weekday number `weekday` (1 = Sunday … 7 = Saturday; other
+    /// numbers go round the week, so 8 is Sunday and 0 Saturday).
+    @available(*, deprecated, message: "pass a Weekday: WeekdayAverage(series:weekday: .monday, …)")
+    public init(
+        series: String, weekday: Int, days: [LocalDate], averageHourlyPattern: [Double]?,
+        projectedTotal: Double?
+    ) {
+        self.init(
+            series: series,
+            weekday: Weekday(rawValue: (weekday % 7 + 6) % 7 + 1) ?? .sunday, days: days,
+            averageHourlyPattern: averageHourlyPattern, projectedTotal: projectedTotal)
     }
 }
