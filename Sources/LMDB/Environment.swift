@@ -46,10 +46,6 @@ public final class Environment: @unchecked Sendable {
         public var readOnly: Bool = false
         /// Permission bits for the files LMDB creates.
         public var fileMode: mode_t = 0o600
-        /// Whether each commit waits for the data to reach the disk (`fsync`).
-        ///
-        /// - Warning: With `false`, a system crash (not a process crash) can lose the last commits.
-        public var durableCommits: Bool = true
 
         /// Creates the default options: a 256 MiB initial map, read-write, durable, mode 0600.
         public init() {}
@@ -110,7 +106,6 @@ public final class Environment: @unchecked Sendable {
                 "set maximum readers of \(path)")
             var flags = UInt32(MDB_NOTLS)
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
-            if !options.durableCommits { flags |= UInt32(MDB_NOSYNC) }
             if lockless { flags |= UInt32(MDB_NOLOCK) }
             try check(mdb_env_open(env, path, flags, options.fileMode), "open environment \(path)")
             if !lockless {
@@ -200,7 +195,7 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private func checkOpen(_ operation: String) throws {
+    func checkOpen(_ operation: String) throws {
         if isClosed { throw LMDBError(code: .closed, operation: "\(operation) in \(path)") }
     }
 
@@ -291,7 +286,8 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction, committing when it returns and aborting when it throws.
+    /// Runs `body` in a write transaction, committing when it returns (reaching the disk as
+    /// `sync` says) and aborting when it throws.
     ///
     /// Writes are serialised across threads and processes: a second writer waits for the
     /// first to commit. If the map fills up, the transaction is rolled back, the map is
@@ -302,7 +298,7 @@ public final class Environment: @unchecked Sendable {
     ///
     /// The corresponding LMDB functions are `mdb_txn_begin` and `mdb_txn_commit`.
     public func write<R>(
-        _ body: (borrowing WriteTransaction) throws -> R
+        sync: Sync = .full, _ body: (borrowing WriteTransaction) throws -> R
     ) throws -> R {
         if options.readOnly {
             throw LMDBError(
@@ -320,6 +316,7 @@ public final class Environment: @unchecked Sendable {
                     let transaction = WriteTransaction(pointer: txn!, state: state)
                     let result: R
                     do {
+                        try commitSyncing(sync)
                         result = try body(transaction)
                     } catch {
                         mdb_txn_abort(txn)

@@ -31,8 +31,11 @@ public struct DatasetGenerator: Sendable {
         /// The activity series' names (unit `m`, value = distance).
         public var activityTypes = ["Run", "Ride", "Walk", "Swim", "Hike"]
         /// The discrete heart-rate series' name (unit `count/min`), or `nil` for none: a
-        /// reading every 5 seconds during the day's activity, every 5 minutes otherwise.
+        /// reading every 5 seconds during the day's activity, every 5 minutes otherwise
+        /// (unless `shape` says otherwise).
         public var heartRateSeries: String?
+        /// The spacing, durations and order of the energy and heart-rate samples.
+        public var shape = SampleShape()
 
         /// A configuration of `days` days ending on `endDate`.
         public init(days: Int, endDate: LocalDate) {
@@ -144,7 +147,11 @@ public struct DatasetGenerator: Sendable {
                 : resting + Double.random(in: 0...18, using: &random)
             samples.append(
                 Sample(startMilliseconds: cursor, endMilliseconds: cursor, value: beats.rounded()))
-            cursor += active ? 5_000 : 300_000
+            if let gaps = configuration.shape.heartRateGaps {
+                cursor += Int64.random(in: gaps, using: &random)
+            } else {
+                cursor += active ? 5_000 : 300_000
+            }
         }
         return samples
     }
@@ -165,10 +172,13 @@ public struct DatasetGenerator: Sendable {
         var samples: [Sample] = []
         samples.reserveCapacity(1_450)
         let scale = Self.powersOfTen[min(max(configuration.energyDecimals, 0), 9)]
+        let shape = configuration.shape
         var cursor = dayStart + Int64.random(in: 0..<60_000, using: &random)
         while cursor < dayEnd {
-            let duration = 60_000 + Int64.random(in: -500...500, using: &random)
-            defer { cursor += duration }
+            let duration =
+                shape.duration
+                + Int64.random(in: -shape.durationJitter...shape.durationJitter, using: &random)
+            defer { cursor += duration + Self.gap(shape, random: &random) }
             if gap.contains(cursor) { continue }
             let hour = min(23, Int((cursor - dayStart) / 3_600_000))
             var perMinute =
@@ -181,7 +191,35 @@ public struct DatasetGenerator: Sendable {
             let value = (perMinute * Double(duration) / 60_000 * scale).rounded() / scale
             samples.append(
                 Sample(startMilliseconds: cursor, endMilliseconds: cursor + duration, value: value))
+            if shape.overlapProbability > 0,
+                Double.random(in: 0..<1, using: &random) < shape.overlapProbability
+            {
+                let start = cursor + Int64.random(in: 0..<duration, using: &random)
+                let length = duration * Int64.random(in: 1...5, using: &random)
+                let other = (perMinute * Double(length) / 60_000 * scale).rounded() / scale
+                samples.append(
+                    Sample(startMilliseconds: start, endMilliseconds: start + length, value: other))
+            }
+        }
+        if shape.outOfOrderProbability > 0 {
+            var index = 0
+            while index + 1 < samples.count {
+                if Double.random(in: 0..<1, using: &random) < shape.outOfOrderProbability {
+                    samples.swapAt(index, index + 1)
+                    index += 1
+                }
+                index += 1
+            }
         }
         return samples
+    }
+
+    /// The gap before the next energy sample: none with the shape's contiguous probability,
+    /// else 1 ms up to its maximum gap.
+    private static func gap(_ shape: SampleShape, random: inout SeededGenerator) -> Int64 {
+        guard shape.contiguousProbability < 1,
+            Double.random(in: 0..<1, using: &random) >= shape.contiguousProbability
+        else { return 0 }
+        return Int64.random(in: 1...max(1, shape.maximumGap), using: &random)
     }
 }

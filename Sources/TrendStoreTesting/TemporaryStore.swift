@@ -29,7 +29,7 @@ public struct TemporaryDirectory: Sendable {
 /// A store in a fresh temporary directory that is deleted when this object goes away: for
 /// a host app's tests, which should neither share nor leave stores.
 ///
-/// Commits do not wait for the disk (`StoreOptions.durableCommits` is off): a
+/// Commits do not wait for the disk (`StoreOptions.durability` is `.none`): a
 /// test's store does not outlive a power loss.
 ///
 /// ```swift
@@ -49,7 +49,7 @@ public final class TemporaryStore: Sendable {
         directory = try TemporaryDirectory()
         url = directory.url.appendingPathComponent("store")
         var options = options
-        options.durableCommits = false
+        options.durability = .none
         do {
             store = try TrendStore(directory: url, options: options)
         } catch {

@@ -24,7 +24,7 @@
             let newKey = try #require(try Self.key(newKeyFile))
             var options = StoreOptions()
             options.encryptionKey = key
-            options.durableCommits = false
+            options.durability = .none
             do {
                 let store = try TrendStore(directory: original, options: options)
                 var generator = SampleGenerator(seed: 77)

@@ -73,7 +73,7 @@ struct HostAppTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var options = StoreOptions()
-        options.durableCommits = false
+        options.durability = .none
         let store = try TrendStore(
             directory: directory.url.appendingPathComponent("s"), options: options)
         try await store.write(Self.minutes(20_000), to: "e", unit: "kcal")

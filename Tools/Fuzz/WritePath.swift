@@ -36,7 +36,7 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "trendstore-fuzz-write-\(getpid())-\(grid.rawValue)")
             var options = StoreOptions()
-            options.durableCommits = false
+            options.durability = .none
             options.timeZone = TimeZone(identifier: "UTC")
             options.rollupGrid = grid
             return try! StoreEngine(directory: directory, options: options)

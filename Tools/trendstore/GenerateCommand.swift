@@ -38,18 +38,24 @@ struct GenerateCommand: AsyncParsableCommand {
     )
     var heartRate = false
 
-    @Option(help: "Decimal places of the energy values, 0 to 9.")
-    var decimals = 3
+    @Option(help: "Decimal places of the energy values, 0 to 9 (default: the profile's, 3 or 4).")
+    var decimals: Int?
+
+    @Option(
+        help:
+            "The data's shape: generated (contiguous minute energy), irregular (a watch's: gaps, jitter, overlaps, out-of-order rows, 4 decimals), heartRate (heart rate every 1–10 s), sparse (one energy sample a day), random (shape drawn from --seed)."
+    )
+    var profile: DataProfile = .generated
 
     func validate() throws {
         guard days > 0 else { throw ValidationError("--days must be at least 1") }
         guard (out == nil) != (storePath == nil) else {
             throw ValidationError("give exactly one of --out FILE.csv and --store DIR")
         }
-        guard (0...9).contains(decimals) else {
+        guard (0...9).contains(decimals ?? 3) else {
             throw ValidationError("--decimals must be between 0 and 9")
         }
-        if heartRate, out?.hasSuffix(".xml") == true {
+        if heartRate || profile == .heartRate, out?.hasSuffix(".xml") == true {
             throw ValidationError("--heart-rate is written to a CSV file or a store, not to XML")
         }
         if let end, LocalDate(end) == nil {
@@ -65,8 +71,9 @@ struct GenerateCommand: AsyncParsableCommand {
                 endDate: end.flatMap(LocalDate.init) ?? LocalDate(containing: Date(), in: zone))
             configuration.seed = seed
             configuration.timeZone = zone
+            profile.configure(&configuration, seed: seed)
             if heartRate { configuration.heartRateSeries = "heartRate" }
-            configuration.energyDecimals = decimals
+            if let decimals { configuration.energyDecimals = decimals }
             let generator = DatasetGenerator(configuration)
             if let out, out.hasSuffix(".xml") {
                 let exportDate = configuration.endDate.adding(days: 1).firstInstant(in: zone)
@@ -76,7 +83,8 @@ struct GenerateCommand: AsyncParsableCommand {
                 try writer.close()
                 print("wrote \(writer.count) records and workouts to \(out)")
             } else if let out {
-                let writer = try SampleCSVWriter(path: out, includesKind: heartRate)
+                let writer = try SampleCSVWriter(
+                    path: out, includesKind: configuration.heartRateSeries != nil)
                 try generator.generate { try writer.write($0) }
                 try writer.close()
                 print("wrote \(writer.count) samples to \(out)")
@@ -106,3 +114,5 @@ struct GenerateCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension DataProfile: ExpressibleByArgument {}

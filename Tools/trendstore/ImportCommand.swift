@@ -113,7 +113,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.timeZone = named.defaultTimeZone
             await named.close()
         }
-        options.durableCommits = false
+        options.durability = .none
         // What a dry run of an encrypted store's import writes is sealed too, under a key
         // that ends with it.
         location.key.applyThrowaway(to: &options)

@@ -22,27 +22,53 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     public var count: Int
     /// The sum of their values.
     public var total: Double
+    /// The figures of every day of the heatmap, which the days share.
+    private let figures: HeatmapFigures
+    /// This day's place in `figures`.
+    private let day: Int
+
     /// The heatmap's series names, sorted; shared by all its days.
-    public let series: [String]
+    public var series: [String] { figures.series }
     /// The figures of each series, in the order of ``series``.
-    public let seriesFigures: [DayCount]
+    public var seriesFigures: [DayCount] { figures.figures(ofDay: day) }
 
     /// Creates a day from per-series figures aligned with `series`, pairing them up to the
     /// shorter of the two.
     public init(date: LocalDate, series: [String], seriesFigures: [DayCount]) {
         let paired = min(series.count, seriesFigures.count)
+        self.init(
+            date: date,
+            figures: HeatmapFigures(
+                series: Array(series.prefix(paired)),
+                counts: seriesFigures.prefix(paired).map { [$0.count] },
+                sums: seriesFigures.prefix(paired).map { [$0.total] }),
+            day: 0)
+    }
+
+    /// Day `day` of `figures`, its totals added series by series in order.
+    init(date: LocalDate, figures: HeatmapFigures, day: Int) {
         self.date = date
-        // Shares the arrays (no copy) in the usual case of one figure per series.
-        self.series = series.count == paired ? series : Array(series.prefix(paired))
-        self.seriesFigures =
-            seriesFigures.count == paired ? seriesFigures : Array(seriesFigures.prefix(paired))
-        count = seriesFigures.reduce(0) { $0 + $1.count }
-        total = seriesFigures.reduce(0) { $0 + $1.total }
+        self.figures = figures
+        self.day = day
+        var count = 0
+        var total = 0.0
+        for index in figures.series.indices {
+            count += figures.counts[index][day]
+            total += figures.sums[index][day]
+        }
+        self.count = count
+        self.total = total
     }
 
     /// The same figures for each series, by name.
     public var bySeries: [String: DayCount] {
         Dictionary(uniqueKeysWithValues: zip(series, seriesFigures))
+    }
+
+    /// Whether the two days have the same date, totals, series and figures.
+    public static func == (lhs: HeatmapDay, rhs: HeatmapDay) -> Bool {
+        lhs.date == rhs.date && lhs.count == rhs.count && lhs.total == rhs.total
+            && lhs.series == rhs.series && lhs.seriesFigures == rhs.seriesFigures
     }
 
     private enum CodingKeys: String, CodingKey { case date, count, total, bySeries }

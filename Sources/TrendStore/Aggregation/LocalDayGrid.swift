@@ -20,9 +20,9 @@ struct HourSpan: Equatable {
 /// including 30- and 45-minute offsets and changes at midnight.
 struct LocalDayGrid {
     let zone: TimeZone
-    private let offsets: ZoneOffsets
+    let offsets: ZoneOffsets
     /// Offsets lie within ±26 hours on Earth; searching this far covers every day's instants.
-    private static let offsetReach: Int64 = 26 * TimeGrid.hour
+    static let offsetReach: Int64 = 26 * TimeGrid.hour
 
     /// A grid for the dates `first...last` (and the instants around them) in `zone`.
     init(zone: TimeZone, from first: LocalDate, through last: LocalDate) {
@@ -111,7 +111,7 @@ struct LocalDayGrid {
     }
 
     /// Calls `body(from, to, offset)` for each run of instants of `date` under one offset, in time order.
-    private func forEachPiece(of date: LocalDate, _ body: (Int64, Int64, Int64) -> Void) {
+    func forEachPiece(of date: LocalDate, _ body: (Int64, Int64, Int64) -> Void) {
         let wallStart = date.dayNumber * TimeGrid.day
         let wallEnd = wallStart + TimeGrid.day
         var period = offsets.period(containing: wallStart - Self.offsetReach)

@@ -110,15 +110,16 @@ struct Queries {
         var first = from
         while first <= through {
             let last = min(first.adding(days: 365), through)
-            let dates = stride(from: first.dayNumber, through: last.dayNumber, by: 1).map(
-                LocalDate.init(dayNumber:))
-            let pieces = dates.map(grid.pieces(of:))
-            let perSeries = try aggregators.map { try $0.dayTotals(of: pieces, txn: txn) }
-            for index in dates.indices {
-                try body(
-                    HeatmapDay(
-                        date: dates[index], series: names,
-                        seriesFigures: perSeries.map { $0[index] }))
+            let dayCount = Int(last.dayNumber - first.dayNumber) + 1
+            let runs = grid.dayRuns(from: first, through: last)
+            let perSeries = try aggregators.map {
+                try $0.dayTotals(of: runs, dayCount: dayCount, txn: txn)
+            }
+            let figures = HeatmapFigures(
+                series: names, counts: perSeries.map(\.counts),
+                sums: perSeries.map(\.sums))
+            for index in 0..<dayCount {
+                try body(HeatmapDay(date: first.adding(days: index), figures: figures, day: index))
             }
             first = last.adding(days: 1)
         }

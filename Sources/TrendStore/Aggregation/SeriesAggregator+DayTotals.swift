@@ -2,49 +2,95 @@ import LMDB
 
 /// Heatmap figures: the count and start sum of each local day.
 extension SeriesAggregator {
-    /// The count and start sum of each day, given the runs of instants it is made of; for heatmaps.
+    /// The count and start sum of each of `dayCount` days, given their runs in time order
+    /// (``LocalDayGrid/dayRuns(from:through:)``); for heatmaps.
     ///
     /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
     /// slots; any other run (a historical offset), and every run of a store of the hour
-    /// grid, is counted from raw samples.
+    /// grid, is counted from raw samples, all of them in one walk over the blocks (a sparse
+    /// series costs one seek, not one per day). Each day adds its runs in time order, as
+    /// one day's query would, so the sums are the same bits.
     func dayTotals<T: ReadableTransaction & ~Copyable>(
-        of days: [DayRuns], txn: borrowing T
-    ) throws -> [DayCount] {
+        of runs: [DayRun], dayCount: Int, txn: borrowing T
+    ) throws -> (counts: [Int], sums: [Double]) {
+        var totals = DayTotals(runs: runs, dayCount: dayCount, plan: plan)
         var ranges = InstantRanges()
-        if plan.readsSlots {
-            for runs in days {
-                for run in runs { ranges.append(run) }
+        var firstRaw: Int64?
+        var lastRaw: Int64?
+        for (run, fromSlots) in zip(runs, totals.fromSlots) {
+            if fromSlots {
+                ranges.append(run.start, run.end)
+            } else {
+                firstRaw = firstRaw ?? run.start
+                lastRaw = run.end
             }
         }
         let rows = try RollupRows(
             storage: storage, record: record, days: ranges.daySlots, includesStarts: true,
             txn: txn)
-        var result: [DayCount] = []
-        result.reserveCapacity(days.count)
-        for runs in days {
+        let addSlots = { (run: DayRun, count: inout Int, sum: inout Double) in
             var figures = LocalDayFigures(hourly: [])
-            for run in runs { try addStarts(in: run, rows: rows, into: &figures, txn: txn) }
-            result.append(DayCount(count: figures.count, total: figures.startSum))
+            figures.count = count
+            figures.startSum = sum
+            self.addSlots(rows, from: run.start, to: run.end, hour: 0, into: &figures)
+            count = figures.count
+            sum = figures.startSum
         }
-        return result
-    }
-
-    /// Adds the count and start sum of the samples starting in `run`: from rollup slots when
-    /// the store keeps them and its ends fall on quarter-hours, else from raw samples.
-    @inline(__always)
-    private func addStarts<T: ReadableTransaction & ~Copyable>(
-        in run: Range<Int64>, rows: RollupRows, into figures: inout LocalDayFigures,
-        txn: borrowing T
-    ) throws {
-        if plan.readsStartsFromSlots(run) {
-            addSlots(rows, from: run.lowerBound, to: run.upperBound, hour: 0, into: &figures)
-        } else {
-            for sample in try rawSamples(
-                startingFrom: run.lowerBound, through: run.upperBound - 1, txn: txn)
-            {
-                figures.count += 1
-                figures.startSum += sample.value
+        if let firstRaw, let lastRaw {
+            try forEachRawSample(startingFrom: firstRaw, through: lastRaw - 1, txn: txn) {
+                totals.add($0, slots: addSlots)
             }
         }
+        totals.finish(slots: addSlots)
+        return (totals.counts, totals.sums)
+    }
+}
+
+/// The figures of each day, filled run by run in time order as one walk of raw samples passes.
+private struct DayTotals {
+    typealias SlotAdder = (DayRun, inout Int, inout Double) -> Void
+
+    let runs: [DayRun]
+    /// Whether rollup slots answer each run.
+    let fromSlots: [Bool]
+    var counts: [Int]
+    var sums: [Double]
+    /// The first run not yet passed: every slot run before it has been added.
+    private var next = 0
+
+    init(runs: [DayRun], dayCount: Int, plan: RollupPlan) {
+        self.runs = runs
+        fromSlots =
+            plan.readsSlots
+            ? runs.map { plan.readsStartsFromSlots($0.start..<$0.end) }
+            : Array(repeating: false, count: runs.count)
+        counts = Array(repeating: 0, count: dayCount)
+        sums = Array(repeating: 0, count: dayCount)
+    }
+
+    /// Adds `sample` to the day of the raw run holding its start (if any), after adding the
+    /// slot runs before that run.
+    @inline(__always)
+    mutating func add(_ sample: Sample, slots: SlotAdder) {
+        let start = sample.startMilliseconds
+        while next < runs.count, fromSlots[next] || runs[next].end <= start {
+            passRun(slots: slots)
+        }
+        guard next < runs.count, runs[next].start <= start else { return }
+        counts[runs[next].day] += 1
+        sums[runs[next].day] += sample.value
+    }
+
+    /// Adds the slot runs not passed yet.
+    mutating func finish(slots: SlotAdder) {
+        while next < runs.count { passRun(slots: slots) }
+    }
+
+    /// Passes run `next`, adding its slots when rollup slots answer it.
+    @inline(__always)
+    private mutating func passRun(slots: SlotAdder) {
+        let run = runs[next]
+        if fromSlots[next] { slots(run, &counts[run.day], &sums[run.day]) }
+        next += 1
     }
 }

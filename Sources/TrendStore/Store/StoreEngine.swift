@@ -31,6 +31,8 @@ final class StoreEngine: Sendable {
     /// The clock cache freshness and migrations read (injectable for tests).
     let clock: @Sendable () -> Date
     private let writer: Mutex<ZlibCodec>
+    /// How this handle's commits reach the disk (``StoreOptions/durability``).
+    private let commitSync: Environment.Sync
     /// Wakes this process's observers when a write of this handle commits.
     let commits = CommitSignal()
 
@@ -49,7 +51,6 @@ final class StoreEngine: Sendable {
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
-        envOptions.durableCommits = options.durableCommits
         let environment: Environment
         do {
             environment = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
@@ -69,6 +70,12 @@ final class StoreEngine: Sendable {
         readOnly = options.readOnly
         self.directory = directory
         writer = Mutex(ZlibCodec(level: 1))
+        commitSync =
+            switch options.durability {
+            case .full: .full
+            case .normal: .dataOnly
+            case .none: .none
+            }
         clock = options.clock
         let createdStore: Bool
         do {
@@ -153,7 +160,9 @@ final class StoreEngine: Sendable {
         }
         do {
             let result = try writer.withLock { zlib in
-                try Transactions.write(in: environment) { txn in try body(txn, zlib) }
+                try Transactions.write(in: environment, sync: commitSync) { txn in
+                    try body(txn, zlib)
+                }
             }
             commits.notify()
             return result

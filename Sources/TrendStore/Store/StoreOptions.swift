@@ -12,9 +12,17 @@ public struct StoreOptions: Sendable {
     public var readOnly: Bool = false
     /// The initial size of the memory map in bytes; it grows by itself.
     public var initialMapSize: Int = 64 << 20
-    /// Whether each commit waits for the disk. Turning it off speeds up bulk imports;
-    /// a power loss may then lose the last batches, never the store's consistency.
-    public var durableCommits: Bool = true
+    /// What a commit guarantees against a power loss: ``Durability/full`` (the default),
+    /// ``Durability/normal`` or ``Durability/none``. Each handle chooses its own; two
+    /// processes may differ.
+    public var durability: Durability = .full
+    /// Whether each commit waits for the disk: `true` is ``Durability/full``, `false`
+    /// ``Durability/none``.
+    @available(*, deprecated, message: "use durability: .full, .normal or .none")
+    public var durableCommits: Bool {
+        get { durability != .none }
+        set { durability = newValue ? .full : .none }
+    }
 
     /// The grid a new store's rollups resolve; `nil` (the default) chooses from the new
     /// store's zone: ``RollupGrid/hour``, its summaries in the zone's local hours, when
@@ -40,6 +48,6 @@ public struct StoreOptions: Sendable {
     var opensIncompleteCopy = false
 
     /// The defaults: the current time zone and the grid it suits for a new store,
-    /// read-write, durable commits, the system clock.
+    /// read-write, ``Durability/full`` commits, the system clock.
     public init() {}
 }

@@ -140,7 +140,7 @@ enum EncryptionBenchmark {
     ) throws -> TrendStore {
         var options = StoreOptions()
         options.timeZone = zone
-        options.durableCommits = durable
+        options.durability = durable ? .full : .none
         if encrypted { options.encryptionKey = .random() }
         let url = directory.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: url)

@@ -1,4 +1,5 @@
 import Foundation
+import TrendStoreGenerator
 
 /// Bulk import as a user runs it: the `trendstore` command-line tool importing a generated
 /// CSV (4-decimal energy, epoch milliseconds) into a new store, beside DuckDB loading the
@@ -11,6 +12,8 @@ enum IngestBenchmark {
         var zone: String
         var runs: Int
         var threads: Int
+        var profile: DataProfile
+        var profileSeed: UInt64
     }
 
     static func run(directory: URL, settings: Settings) throws -> String {
@@ -21,16 +24,19 @@ enum IngestBenchmark {
             tool,
             [
                 "generate", "--days", "\(settings.days)", "--end", settings.endDate, "--tz",
-                settings.zone, "--seed", "7", "--decimals", "4", "--out", csv,
-            ])
+                settings.zone, "--profile", settings.profile.rawValue, "--out", csv,
+            ]
+                + (settings.profile == .random
+                    ? ["--seed", "\(settings.profileSeed)"] : ["--seed", "7", "--decimals", "4"]))
         try check(generated, "generate")
         let csvBytes = try fileSize(csv)
         let samples = Int(generated.output.split(separator: " ").dropFirst().first ?? "") ?? 0
         lines.append(
             String(
                 format:
-                    "dataset: %d days, %d samples, %.0f MB of CSV (4 decimals), generated in %.1f s",
-                settings.days, samples, Double(csvBytes) / 1e6, generated.seconds))
+                    "dataset: %d days, %d samples, %.0f MB of CSV, profile %@, generated in %.1f s",
+                settings.days, samples, Double(csvBytes) / 1e6, settings.profile.rawValue,
+                generated.seconds))
 
         var ours: [Double] = []
         var oursRSS: [Double] = []

@@ -26,7 +26,7 @@ enum SizeProfiles {
         let emptyBytes = try emptyStoreBytes(directory: directory)
         for profile in profiles() {
             let store = try WritePathBenchmark.freshStore(
-                "size-\(lines.count)", in: directory, durable: false)
+                "size-\(lines.count)", in: directory, durability: .none)
             for part in stride(from: 0, to: profile.samples.count, by: 100_000) {
                 let end = min(part + 100_000, profile.samples.count)
                 try await store.write(Array(profile.samples[part..<end]), to: "s", unit: "u")
@@ -63,7 +63,8 @@ enum SizeProfiles {
     /// The data file of a store opened and closed with nothing written: LMDB's and the
     /// store's own pages, which a store pays once, whatever its series.
     private static func emptyStoreBytes(directory: URL) throws -> Int {
-        let store = try WritePathBenchmark.freshStore("size-empty", in: directory, durable: false)
+        let store = try WritePathBenchmark.freshStore(
+            "size-empty", in: directory, durability: .none)
         return try store.footprint().fileBytes
     }
 

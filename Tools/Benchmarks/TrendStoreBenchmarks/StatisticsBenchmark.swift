@@ -10,11 +10,11 @@ import TrendStoreImport
 enum StatisticsBenchmark {
     static func run(
         directory: URL, days: Int, endDate: LocalDate, zone: TimeZone, iterations: Int,
-        duckDBThreads: Int?, report: inout Report
+        profile: (DataProfile, seed: UInt64), duckDBThreads: Int?, report: inout Report
     ) async throws {
         let csv = try DatasetFile.write(
             "statistics-\(days).csv", in: directory, days: days, endDate: endDate, zone: zone,
-            heartRate: true)
+            heartRate: true, profile: profile.0, profileSeed: profile.seed)
         var options = StoreOptions()
         options.timeZone = zone
         let store = try TrendStore(

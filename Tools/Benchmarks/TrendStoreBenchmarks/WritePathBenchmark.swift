@@ -2,19 +2,22 @@ import Foundation
 import TrendStore
 
 /// Writes as apps make them as samples arrive: one sample per transaction, appended after
-/// the newest. Into a week that already holds 600,000 samples and into an empty one,
-/// with the bytes each commit writes; a 1 Hz stream for an hour against the same samples
-/// in one batch; beside SQLite inserting one row per transaction into its `WITHOUT ROWID` table.
+/// the newest, in each durability mode. Into a week that already holds 600,000 samples and
+/// into an empty one, with the bytes each commit writes; a 1 Hz stream for an hour against
+/// the same samples in one batch; beside SQLite inserting one row per transaction into its
+/// `WITHOUT ROWID` table in WAL mode with the matching `synchronous` (FULL, NORMAL, OFF).
 enum WritePathBenchmark {
     /// The start of a UTC week (weeks counted from the epoch start on Thursdays).
     static let weekStart: Int64 = 2_900 * 7 * 86_400_000
 
     /// Runs the suite in stores created in `zone` (which sets their hour summaries' phase).
     static func run(directory: URL, zone: TimeZone, runs: Int, report: inout Report) async throws {
-        for durable in [true, false] {
-            let suffix = durable ? "durable" : "no fsync"
+        var fullMedians: (trendStore: Double, sqlite: Double) = (0, 0)
+        for mode in [Durability.full, .normal, .none] {
+            let synchronous = ["full": "FULL", "normal": "NORMAL", "none": "OFF"][mode.rawValue]!
+            let suffix = "\(mode.rawValue) | SQLite \(synchronous)"
             let store = try freshStore(
-                "writes-\(durable)", in: directory, durable: durable, zone: zone)
+                "writes-\(mode.rawValue)", in: directory, durability: mode, zone: zone)
             var generator = Values(seed: 3)
             let full = (0..<600_000).map { index in
                 Sample(
@@ -27,8 +30,8 @@ enum WritePathBenchmark {
                     Array(full[part..<(part + 100_000)]), to: "full", unit: "kcal")
             }
             let sqlite = try SQLiteAppends(
-                path: directory.appendingPathComponent("writes-\(durable).sqlite").path,
-                durable: durable, preload: full)
+                path: directory.appendingPathComponent("writes-\(mode.rawValue).sqlite").path,
+                synchronous: synchronous, preload: full)
 
             var next = weekStart + 600_000 * 1_000
             let bytesBefore = writtenBytes()
@@ -40,12 +43,23 @@ enum WritePathBenchmark {
             }
             let bytesPerCommit = Double(writtenBytes() - bytesBefore) / Double(runs + 1)
             var sqliteNext = next
+            let sqliteMedian = try BenchClock.time(max(20, runs / 5)) {
+                defer { sqliteNext += 1_000 }
+                try sqlite.append(start: sqliteNext, value: 0.25)
+            }.median
             report.add(
                 "1-sample write, 600k-sample week, \(suffix)", trendStore: fullWeek,
-                sqliteSQL: try BenchClock.time(max(20, runs / 5)) {
-                    defer { sqliteNext += 1_000 }
-                    try sqlite.append(start: sqliteNext, value: 0.25)
-                }.median, unit: .microseconds)
+                sqliteSQL: sqliteMedian, unit: .microseconds)
+            switch mode {
+            case .full: fullMedians = (fullWeek.median, sqliteMedian)
+            case .normal:
+                print(
+                    String(
+                        format:
+                            "one-sync commit: TrendStore normal %.0f µs against SQLite FULL %.0f µs (target: at most); TrendStore full %.0f µs",
+                        fullWeek.median, fullMedians.sqlite, fullMedians.trendStore))
+            case .none: break
+            }
             report.add(
                 "  KiB written per commit, \(suffix)",
                 trendStore: bytesPerCommit / 1024, unit: .plain)
@@ -80,8 +94,8 @@ enum WritePathBenchmark {
         let hour = Array(samples.suffix(3_600))
         for before in [[], Array(samples.prefix(600_000))] {
             let label = before.isEmpty ? "1 Hz 1 h" : "1 Hz 1 h after 600k"
-            let stream = try freshStore("stream", in: directory, durable: false, zone: zone)
-            let batch = try freshStore("batch", in: directory, durable: false, zone: zone)
+            let stream = try freshStore("stream", in: directory, durability: .none, zone: zone)
+            let batch = try freshStore("batch", in: directory, durability: .none, zone: zone)
             for store in [stream, batch] {
                 for part in stride(from: 0, to: before.count, by: 100_000) {
                     try await store.write(
@@ -106,11 +120,11 @@ enum WritePathBenchmark {
 
     /// A new store in `directory/name`, replacing what was there, with `zone` as its zone.
     static func freshStore(
-        _ name: String, in directory: URL, durable: Bool,
+        _ name: String, in directory: URL, durability: Durability,
         zone: TimeZone = TimeZone(identifier: "UTC")!
     ) throws -> TrendStore {
         var options = StoreOptions()
-        options.durableCommits = durable
+        options.durability = durability
         options.timeZone = zone
         let url = directory.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: url)
@@ -143,14 +157,14 @@ final class SQLiteAppends {
     private let database: SQLiteDatabase
     private let insert: SQLiteDatabase.Statement
 
-    init(path: String, durable: Bool, preload: [Sample]) throws {
+    init(path: String, synchronous: String, preload: [Sample]) throws {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
         database = try SQLiteDatabase(path: path)
         try database.execute(
             """
-            PRAGMA journal_mode=WAL; PRAGMA synchronous=\(durable ? "FULL" : "OFF");
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=\(synchronous);
             CREATE TABLE samples(series TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL,
                                  value REAL NOT NULL, PRIMARY KEY (series, start_ms, end_ms)) WITHOUT ROWID;
             """)

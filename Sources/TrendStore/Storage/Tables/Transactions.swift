@@ -10,12 +10,13 @@ enum Transactions {
         try environment.read(body)
     }
 
-    /// Runs `body` in a write transaction of `environment`, committed when it returns and
-    /// aborted when it throws.
+    /// Runs `body` in a write transaction of `environment`, committed when it returns
+    /// (reaching the disk as `sync` says) and aborted when it throws.
     static func write<R>(
-        in environment: Environment, _ body: (borrowing WriteTransaction) throws -> R
+        in environment: Environment, sync: Environment.Sync = .full,
+        _ body: (borrowing WriteTransaction) throws -> R
     ) throws -> R {
-        try environment.write(body)
+        try environment.write(sync: sync, body)
     }
 
     /// Lends `txn` to `body` as a transaction a snapshot value can hold for its duration.
