@@ -17,20 +17,23 @@ struct ObserveTests {
         ]
     }
 
-    /// Runs `body` with a store of UTC days whose clock is a `ManualClock` set to `instant`.
+    /// Runs `body` with a store of UTC days whose clock is a `ManualClock` set to `instant`,
+    /// and the store's directory.
     static func withClockedStore(
-        at instant: Int64, _ body: (TrendStore, ManualClock) async throws -> Void
+        at instant: Int64, _ body: (TrendStore, ManualClock, URL) async throws -> Void
     ) async throws {
         let clock = ManualClock(Date(milliseconds: instant))
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "UTC")
         options.clock = clock.reading
-        try await withTemporaryStore(options: options) { store, _ in try await body(store, clock) }
+        try await withTemporaryStore(options: options) { store, directory in
+            try await body(store, clock, directory)
+        }
     }
 
     @Test("a write of this process reaches the observer at once, not at the next poll")
     func inProcessLatency() async throws {
-        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _ in
+        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _, _ in
             try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
             // A poll every 10 s: an element within a second came from the commit signal.
             var values = store.observe(every: .seconds(10)) { try $0.todayCurve(of: "e").total }
@@ -50,9 +53,28 @@ struct ObserveTests {
         }
     }
 
+    @Test("a write through another handle of this process on the store wakes the observer too")
+    func anotherHandleOfThisProcess() async throws {
+        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _, directory in
+            try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "UTC")
+            let writer = try TrendStore(directory: directory, options: options)
+            // A poll every 60 s: an element before it came from the shared commit signal.
+            var values = store.observe(every: .seconds(60)) { try $0.todayCurve(of: "e").total }
+                .makeAsyncIterator()
+            #expect(try await values.next() == 1)
+            let begin = ContinuousClock.now
+            try await writer.write(Self.sample(1, 2), to: "e", unit: "kcal")
+            #expect(try await values.next() == 3)
+            #expect(ContinuousClock.now - begin < .seconds(30))
+            await writer.close()
+        }
+    }
+
     @Test("only writes to the series the query read, and that change its value, produce elements")
     func regionAndDuplicates() async throws {
-        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _ in
+        try await Self.withClockedStore(at: Self.start + 3_600_000) { store, _, _ in
             try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
             try await store.write(Self.sample(0, 5), to: "other", unit: "kcal")
             let evaluations = Mutex(0)
@@ -82,7 +104,7 @@ struct ObserveTests {
     func midnight() async throws {
         // 23:59:30 UTC.
         try await Self.withClockedStore(at: Self.start + 7 * 3_600_000 + 59 * 60_000 + 30_000) {
-            store, clock in
+            store, clock, _ in
             try await store.write(Self.sample(0, 4), to: "e", unit: "kcal")
             var values = store.observe(every: .milliseconds(20)) {
                 let curve = try $0.todayCurve(of: "e")

@@ -11,6 +11,8 @@ enum EnvironmentRegistry {
     private struct Entry {
         let environment: Environment
         let directoryLock: StoreDirectoryLock?
+        /// The commit signal of every store of this process on the directory.
+        let commits = CommitSignal()
         var users: Int
     }
 
@@ -19,6 +21,14 @@ enum EnvironmentRegistry {
     /// The registry's key for `directory`.
     private static func key(_ directory: URL) -> String {
         directory.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The commit signal shared by the stores of this process using `environment`, so a
+    /// write through one handle wakes the observers of every handle on the directory.
+    static func commitSignal(of environment: Environment) -> CommitSignal? {
+        entries.withLock { entries in
+            entries.values.first { $0.environment === environment }?.commits
+        }
     }
 
     /// Whether a store on `directory` is open in this process.

@@ -33,8 +33,9 @@ final class StoreEngine: Sendable {
     private let writer: Mutex<ZlibCodec>
     /// How this handle's commits reach the disk (``StoreOptions/durability``).
     private let commitSync: Environment.Sync
-    /// Wakes this process's observers when a write of this handle commits.
-    let commits = CommitSignal()
+    /// Wakes the observers of every handle of this process on the directory when a write of
+    /// this handle commits.
+    let commits: CommitSignal
 
     init(directory: URL, options: StoreOptions) throws {
         let creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
@@ -59,6 +60,7 @@ final class StoreEngine: Sendable {
             throw error
         }
         self.environment = environment
+        commits = EnvironmentRegistry.commitSignal(of: environment) ?? CommitSignal()
         if !options.readOnly, !creating, (try? environment.metaPagesAgree()) == false {
             EnvironmentRegistry.release(environment)
             throw StoreError.storeUnavailable(

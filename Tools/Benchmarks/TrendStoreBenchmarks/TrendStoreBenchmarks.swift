@@ -178,6 +178,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             String(
                 format: "TrendStore ingest peak RSS %.1f MiB (before SQLite loaded the CSV)",
                 Double(ingestRSS) / 1_048_576))
+        print(PcodecPeer.report(csv: csv, store: store, samples: samples))
         print(
             String(
                 format: "rollups (%@ grid, hours from :%02d): %.3f bytes per sample of LMDB pages",
