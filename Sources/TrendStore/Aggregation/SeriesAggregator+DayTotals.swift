@@ -5,15 +5,17 @@ extension SeriesAggregator {
     /// The count and start sum of each of `dayCount` days, given their runs in time order
     /// (``LocalDayGrid/dayRuns(from:through:)``); for heatmaps.
     ///
-    /// Needs no hour spans: a run whose ends fall on quarter-hours is a run of rollup
-    /// slots; any other run (a historical offset), and every run of a store of the hour
-    /// grid, is counted from raw samples, all of them in one walk over the blocks (a sparse
-    /// series costs one seek, not one per day). Each day adds its runs in time order, as
-    /// one day's query would, so the sums are the same bits.
+    /// Needs no hour spans. In a store that keeps every row, a dense series reads each
+    /// quarter-aligned run from rollup slots; every other run (a historical offset, a
+    /// sparse series, any run of a store of the hour grid) is counted from raw samples, all
+    /// of them in one walk over the blocks (a sparse series costs one seek, not one per
+    /// day). Each day adds its runs in time order.
     func dayTotals<T: ReadableTransaction & ~Copyable>(
         of runs: [DayRun], dayCount: Int, txn: borrowing T
     ) throws -> (counts: [Int], sums: [Double]) {
-        var totals = DayTotals(runs: runs, dayCount: dayCount, plan: plan)
+        var totals = DayTotals(
+            runs: runs, dayCount: dayCount, plan: plan,
+            readsSlots: try slotsAreCheaper(for: runs, txn: txn))
         var ranges = InstantRanges()
         var firstRaw: Int64?
         var lastRaw: Int64?
@@ -44,6 +46,23 @@ extension SeriesAggregator {
         totals.finish(slots: addSlots)
         return (totals.counts, totals.sums)
     }
+
+    /// Whether rollup slots are cheaper than raw samples for the counts of `runs`: a store
+    /// that keeps every day's row, and a series dense enough (more than
+    /// ``slotsPayFromSamplesPerDay`` samples per day of the range, by its blocks' headers)
+    /// that reading a row per day beats walking its samples once. A sparse series (an
+    /// activity a day) is walked, as on the hour grid.
+    private func slotsAreCheaper<T: ReadableTransaction & ~Copyable>(
+        for runs: [DayRun], txn: borrowing T
+    ) throws -> Bool {
+        guard plan.readsSlots, let first = runs.first, let last = runs.last else { return false }
+        let bound = try storage.sampleCountBound(
+            of: record, startingFrom: first.start, through: last.end - 1, in: txn)
+        return bound > Self.slotsPayFromSamplesPerDay * runs.count
+    }
+
+    /// Samples per day above which a day's rollup row is cheaper to read than its samples.
+    static let slotsPayFromSamplesPerDay = 48
 }
 
 /// The figures of each day, filled run by run in time order as one walk of raw samples passes.
@@ -58,10 +77,10 @@ private struct DayTotals {
     /// The first run not yet passed: every slot run before it has been added.
     private var next = 0
 
-    init(runs: [DayRun], dayCount: Int, plan: RollupPlan) {
+    init(runs: [DayRun], dayCount: Int, plan: RollupPlan, readsSlots: Bool) {
         self.runs = runs
         fromSlots =
-            plan.readsSlots
+            readsSlots
             ? runs.map { plan.readsStartsFromSlots($0.start..<$0.end) }
             : Array(repeating: false, count: runs.count)
         counts = Array(repeating: 0, count: dayCount)

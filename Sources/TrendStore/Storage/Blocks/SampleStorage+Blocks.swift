@@ -36,6 +36,25 @@ extension SampleStorage {
             }, body)
     }
 
+    /// How many samples the blocks that may hold starts in `[from, through]` hold, read from
+    /// their headers without decoding: at least the samples starting there, and at most
+    /// two blocks' worth more. For choosing between raw samples and rollups.
+    func sampleCountBound<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T
+    ) throws -> Int {
+        var count = 0
+        try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
+            firstStart, bytes in
+            do {
+                count += try BlockCodec.header(bytes).count
+            } catch {
+                throw blockDamage(record, firstStart: firstStart, error)
+            }
+            return true
+        }
+        return count
+    }
+
     /// Calls `body` with the stored bytes of the block of `record` keyed `firstStart`; `nil`
     /// when it is not stored.
     func withBlock<T: ReadableTransaction & ~Copyable, R>(
