@@ -94,8 +94,9 @@ func runAsApp() async throws {
     }
 
     // README:begin
-    // 1. Open (or create) the store in the app group container; the widget opens it too.
-    let store = try TrendStore(directory: container.appending(path: "trends"))
+    // 1. Open (or create) the store in the app group container, off the main thread (it may
+    //    run migrations); the widget opens it too.
+    let store = try await TrendStore.open(directory: container.appending(path: "trends"))
 
     // 2. Write samples as they arrive: one transaction per call, rollups updated in step.
     try await store.write(minuteSamples, to: "activeEnergy", unit: "kcal")
