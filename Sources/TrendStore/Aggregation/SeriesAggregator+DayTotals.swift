@@ -56,9 +56,9 @@ extension SeriesAggregator {
         for runs: [DayRun], txn: borrowing T
     ) throws -> Bool {
         guard plan.readsSlots, let first = runs.first, let last = runs.last else { return false }
-        let bound = try storage.sampleCountBound(
-            of: record, startingFrom: first.start, through: last.end - 1, in: txn)
-        return bound > Self.slotsPayFromSamplesPerDay * runs.count
+        return try storage.holdsMoreSamples(
+            than: Self.slotsPayFromSamplesPerDay * runs.count, of: record,
+            startingFrom: first.start, through: last.end - 1, in: txn)
     }
 
     /// Samples per day above which a day's rollup row is cheaper to read than its samples.

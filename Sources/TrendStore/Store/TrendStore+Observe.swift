@@ -9,8 +9,9 @@ extension TrendStore {
     /// to the store's clock) and evaluates it again only when a committed write changed one
     /// of those series, or the clock entered another local hour of the handle's zone (today's
     /// curve at midnight); an element comes only when the value differs from the last one.
-    /// A write of this handle wakes the observer at once; one of another process (an app and
-    /// its widget) is seen at the next poll, every `interval` (100 ms by default).
+    /// A write through any handle of this process on the store wakes the observer at once;
+    /// one of another process (an app and its widget) is seen at the next poll, every
+    /// `interval` (100 ms by default).
     ///
     /// The sequence ends when the task iterating it is cancelled, and throws
     /// ``StoreError/closed(path:)`` when the store is closed: observe the reopened store

@@ -36,12 +36,14 @@ extension SampleStorage {
             }, body)
     }
 
-    /// How many samples the blocks that may hold starts in `[from, through]` hold, read from
-    /// their headers without decoding: at least the samples starting there, and at most
-    /// two blocks' worth more. For choosing between raw samples and rollups.
-    func sampleCountBound<T: ReadableTransaction & ~Copyable>(
-        of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T
-    ) throws -> Int {
+    /// Whether the blocks that may hold starts in `[from, through]` hold more than `limit`
+    /// samples, read from their headers without decoding (they hold at least the samples
+    /// starting there, and at most two blocks' worth more); the walk stops at the first
+    /// block past the limit. For choosing between raw samples and rollups.
+    func holdsMoreSamples<T: ReadableTransaction & ~Copyable>(
+        than limit: Int, of record: SeriesRecord, startingFrom from: Int64, through: Int64,
+        in txn: borrowing T
+    ) throws -> Bool {
         var count = 0
         try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
             firstStart, bytes in
@@ -50,9 +52,9 @@ extension SampleStorage {
             } catch {
                 throw blockDamage(record, firstStart: firstStart, error)
             }
-            return true
+            return count <= limit
         }
-        return count
+        return count > limit
     }
 
     /// Calls `body` with the stored bytes of the block of `record` keyed `firstStart`; `nil`
