@@ -57,7 +57,9 @@ extension ReadableTransaction where Self: ~Copyable {
 /// Operations shared by both transaction kinds, on LMDB's raw handle.
 enum TransactionOperations {
     /// The value under `key`, checked against its pages (``ValueBounds``) of `pageSize` in a
-    /// read transaction; a write transaction passes `nil`: its changed pages lie outside the map.
+    /// read transaction, its leaf page checked whole (``LeafPages``), or where it would lie
+    /// when it is not found; a write transaction passes `nil`: its changed pages lie outside
+    /// the map.
     static func withValue<R>(
         _ txn: OpaquePointer, key: UnsafeRawBufferPointer, database: Database,
         pageSize: Int?, _ body: (UnsafeRawBufferPointer) throws -> R
@@ -66,11 +68,23 @@ enum TransactionOperations {
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val()
         let rc = mdb_get(txn, database.handle, &keyVal, &dataVal)
-        if rc == MDB_NOTFOUND { return nil }
+        if rc == MDB_NOTFOUND {
+            // The key may be hidden by a damaged page: the cursor's seek checks where it would lie.
+            if pageSize != nil {
+                _ = try withCursor(txn, database: database, pageSize: pageSize) {
+                    try $0.seek(atOrAfter: key)
+                }
+            }
+            return nil
+        }
         try check(rc, "get from database \(database)")
-        return try body(
-            ValueBounds.checked(
-                dataVal, pageSize: pageSize, "get from database \(database)"))
+        let bytes = try ValueBounds.checked(
+            dataVal, pageSize: pageSize, "get from database \(database)")
+        if let pageSize, let data = dataVal.mv_data, !ValueBounds.isOnOverflowPages(data, pageSize)
+        {
+            try LeafPages.checkPage(of: data, pageSize: pageSize, "get from database \(database)")
+        }
+        return try body(bytes)
     }
 
     /// A cursor over `database`, whose values are checked like ``withValue(_:key:database:pageSize:_:)``'s.

@@ -41,15 +41,11 @@ enum ValueBounds {
         guard let pageSize, let data = value.mv_data else { return bytes }
         let address = UInt(bitPattern: data)
         let pageStart = address & ~UInt(pageSize - 1)
-        let offset = Int(address - pageStart)
-        var room = pageSize - offset
-        if offset == pageHeaderSize, let page = UnsafeRawPointer(bitPattern: pageStart) {
-            let flags = page.loadUnaligned(fromByteOffset: 10, as: UInt16.self)
-            if flags & overflowFlag != 0 {
-                let pages = Int(page.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-                let (total, overflow) = pages.multipliedReportingOverflow(by: pageSize)
-                room = overflow ? Int.max : total - pageHeaderSize
-            }
+        var room = pageSize - Int(address - pageStart)
+        if isOnOverflowPages(data, pageSize), let page = UnsafeRawPointer(bitPattern: pageStart) {
+            let pages = Int(page.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            let (total, overflow) = pages.multipliedReportingOverflow(by: pageSize)
+            room = overflow ? Int.max : total - pageHeaderSize
         }
         guard value.mv_size <= room else {
             throw LMDBError(
@@ -59,5 +55,16 @@ enum ValueBounds {
             )
         }
         return bytes
+    }
+
+    /// Whether a value starting at `data` lies on overflow pages: it starts just after the
+    /// header of a page flagged as the first of an overflow run.
+    static func isOnOverflowPages(_ data: UnsafeRawPointer, _ pageSize: Int) -> Bool {
+        let address = UInt(bitPattern: data)
+        let pageStart = address & ~UInt(pageSize - 1)
+        guard Int(address - pageStart) == pageHeaderSize,
+            let page = UnsafeRawPointer(bitPattern: pageStart)
+        else { return false }
+        return page.loadUnaligned(fromByteOffset: 10, as: UInt16.self) & overflowFlag != 0
     }
 }

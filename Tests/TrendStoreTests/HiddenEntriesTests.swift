@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TrendStore
+
+/// A leaf page whose header lists fewer entries than it holds (a damaged `mp_lower`) makes
+/// LMDB read fewer rows without a word: queries must throw, never answer from what is left
+/// (issue 32, item 9).
+@Suite("Pages hiding entries")
+struct HiddenEntriesTests {
+    private static let pageSize = 4_096
+    private static let firstDay = Int64(20_300)
+
+    /// A store of 40 days of minute energy and two runs a day, closed; returns its directory.
+    private static func makeStore(in directory: TemporaryDirectory) async throws -> URL {
+        let url = directory.url.appendingPathComponent("store")
+        let store = try TrendStore(directory: url)
+        var generator = SampleGenerator(seed: 32)
+        let start = firstDay * 86_400_000
+        try await store.write(
+            generator.minuteSamples(from: start, count: 40 * 1_440), to: "energy", unit: "kcal")
+        let runs = (0..<80).map { index in
+            let begin = start + Int64(index) * 43_200_000 + 25_200_000
+            return Sample(
+                startMilliseconds: begin, endMilliseconds: begin + 1_800_000,
+                value: Double(index % 7) + 0.25)
+        }
+        try await store.write(runs, to: "Run", unit: "kcal")
+        await store.close()
+        return url
+    }
+
+    /// Every query the test asks, as text: samples, weekday averages, a heatmap, a day's curve.
+    private static func answers(of url: URL) throws -> String {
+        var options = StoreOptions()
+        options.readOnly = true
+        let store = try TrendStore(directory: url, options: options)
+        let utc = TimeZone(identifier: "UTC")!
+        let now = Date(timeIntervalSince1970: Double(firstDay + 40) * 86_400 - 3_600)
+        return try store.read { snapshot in
+            let everything = (Date(timeIntervalSince1970: 0), now.addingTimeInterval(86_400))
+            return [
+                "\(try snapshot.samples(of: "energy", from: everything.0, to: everything.1))",
+                "\(try snapshot.samples(of: "Run", from: everything.0, to: everything.1))",
+                "\(try snapshot.weekdayAverages(of: "energy", now: now, timeZone: utc))",
+                "\(try snapshot.heatmap(of: ["Run"], from: LocalDate(dayNumber: firstDay), through: LocalDate(dayNumber: firstDay + 39), timeZone: utc))",
+                "\(try snapshot.todayCurve(of: "energy", now: now, timeZone: utc))",
+            ].joined(separator: "\n")
+        }
+    }
+
+    @Test("every leaf page made to hide its last entry: each query answers as before or throws")
+    func hiddenLastEntry() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let url = try await Self.makeStore(in: directory)
+        let original = [UInt8](try Data(contentsOf: url.appendingPathComponent("data.mdb")))
+        let expected = try Self.answers(of: url)
+        let copy = directory.url.appendingPathComponent("copy")
+        var refused = 0
+        var leaves = 0
+        for page in 2..<(original.count / Self.pageSize) {
+            let base = page * Self.pageSize
+            let flags = UInt16(original[base + 10]) | UInt16(original[base + 11]) << 8
+            let lower = Int(original[base + 12]) | Int(original[base + 13]) << 8
+            // A leaf of at least two entries (a leaf of one would read as empty, as a branch).
+            guard flags == 0x02, lower >= 16 + 4 else { continue }
+            leaves += 1
+            var damaged = original
+            damaged[base + 12] = UInt8((lower - 2) & 0xFF)
+            damaged[base + 13] = UInt8((lower - 2) >> 8)
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            try Data(damaged).write(to: copy.appendingPathComponent("data.mdb"))
+            do {
+                let same = try Self.answers(of: copy) == expected
+                #expect(same, "page \(page): the queries answered otherwise")
+            } catch {
+                refused += 1
+            }
+        }
+        // The pages hiding a row the queries read are refused; the others (day rows and
+        // cached values no query here reads) answer as before.
+        #expect(leaves >= 8, "\(leaves) leaf pages")
+        #expect(refused >= 3, "\(refused) of \(leaves) refused")
+    }
+}
