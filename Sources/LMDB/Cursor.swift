@@ -16,8 +16,6 @@ public struct Cursor: ~Copyable {
     let pageSize: Int?
     /// The leaf page last seen whole, so each page is checked once while the cursor walks it.
     private var checkedPage: UInt = 0
-    /// Whether the last move landed on the first entry of its page.
-    private var landedOnFirstEntry = false
 
     init(pointer: OpaquePointer, database: Database, pageSize: Int?) {
         self.pointer = pointer
@@ -28,8 +26,8 @@ public struct Cursor: ~Copyable {
     /// Moves to the first entry whose key is greater than or equal to `key`; when there is
     /// none, returns `nil` and leaves the cursor on the last entry.
     ///
-    /// In a read transaction the pages where `key` would lie are checked whole
-    /// (``LeafPages``), so a key hidden by a damaged page is an error, not an absence.
+    /// In a read transaction the page it lands on is checked whole (``LeafPages``), and
+    /// when it lands on none, the last page.
     ///
     /// The corresponding LMDB function is `mdb_cursor_get` with `MDB_SET_RANGE`.
     public mutating func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> Entry? {
@@ -37,20 +35,10 @@ public struct Cursor: ~Copyable {
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         guard let entry = try move(MDB_SET_RANGE, &keyVal, "seek") else {
             // The sought key may lie hidden at the end of the last page.
-            if pageSize != nil { _ = try last() }
+            _ = try last()
             return nil
         }
-        guard landedOnFirstEntry else { return entry }
-        // The sought key may lie hidden at the end of the page before: check that page, then
-        // come back (a failed move leaves LMDB's cursor nowhere: seek again then).
-        var back = MDB_val()
-        if try move(MDB_PREV, &back, "seek") != nil {
-            var again = MDB_val()
-            return try move(MDB_NEXT, &again, "seek")
-        }
-        var again = MDB_val(
-            mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        return try move(MDB_SET_RANGE, &again, "seek")
+        return entry
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`.
@@ -101,7 +89,6 @@ public struct Cursor: ~Copyable {
         let rc = mdb_cursor_get(pointer, &keyVal, &dataVal, op)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "cursor \(name) in database \(database)")
-        landedOnFirstEntry = false
         if let pageSize, let key = keyVal.mv_data {
             let page = UInt(bitPattern: key) & ~UInt(pageSize - 1)
             if page != checkedPage {
@@ -109,7 +96,6 @@ public struct Cursor: ~Copyable {
                     of: key, pageSize: pageSize, "cursor \(name) in database \(database)")
                 checkedPage = page
             }
-            landedOnFirstEntry = LeafPages.isFirstEntry(key, pageSize: pageSize)
         }
         return (
             UnsafeRawBufferPointer(start: keyVal.mv_data, count: keyVal.mv_size),

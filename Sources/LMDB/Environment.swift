@@ -97,6 +97,7 @@ public final class Environment: @unchecked Sendable {
         try check(mdb_env_create(&env), "create environment for \(path)")
         guard let env else { throw LMDBError(code: .invalid, operation: "create environment") }
         do {
+            try check(mdb_env_set_assert(env, AssertionExit.handler), "set assertion handler")
             try check(mdb_env_set_mapsize(env, options.mapSize), "set map size of \(path)")
             try check(
                 mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)),

@@ -7,12 +7,16 @@
 /// table: LMDB then reads fewer entries from the page without a word, and a query answers
 /// from fewer rows. Here the table's nodes must lie inside the page and fill it to the byte.
 ///
-/// A cursor checks each page it lands on once (``Cursor``); a seek that lands on a page's
-/// first entry also checks the page before it, where the sought key would have been hidden,
-/// and a lookup that finds nothing checks where the key would lie
+/// A cursor checks each page it lands on once (``Cursor``), and the last page when a seek
+/// finds nothing; a lookup that finds nothing checks the page where its key would lie
 /// (``TransactionOperations/withValue(_:key:database:pageSize:_:)``).
-/// Branch pages are not reachable from here: a branch page that hides a child is seen only
-/// by walks that count their entries against LMDB's statistics.
+///
+/// What stays unseen: a seek that lands on the first entry of a page cannot tell whether the
+/// key it sought lay hidden at the end of the page before; checking that page would mean
+/// moving LMDB's cursor there, and LMDB aborts the process (an assertion) when that page is
+/// no leaf, where reading on would not have touched it. Branch pages are not reachable from
+/// here either: a branch page that hides a child is seen only by walks that count their
+/// entries against LMDB's statistics.
 enum LeafPages {
     private static let headerSize = 16
     private static let nodeHeaderSize = 8
@@ -66,15 +70,6 @@ enum LeafPages {
                 "a leaf page whose \((lower - headerSize) / 2) entries take \(used) of the \(pageSize - upper) bytes of its nodes (entries are hidden)"
             )
         }
-    }
-
-    /// Whether `key`, on a leaf page already checked, belongs to the page's first node.
-    static func isFirstEntry(_ key: UnsafeRawPointer, pageSize: Int) -> Bool {
-        let address = UInt(bitPattern: key)
-        let pageStart = address & ~UInt(pageSize - 1)
-        guard let page = UnsafeRawPointer(bitPattern: pageStart) else { return false }
-        let first = Int(page.loadUnaligned(fromByteOffset: headerSize, as: UInt16.self))
-        return Int(address - pageStart) == first + nodeHeaderSize
     }
 
     private static func damage(_ operation: String, _ what: String) -> LMDBError {

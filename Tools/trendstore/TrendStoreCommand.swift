@@ -1,11 +1,12 @@
 import ArgumentParser
 import CAllocatorTuning
 import Foundation
+import TrendStore
 
 /// The `trendstore` command: import, generate, query and check TrendStore stores.
 ///
 /// Exit status: 0 success, 1 an error (one line on standard error), 2 a usage error (one
-/// line and a hint), 3 `verify` found damage.
+/// line and a hint), 3 `verify` found damage, or LMDB stopped on a damaged page.
 @main
 struct TrendStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +27,8 @@ struct TrendStoreCommand: AsyncParsableCommand {
 
     /// The exit status of a usage error.
     static let usageStatus: Int32 = 2
+    /// The exit status of damage: what `verify` found, or a page LMDB stopped on.
+    static let damageStatus: Int32 = 3
 
     /// Parses and runs the command, printing a usage error as one line and a hint
     /// (not the whole usage text) with status 2.
@@ -33,6 +36,9 @@ struct TrendStoreCommand: AsyncParsableCommand {
         // A quarter of an import's time was page faults of per-megabyte buffers that glibc
         // handed back to the kernel when freed (see the header).
         trendstore_keep_freed_memory()
+        // A damaged page that stops LMDB on an assertion ends the command like other damage.
+        TrendStore.exitOnStorageAssertion(
+            status: damageStatus, prefix: "trendstore: the store's file is damaged: ")
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
