@@ -39,7 +39,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series."
     )
     var suite: Suite = .queries
 
@@ -107,6 +107,10 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
             return
         case .sizes:
             print(try await SizeProfiles.run(directory: directory))
+            print(
+                try await ProfileSizes.run(
+                    directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
+                    profileSeed: profileSeed))
             return
         case .series:
             try await ManySeriesBenchmark.run(
