@@ -17,8 +17,14 @@ final class DecodedBlock: Sendable {
     }
 }
 
-/// The last few blocks decoded by queries, so a widget asking for today's curve every few
-/// seconds does not inflate the current block each time.
+/// The blocks decoded by queries lately, so a widget asking for today's curve every few
+/// seconds does not inflate the current block each time, and the weekday averages of a
+/// 70-day window asked one after another (seven of them, in a zone whose hours the summaries
+/// do not share) inflate its blocks once.
+///
+/// It holds up to ``sampleBudget`` samples (4 MiB decoded) in at most ``entryLimit`` blocks,
+/// dropping the least recently used first; a budget by samples rather than blocks keeps a
+/// window of small blocks whole without letting dense ones take more memory.
 ///
 /// An entry is used only while the stored block's header (checksum, count, bounds, value
 /// sum) is unchanged, so writes from this or another process are seen at once.
@@ -51,12 +57,23 @@ final class DecodedBlockCache: Sendable {
     private struct State {
         var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
+        /// The samples of every entry.
+        var samples = 0
     }
 
     private let state = Mutex(State())
-    private let capacity: Int
+    /// The most samples the cache holds (more only while its one block holds more).
+    let sampleBudget: Int
+    /// The most blocks it holds.
+    let entryLimit: Int
 
-    init(capacity: Int = 8) { self.capacity = capacity }
+    init(sampleBudget: Int = 131_072, entryLimit: Int = 256) {
+        self.sampleBudget = sampleBudget
+        self.entryLimit = entryLimit
+    }
+
+    /// The samples the cache holds now.
+    var heldSamples: Int { state.withLock { $0.samples } }
 
     /// The decoded samples of the block of `record` keyed `firstStart`, stored as `bytes`,
     /// decoding them when the cache does not hold them.
@@ -84,12 +101,19 @@ final class DecodedBlockCache: Sendable {
             bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &samples)
         let block = DecodedBlock(samples: samples)
         state.withLock { state in
-            if state.entries.count >= capacity, state.entries[key] == nil,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            if let replaced = state.entries.removeValue(forKey: key) {
+                state.samples -= replaced.block.samples.count
+            }
+            while !state.entries.isEmpty
+                && (state.entries.count >= entryLimit
+                    || state.samples + block.samples.count > sampleBudget),
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
             {
-                state.entries[oldest] = nil
+                state.entries[oldest.key] = nil
+                state.samples -= oldest.value.block.samples.count
             }
             state.entries[key] = Entry(summary: summary, block: block, lastUse: state.clock)
+            state.samples += block.samples.count
         }
         return block
     }
