@@ -80,7 +80,9 @@ enum TransactionOperations {
         try check(rc, "get from database \(database)")
         let bytes = try ValueBounds.checked(
             dataVal, pageSize: pageSize, "get from database \(database)")
-        if let pageSize, let data = dataVal.mv_data, !ValueBounds.isOnOverflowPages(data, pageSize)
+        // An empty value's address may be its page's end, which is the next page's start.
+        if let pageSize, let data = dataVal.mv_data, dataVal.mv_size > 0,
+            !ValueBounds.isOnOverflowPages(data, pageSize)
         {
             try LeafPages.checkPage(of: data, pageSize: pageSize, "get from database \(database)")
         }

@@ -54,6 +54,24 @@ struct EnvironmentTests {
         }
     }
 
+    @Test("empty values at a leaf page's end read back in read transactions, every key size")
+    func emptyValuesAtPageEnd() throws {
+        try withEnvironment { env, _ in
+            // A database's first node lies at its page's end: with an even key size its empty
+            // value's address is the next page's start, which the leaf check must not read.
+            for keySize in 1...12 {
+                let db = try env.openDatabase(named: "empty-\(keySize)")
+                let key = [UInt8](repeating: UInt8(keySize), count: keySize)
+                try env.write { txn in try txn.put([], forKey: key, in: db) }
+                #expect(try env.read { try $0.value(forKey: key, in: db) } == [])
+                let walked = try env.read { txn in
+                    try txn.withCursor(db) { cursor in try cursor.first().map { $0.value.count } }
+                }
+                #expect(walked == 0)
+            }
+        }
+    }
+
     @Test("a missing key reads as nil, not an error")
     func missingKeyIsNil() throws {
         try withEnvironment { env, _ in
