@@ -88,14 +88,7 @@ struct SampleBatch {
     private static func isStrictlyOrdered(_ samples: [Sample]) -> Bool {
         var index = 1
         while index < samples.count {
-            let previous = samples[index - 1]
-            let sample = samples[index]
-            if previous.startMilliseconds > sample.startMilliseconds
-                || (previous.startMilliseconds == sample.startMilliseconds
-                    && previous.endMilliseconds >= sample.endMilliseconds)
-            {
-                return false
-            }
+            guard samples[index - 1].isOrdered(before: samples[index]) else { return false }
             index += 1
         }
         return true

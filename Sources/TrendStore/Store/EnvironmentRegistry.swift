@@ -18,17 +18,17 @@ enum EnvironmentRegistry {
 
     private static let entries = Mutex<[String: Entry]>([:])
 
+    /// An environment handed out by ``acquire(directory:options:heldLock:)``, with the commit
+    /// signal every store of this process on its directory shares, so a write through one
+    /// handle wakes the observers of all.
+    struct Shared {
+        let environment: Environment
+        let commits: CommitSignal
+    }
+
     /// The registry's key for `directory`.
     private static func key(_ directory: URL) -> String {
         directory.standardizedFileURL.resolvingSymlinksInPath().path
-    }
-
-    /// The commit signal shared by the stores of this process using `environment`, so a
-    /// write through one handle wakes the observers of every handle on the directory.
-    static func commitSignal(of environment: Environment) -> CommitSignal? {
-        entries.withLock { entries in
-            entries.values.first { $0.environment === environment }?.commits
-        }
     }
 
     /// Whether a store on `directory` is open in this process.
@@ -44,30 +44,29 @@ enum EnvironmentRegistry {
     ///   (the façade turns it into ``StoreError/storage(path:operation:code:reason:)``).
     static func acquire(
         directory: URL, options: Environment.Options, heldLock: StoreDirectoryLock? = nil
-    ) throws -> Environment {
+    ) throws -> Shared {
         let key = key(directory)
-        if let environment = try reuse(key, directory: directory, options: options) {
-            return environment
+        if let shared = try reuse(key, directory: directory, options: options) {
+            return shared
         }
         // Waited for outside the registry's lock: a remover in this process needs it.
         let directoryLock =
             try heldLock ?? StoreDirectoryLock.shared(directory, creating: !options.readOnly)
         return try entries.withLock { entries in
-            if let environment = try reuse(
-                key, in: &entries, directory: directory, options: options)
-            {
-                return environment
+            if let shared = try reuse(key, in: &entries, directory: directory, options: options) {
+                return shared
             }
-            let environment = try Environment(path: directory.path, options: options)
-            entries[key] = Entry(
-                environment: environment, directoryLock: directoryLock, users: 1)
-            return environment
+            let entry = Entry(
+                environment: try Environment(path: directory.path, options: options),
+                directoryLock: directoryLock, users: 1)
+            entries[key] = entry
+            return Shared(environment: entry.environment, commits: entry.commits)
         }
     }
 
     /// The environment open under `key`, with one more user, or `nil`.
     private static func reuse(_ key: String, directory: URL, options: Environment.Options) throws
-        -> Environment?
+        -> Shared?
     {
         try entries.withLock { entries in
             try reuse(key, in: &entries, directory: directory, options: options)
@@ -77,7 +76,7 @@ enum EnvironmentRegistry {
     private static func reuse(
         _ key: String, in entries: inout [String: Entry], directory: URL,
         options: Environment.Options
-    ) throws -> Environment? {
+    ) throws -> Shared? {
         guard var entry = entries[key] else { return nil }
         if entry.environment.options.readOnly && !options.readOnly {
             throw StoreError.storeUnavailable(
@@ -88,7 +87,7 @@ enum EnvironmentRegistry {
         }
         entry.users += 1
         entries[key] = entry
-        return entry.environment
+        return Shared(environment: entry.environment, commits: entry.commits)
     }
 
     /// Gives back an environment from ``acquire(directory:options:heldLock:)``; the last user

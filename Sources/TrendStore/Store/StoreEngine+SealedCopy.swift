@@ -13,7 +13,8 @@ extension StoreEngine {
         var environmentOptions = Environment.Options()
         environmentOptions.mapSize = max(options.initialMapSize, 2 * fileSize())
         let destination = try EnvironmentRegistry.acquire(
-            directory: directory, options: environmentOptions)
+            directory: directory, options: environmentOptions
+        ).environment
         defer { EnvironmentRegistry.release(destination) }
         let meta = try MetaTable(in: destination)
         let sealing = try StoreEncryption.newStore(options: options)

@@ -52,15 +52,16 @@ final class StoreEngine: Sendable {
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
-        let environment: Environment
+        let shared: EnvironmentRegistry.Shared
         do {
-            environment = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
+            shared = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
         } catch {
             if creating { _ = try? TrendStore.removeStoreIfEmpty(at: directory) }
             throw error
         }
+        let environment = shared.environment
         self.environment = environment
-        commits = EnvironmentRegistry.commitSignal(of: environment) ?? CommitSignal()
+        commits = shared.commits
         if !options.readOnly, !creating, (try? environment.metaPagesAgree()) == false {
             EnvironmentRegistry.release(environment)
             throw StoreError.storeUnavailable(

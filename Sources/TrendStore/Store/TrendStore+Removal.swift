@@ -37,7 +37,8 @@ extension TrendStore {
         let environment: Environment
         do {
             environment = try EnvironmentRegistry.acquire(
-                directory: directory, options: options, heldLock: lock)
+                directory: directory, options: options, heldLock: lock
+            ).environment
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }

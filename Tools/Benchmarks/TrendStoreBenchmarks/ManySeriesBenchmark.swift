@@ -42,11 +42,8 @@ enum ManySeriesBenchmark {
 
     /// A new store holding `count` series of one sample each, written 5,000 series a batch.
     private static func filledStore(_ count: Int, in directory: URL) async throws -> TrendStore {
-        var options = StoreOptions()
-        options.durability = .none
-        let url = directory.appendingPathComponent("many-series-\(count)")
-        try? FileManager.default.removeItem(at: url)
-        let store = try TrendStore(directory: url, options: options)
+        let store = try WritePathBenchmark.freshStore(
+            "many-series-\(count)", in: directory, durability: .none)
         for first in stride(from: 0, to: count, by: 5_000) {
             let parts = (first..<min(count, first + 5_000)).map { index in
                 let start = Int64(index) * 60_000

@@ -19,12 +19,8 @@ enum ProfileSizes {
             let csv = try DatasetFile.write(
                 "sizes-\(profile.rawValue).csv", in: directory, days: days, endDate: endDate,
                 zone: zone, profile: profile, profileSeed: profileSeed)
-            var options = StoreOptions()
-            options.timeZone = zone
-            options.durability = .none
-            let url = directory.appendingPathComponent("sizes-\(profile.rawValue)")
-            try? FileManager.default.removeItem(at: url)
-            let store = try TrendStore(directory: url, options: options)
+            let store = try WritePathBenchmark.freshStore(
+                "sizes-\(profile.rawValue)", in: directory, durability: .none, zone: zone)
             let samples = try await Importer(store: store).importFile(at: csv).samplesRead
             let footprint = try store.footprint()
             let count = Double(max(samples, 1))
@@ -36,7 +32,7 @@ enum ProfileSizes {
                         Double(footprint.rollupBytes) / count)
                     + PcodecPeer.report(csv: csv, store: store, samples: samples))
             await store.close()
-            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: store.directory)
             try? FileManager.default.removeItem(atPath: csv)
         }
         lines.append(
