@@ -39,7 +39,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite, then the --profile's own samples committed one by one as they arrive; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series."
     )
     var suite: Suite = .queries
 
@@ -49,7 +49,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
     )
     var iterations = 2_000
 
-    @Option(help: "Run only the figures whose label starts with this.")
+    @Option(help: "Run only the figures whose label starts with this (writes: a profile name).")
     var only: String?
 
     @Option(help: "Runs of each ingest figure.")
@@ -73,7 +73,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     @Option(
         help:
-            "The data's shape for the queries, ingest and statistics suites: generated, irregular, heartRate, sparse or random (drawn from --profile-seed)."
+            "The data's shape for the queries, ingest, writes and statistics suites: generated, irregular, heartRate, sparse or random (drawn from --profile-seed)."
     )
     var profile: DataProfile = .generated
 
@@ -101,8 +101,13 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
         switch suite {
         case .queries: break
         case .writes:
-            try await WritePathBenchmark.run(
-                directory: directory, zone: zone, runs: iterations / 4, report: &report)
+            if only.map({ !$0.hasPrefix(profile.rawValue) }) ?? true {
+                try await WritePathBenchmark.run(
+                    directory: directory, zone: zone, runs: iterations / 4, report: &report)
+            }
+            try await ProfileWrites.run(
+                directory: directory, profile: profile, profileSeed: profileSeed,
+                endDate: Self.endDate, zone: zone, runs: iterations / 4, report: &report)
             print(report.rendered())
             return
         case .sizes:

@@ -31,7 +31,7 @@ enum WritePathBenchmark {
             }
             let sqlite = try SQLiteAppends(
                 path: directory.appendingPathComponent("writes-\(mode.rawValue).sqlite").path,
-                synchronous: synchronous, preload: full)
+                synchronous: synchronous, preload: full.map { ("full", $0) })
 
             var next = weekStart + 600_000 * 1_000
             let bytesBefore = writtenBytes()
@@ -45,7 +45,10 @@ enum WritePathBenchmark {
             var sqliteNext = next
             let sqliteMedian = try BenchClock.time(max(20, runs / 5)) {
                 defer { sqliteNext += 1_000 }
-                try sqlite.append(start: sqliteNext, value: 0.25)
+                try sqlite.append(
+                    Sample(
+                        startMilliseconds: sqliteNext, endMilliseconds: sqliteNext + 1_000,
+                        value: 0.25), to: "full")
             }.median
             report.add(
                 "1-sample write, 600k-sample week, \(suffix)", trendStore: fullWeek,
@@ -118,21 +121,22 @@ enum WritePathBenchmark {
         }
     }
 
-    /// A new store in `directory/name`, replacing what was there, with `zone` as its zone.
+    /// A new store in `directory/name`, replacing what was there unless `replacing` is
+    /// `false` (then the store there, opened again), with `zone` as its zone.
     static func freshStore(
         _ name: String, in directory: URL, durability: Durability,
-        zone: TimeZone = TimeZone(identifier: "UTC")!
+        zone: TimeZone = TimeZone(identifier: "UTC")!, replacing: Bool = true
     ) throws -> TrendStore {
         var options = StoreOptions()
         options.durability = durability
         options.timeZone = zone
         let url = directory.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: url)
+        if replacing { try? FileManager.default.removeItem(at: url) }
         return try TrendStore(directory: url, options: options)
     }
 
     /// The bytes this process has passed to `write` calls so far (`wchar` in `/proc/self/io`).
-    private static func writtenBytes() -> Int {
+    static func writtenBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else {
             return 0
         }
@@ -157,7 +161,8 @@ final class SQLiteAppends {
     private let database: SQLiteDatabase
     private let insert: SQLiteDatabase.Statement
 
-    init(path: String, synchronous: String, preload: [Sample]) throws {
+    /// A new WAL database at `path` with `synchronous` set, holding `preload` (series, sample).
+    init(path: String, synchronous: String, preload: [(String, Sample)]) throws {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
@@ -168,26 +173,25 @@ final class SQLiteAppends {
             CREATE TABLE samples(series TEXT NOT NULL, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL,
                                  value REAL NOT NULL, PRIMARY KEY (series, start_ms, end_ms)) WITHOUT ROWID;
             """)
-        insert = try database.prepare("INSERT OR REPLACE INTO samples VALUES ('full', ?1, ?2, ?3)")
+        insert = try database.prepare("INSERT OR REPLACE INTO samples VALUES (?1, ?2, ?3, ?4)")
         try database.execute("BEGIN")
-        for sample in preload {
-            insert.reset()
-            insert.bind(1, sample.startMilliseconds)
-            insert.bind(2, sample.endMilliseconds)
-            insert.bind(3, sample.value)
-            _ = try insert.step()
-        }
+        for (series, sample) in preload { try put(sample, in: series) }
         try database.execute("COMMIT")
     }
 
     /// One sample, one transaction.
-    func append(start: Int64, value: Double) throws {
+    func append(_ sample: Sample, to series: String) throws {
         try database.execute("BEGIN")
-        insert.reset()
-        insert.bind(1, start)
-        insert.bind(2, start + 1_000)
-        insert.bind(3, value)
-        _ = try insert.step()
+        try put(sample, in: series)
         try database.execute("COMMIT")
+    }
+
+    private func put(_ sample: Sample, in series: String) throws {
+        insert.reset()
+        insert.bind(1, series)
+        insert.bind(2, sample.startMilliseconds)
+        insert.bind(3, sample.endMilliseconds)
+        insert.bind(4, sample.value)
+        _ = try insert.step()
     }
 }

@@ -67,14 +67,20 @@ enum BlockCodec {
 
     /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities, as a
     /// block.
-    static func encode(_ samples: ArraySlice<Sample>, zlib: ZlibCodec) throws
-        -> [UInt8]
-    {
+    ///
+    /// With `previous`, the header of the block these samples replace, its duration
+    /// reference, value parameters and column layouts are kept when they hold the samples
+    /// (a sample appended to a block that already had a fitting choice), instead of being
+    /// chosen again from estimates over every sample: what makes a one-sample commit's
+    /// encoding cheap. Otherwise they are chosen as without it.
+    static func encode(
+        _ samples: ArraySlice<Sample>, zlib: ZlibCodec, keeping previous: Header? = nil
+    ) throws -> [UInt8] {
         guard !samples.isEmpty else {
             throw BlockDamage(reason: "a block holds at least one sample")
         }
         let count = samples.count
-        let reference = durationReference(samples)
+        let reference = previous?.durationReference ?? durationReference(samples)
         var durations = [UInt64](repeating: 0, count: count)
         var gaps = [UInt64](repeating: 0, count: count)
         var values = [Double](repeating: 0, count: count)
@@ -96,10 +102,23 @@ enum BlockCodec {
             previousEnd = sample.endMilliseconds
             values[index] = sample.value
         }
-        let coded = ValueCoding.encode(values)
-        let layouts = Header.Layouts(
-            duration: ColumnLayout.chosen(for: durations).layout,
-            gap: ColumnLayout.chosen(for: gaps).layout, value: coded.layout)
+        let coded: ValueCoding.Encoded
+        let layouts: Header.Layouts
+        if let previous, previous.layouts.duration.holds(durations),
+            previous.layouts.gap.holds(gaps),
+            let kept = ValueCoding.encode(
+                values, keeping: previous.values, layout: previous.layouts.value)
+        {
+            coded = kept
+            layouts = previous.layouts
+        } else if previous != nil {
+            return try encode(samples, zlib: zlib)
+        } else {
+            coded = ValueCoding.encode(values)
+            layouts = Header.Layouts(
+                duration: ColumnLayout.chosen(for: durations).layout,
+                gap: ColumnLayout.chosen(for: gaps).layout, value: coded.layout)
+        }
         var payload = [UInt8]()
         payload.reserveCapacity(
             layouts.duration.byteCount(of: count) + layouts.gap.byteCount(of: count)

@@ -73,14 +73,33 @@ enum ColumnLayout: Equatable {
         case .planes(let width):
             ByteColumns.appendPlanes(column, width: width, to: &payload)
         case .packed(let bits):
-            column.withUnsafeBufferPointer { values in
-                PackedColumn.pack(
-                    count: values.count, width: bits, bits: { values[$0] },
-                    word: { word in
-                        withUnsafeBytes(of: word.littleEndian) { payload.append(contentsOf: $0) }
-                    },
-                    byte: { payload.append($0) })
+            let start = payload.count
+            payload.append(contentsOf: repeatElement(0, count: byteCount(of: column.count)))
+            payload.withUnsafeMutableBytes { bytes in
+                column.withUnsafeBufferPointer { values in
+                    var offset = start
+                    PackedColumn.pack(
+                        count: values.count, width: bits, bits: { values[$0] },
+                        word: { word in
+                            bytes.storeBytes(
+                                of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
+                            offset &+= 8
+                        },
+                        byte: { byte in
+                            bytes[offset] = byte
+                            offset &+= 1
+                        })
+                }
             }
+        }
+    }
+
+    /// Whether every value of `column` fits this layout's width.
+    func holds(_ column: [UInt64]) -> Bool {
+        let bits = 64 - column.reduce(0, |).leadingZeroBitCount
+        switch self {
+        case .planes(let width): return bits <= width * 8
+        case .packed(let width): return bits <= width
         }
     }
 

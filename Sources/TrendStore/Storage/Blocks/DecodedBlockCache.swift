@@ -17,10 +17,11 @@ final class DecodedBlock: Sendable {
     }
 }
 
-/// The blocks decoded by queries lately, so a widget asking for today's curve every few
-/// seconds does not inflate the current block each time, and the weekday averages of a
-/// 70-day window asked one after another (seven of them, in a zone whose hours the summaries
-/// do not share) inflate its blocks once.
+/// The blocks decoded by queries and written by this process lately, so a widget asking for
+/// today's curve every few seconds does not inflate the current block each time, the weekday
+/// averages of a 70-day window asked one after another (seven of them, in a zone whose hours
+/// the summaries do not share) inflate its blocks once, and a stream of one-sample commits
+/// does not inflate the block each of them rewrites.
 ///
 /// It holds up to ``sampleBudget`` samples (4 MiB decoded) in at most ``entryLimit`` blocks,
 /// dropping the least recently used first; a budget by samples rather than blocks keeps a
@@ -100,7 +101,25 @@ final class DecodedBlockCache: Sendable {
         try storage.decodeBlock(
             bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &samples)
         let block = DecodedBlock(samples: samples)
+        insert(block, key: key, summary: summary)
+        return block
+    }
+
+    /// Holds `samples`, just written as the block of `record` keyed `firstStart` with
+    /// `header`, so the next write or query of that block does not inflate it again (a
+    /// stream of one-sample commits rewrites the same block each time). Were the write's
+    /// transaction to abort, the entry would match no stored header, and no read would use it.
+    func hold(
+        _ samples: [Sample], header: BlockCodec.Header, firstStart: Int64, of record: SeriesRecord
+    ) {
+        insert(
+            DecodedBlock(samples: samples), key: Key(series: record.id, firstStart: firstStart),
+            summary: Summary(header))
+    }
+
+    private func insert(_ block: DecodedBlock, key: Key, summary: Summary) {
         state.withLock { state in
+            state.clock += 1
             if let replaced = state.entries.removeValue(forKey: key) {
                 state.samples -= replaced.block.samples.count
             }
@@ -115,6 +134,5 @@ final class DecodedBlockCache: Sendable {
             state.entries[key] = Entry(summary: summary, block: block, lastUse: state.clock)
             state.samples += block.samples.count
         }
-        return block
     }
 }

@@ -127,12 +127,42 @@ enum ValueCoding {
                 parameters: Parameters(scheme: .rawBits), column: raw, layout: rawLayout.layout)
     }
 
-    /// The decimal coding of `values` with its estimated size in bits, or `nil` when too
-    /// many would be exceptions.
-    private static func decimalCandidate(_ values: [Double]) -> (
-        encoded: Encoded, estimatedBits: Double
+    /// Codes `values` with `parameters` and `layout`, a block's choice kept for the next
+    /// version of that block; `nil` when they cannot hold them (a value without a decimal
+    /// form among too many, an integer wider than the layout), and ``encode(_:)`` chooses anew.
+    static func encode(
+        _ values: [Double], keeping parameters: Parameters, layout: ColumnLayout
+    ) -> Encoded? {
+        var encoded: Encoded
+        switch parameters.scheme {
+        case .decimalDeltas, .decimalOffsets:
+            let form = DecimalForm(
+                exponent: Int(parameters.exponent), factor: Int(parameters.factor),
+                divisor: Int(parameters.divisor))
+            guard let mapped = decimalIntegers(values, form) else { return nil }
+            encoded = decimalEncoded(
+                mapped, form: form, useDeltas: parameters.scheme == .decimalDeltas, layout: layout
+            )
+        case .xorBits:
+            var previous: UInt64 = 0
+            let xor = values.map { value in
+                defer { previous = value.bitPattern }
+                return value.bitPattern ^ previous
+            }
+            encoded = Encoded(parameters: parameters, column: xor, layout: layout)
+        case .rawBits:
+            encoded = Encoded(
+                parameters: parameters, column: values.map(\.bitPattern), layout: layout)
+        }
+        return layout.holds(encoded.column) ? encoded : nil
+    }
+
+    /// The integers of `values` in `form`, an exception's repeating its neighbour's (so it
+    /// costs no delta), and the exceptions' positions and bits; `nil` when more than
+    /// ``exceptionShareLimit`` of them, or all, are exceptions.
+    private static func decimalIntegers(_ values: [Double], _ form: DecimalForm) -> (
+        integers: [Int64], positions: [UInt32], bits: [UInt64]
     )? {
-        guard let form = decimalParameters(values) else { return nil }
         var integers = [Int64](repeating: 0, count: values.count)
         var positions: [UInt32] = []
         var bits: [UInt64] = []
@@ -155,25 +185,49 @@ enum ValueCoding {
             }
         }
         guard previous != nil else { return nil }
+        return (integers, positions, bits)
+    }
+
+    /// The column of `mapped` integers in `form`, as deltas or as offsets from the smallest.
+    private static func decimalEncoded(
+        _ mapped: (integers: [Int64], positions: [UInt32], bits: [UInt64]), form: DecimalForm,
+        useDeltas: Bool, layout: ColumnLayout
+    ) -> Encoded {
+        let smallest = useDeltas ? 0 : mapped.integers.min() ?? 0
         var last: Int64 = 0
-        let deltas = integers.map { integer in
-            defer { last = integer }
-            return ByteColumns.zigZag(integer &- last)
-        }
-        let smallest = integers.min() ?? 0
-        let offsets = integers.map { UInt64(bitPattern: $0 &- smallest) }
-        let deltaLayout = ColumnLayout.chosen(for: deltas)
-        let offsetLayout = ColumnLayout.chosen(for: offsets)
-        let useDeltas = deltaLayout.bits <= offsetLayout.bits
-        let encoded = Encoded(
+        let column =
+            useDeltas
+            ? mapped.integers.map { integer in
+                defer { last = integer }
+                return ByteColumns.zigZag(integer &- last)
+            } : mapped.integers.map { UInt64(bitPattern: $0 &- smallest) }
+        return Encoded(
             parameters: Parameters(
                 scheme: useDeltas ? .decimalDeltas : .decimalOffsets,
                 exponent: UInt8(form.exponent), factor: UInt8(form.factor),
-                divisor: UInt8(form.divisor), reference: useDeltas ? 0 : smallest),
-            column: useDeltas ? deltas : offsets,
-            layout: useDeltas ? deltaLayout.layout : offsetLayout.layout,
-            exceptionPositions: positions, exceptionBits: bits)
-        return (encoded, min(deltaLayout.bits, offsetLayout.bits) + Double(positions.count) * 96)
+                divisor: UInt8(form.divisor), reference: smallest),
+            column: column, layout: layout, exceptionPositions: mapped.positions,
+            exceptionBits: mapped.bits)
+    }
+
+    /// The decimal coding of `values` with its estimated size in bits, or `nil` when too
+    /// many would be exceptions.
+    private static func decimalCandidate(_ values: [Double]) -> (
+        encoded: Encoded, estimatedBits: Double
+    )? {
+        guard let form = decimalParameters(values), let mapped = decimalIntegers(values, form)
+        else { return nil }
+        let deltas = decimalEncoded(mapped, form: form, useDeltas: true, layout: .packed(bits: 0))
+        let offsets = decimalEncoded(
+            mapped, form: form, useDeltas: false, layout: .packed(bits: 0))
+        let deltaLayout = ColumnLayout.chosen(for: deltas.column)
+        let offsetLayout = ColumnLayout.chosen(for: offsets.column)
+        var encoded = deltaLayout.bits <= offsetLayout.bits ? deltas : offsets
+        encoded.layout =
+            deltaLayout.bits <= offsetLayout.bits ? deltaLayout.layout : offsetLayout.layout
+        return (
+            encoded, min(deltaLayout.bits, offsetLayout.bits) + Double(mapped.positions.count) * 96
+        )
     }
 
     /// The exponent and factor that make a sample of `values` smallest (as ALP chooses:

@@ -15,9 +15,19 @@ enum ByteColumns {
 
     /// Appends `values` as `width` byte planes.
     static func appendPlanes(_ values: [UInt64], width: Int, to payload: inout [UInt8]) {
-        for byte in 0..<width {
-            let shift = UInt64(byte * 8)
-            payload.append(contentsOf: values.lazy.map { UInt8(truncatingIfNeeded: $0 >> shift) })
+        let start = payload.count
+        let count = values.count
+        payload.append(contentsOf: repeatElement(0, count: count * width))
+        payload.withUnsafeMutableBufferPointer { bytes in
+            values.withUnsafeBufferPointer { values in
+                for byte in 0..<width {
+                    let shift = UInt64(byte &* 8)
+                    let plane = start &+ byte &* count
+                    for index in 0..<count {
+                        bytes[plane &+ index] = UInt8(truncatingIfNeeded: values[index] >> shift)
+                    }
+                }
+            }
         }
     }
 

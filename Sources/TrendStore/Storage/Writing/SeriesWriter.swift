@@ -11,13 +11,16 @@ import LMDB
 /// between samples sharing a start.
 ///
 /// Blocks decoded or merged during the transaction stay in memory, so each is decoded at
-/// most once per write.
+/// most once per write; blocks are read through the storage's decoded-block cache and the
+/// ones written go into it, so the next commit to the same block does not inflate it. A
+/// block that stays one block keeps its coding until its sample count doubles
+/// (``BlockCodec/encode(_:zlib:keeping:)``).
 struct SeriesWriter: ~Copyable {
     let storage: SampleStorage
     var record: SeriesRecord
     let zlib: ZlibCodec
-    /// The blocks this writer has read or written, by key: samples and encoded size.
-    private var blocks: [Int64: (samples: [Sample], byteCount: Int)] = [:]
+    /// The blocks this writer has read or written, by key.
+    private var blocks: [Int64: StoredBlock] = [:]
     /// The days whose rows must be rebuilt from their samples.
     private var daysToRebuild = Set<Int64>()
     /// The day last added to `daysToRebuild`: samples of it need no note (most of a bulk
@@ -66,7 +69,7 @@ struct SeriesWriter: ~Copyable {
             } else {
                 runEnd = samples.endIndex
             }
-            let existing = try target.map { try block($0, in: txn) } ?? (samples: [], byteCount: 0)
+            let existing = try target.map { try block($0, in: txn) } ?? StoredBlock()
             let merge = SampleMerge(
                 existing: existing.samples, incoming: samples[runStart..<runEnd])
             summary += merge.summary
@@ -239,8 +242,8 @@ struct SeriesWriter: ~Copyable {
     /// each fill about ``SampleStorage/targetBlockBytes`` (LMDB stores a large value in whole
     /// pages, so a block much smaller than its pages wastes them).
     private mutating func store(
-        _ merged: [Sample], replacing target: Int64?,
-        existing: (samples: [Sample], byteCount: Int), in txn: borrowing WriteTransaction
+        _ merged: [Sample], replacing target: Int64?, existing: StoredBlock,
+        in txn: borrowing WriteTransaction
     ) throws {
         var parts: ArraySlice<Sample> = merged[...]
         let old = existing.samples
@@ -260,6 +263,12 @@ struct SeriesWriter: ~Copyable {
         // Bytes per sample: from the block this replaces, else learnt from the first part.
         var perSample: Double? =
             old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
+        // A block that stays one block keeps its coding until its sample count doubles:
+        // a stream of one-sample commits chooses one about log2(n) times, the last from at
+        // least half of the block's samples.
+        let keeping =
+            parts.count == merged.count && Self.magnitude(old.count) == Self.magnitude(merged.count)
+            ? existing.header : nil
         while !parts.isEmpty {
             let size = Self.partSize(remaining: parts.count, bytesPerSample: perSample)
             var end = parts.startIndex + size
@@ -270,9 +279,15 @@ struct SeriesWriter: ~Copyable {
             }
             let part = parts[..<end]
             let key = part[part.startIndex].startMilliseconds
-            let bytes = try BlockCodec.encode(part, zlib: zlib)
+            let bytes = try BlockCodec.encode(
+                part, zlib: zlib, keeping: part.count == merged.count ? keeping : nil)
             try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
-            blocks[key] = (Array(part), bytes.count)
+            let header = bytes.withUnsafeBytes { try? BlockCodec.header($0) }
+            blocks[key] = StoredBlock(samples: Array(part), byteCount: bytes.count, header: header)
+            if let header {
+                storage.decodedBlocks.hold(
+                    blocks[key]?.samples ?? [], header: header, firstStart: key, of: record)
+            }
             perSample = Double(bytes.count) / Double(part.count)
             parts = parts[end...]
         }
@@ -291,20 +306,26 @@ struct SeriesWriter: ~Copyable {
         return (remaining + parts - 1) / parts
     }
 
-    /// The samples and encoded size of the block with key `key`.
-    private mutating func block(_ key: Int64, in txn: borrowing WriteTransaction) throws -> (
-        samples: [Sample], byteCount: Int
-    ) {
+    /// The number of binary digits of `count`: equal for two counts within one doubling.
+    private static func magnitude(_ count: Int) -> Int { Int.bitWidth - count.leadingZeroBitCount }
+
+    /// The block with key `key`.
+    private mutating func block(_ key: Int64, in txn: borrowing WriteTransaction) throws
+        -> StoredBlock
+    {
         if let cached = blocks[key] { return cached }
-        var samples: [Sample] = []
-        let byteCount =
+        let read =
             try storage.withBlock(key, of: record, in: txn) { bytes in
-                try storage.decodeBlock(
-                    bytes, firstStart: key, of: record, zlib: zlib, appendingTo: &samples)
-                return bytes.count
-            } ?? 0
-        blocks[key] = (samples, byteCount)
-        return (samples, byteCount)
+                (
+                    try storage.decodedBlocks.block(
+                        key, of: record, bytes: bytes, storage: storage, zlib: zlib
+                    ).samples, bytes.count, try? BlockCodec.header(bytes)
+                )
+            }
+        let block = StoredBlock(
+            samples: read?.0 ?? [], byteCount: read?.1 ?? 0, header: read?.2)
+        blocks[key] = block
+        return block
     }
 
     /// The samples starting in `[from, before)`, in order.
@@ -324,4 +345,12 @@ struct SeriesWriter: ~Copyable {
         }
         return result
     }
+}
+
+/// A block as the writer holds it: its samples, its encoded size and its header.
+private struct StoredBlock {
+    var samples: [Sample] = []
+    var byteCount = 0
+    /// The header it was read or written with (`nil` for no block).
+    var header: BlockCodec.Header?
 }
