@@ -172,6 +172,9 @@ struct SeriesAggregator {
                 break
             }
             grid.spans(of: date, into: &spans)
+            // The raw spans' samples, read once for the day: each span takes its part, the
+            // samples a read of its own would give, in the same order (the same bits).
+            var dayRaw: [Sample]?
             for span in spans {
                 if let now, span.start > now { break }
                 if let hours, plan.readsSummary(of: span, cut: cut) {
@@ -185,23 +188,47 @@ struct SeriesAggregator {
                         let samples = try rawSamples(
                             startingFrom: cut - record.maximumDuration, through: now, txn: txn)
                         Self.addRaw(
-                            samples, from: cut, to: now, closed: true, hour: span.hour,
+                            samples[...], from: cut, to: now, closed: true, hour: span.hour,
                             into: &figures)
                     }
                 } else {
                     let end = min(span.end, now ?? .max)
-                    let samples = try rawSamples(
-                        startingFrom: span.start - record.maximumDuration, through: end, txn: txn)
+                    let from = span.start - record.maximumDuration
+                    if dayRaw == nil {
+                        dayRaw = try rawSamples(
+                            startingFrom: from,
+                            through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
+                            txn: txn)
+                    }
+                    let samples = dayRaw ?? []
+                    let first = samples.partitioningIndex { $0.startMilliseconds >= from }
+                    let last = samples.partitioningIndex { $0.startMilliseconds > end }
                     // An instant at `now` belongs to the one span holding `now`, never also
                     // to the span that ends there.
                     let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
                     Self.addRaw(
-                        samples, from: span.start, to: end, closed: holdsNow, hour: span.hour,
-                        into: &figures)
+                        samples[first..<max(first, last)], from: span.start, to: end,
+                        closed: holdsNow, hour: span.hour, into: &figures)
                 }
             }
             try body(index, figures)
         }
+    }
+
+    /// The end of the last of a day's `spans` that raw samples answer (as the loop above
+    /// reads them), up to `now`.
+    private func lastRawEnd(of spans: [HourSpan], hours: HourRows?, cut: Int64?, now: Int64?)
+        -> Int64
+    {
+        var last = Int64.min
+        for span in spans {
+            if let now, span.start > now { break }
+            if hours != nil && plan.readsSummary(of: span, cut: cut) || plan.readsSlots(of: span) {
+                continue
+            }
+            last = min(span.end, now ?? .max)
+        }
+        return last
     }
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.
@@ -238,7 +265,7 @@ struct SeriesAggregator {
 
     /// Adds the part of `samples` inside `[from, to)` (or `[from, to]` when `closed`) to hour `hour`.
     static func addRaw(
-        _ samples: [Sample], from: Int64, to: Int64, closed: Bool, hour: Int,
+        _ samples: ArraySlice<Sample>, from: Int64, to: Int64, closed: Bool, hour: Int,
         into figures: inout LocalDayFigures
     ) {
         for sample in samples {

@@ -120,7 +120,7 @@ struct StatisticsAggregator {
             SeriesAggregator.addRaw(
                 try raw.rawSamples(
                     startingFrom: range.lowerBound - record.maximumDuration,
-                    through: range.upperBound - 1, txn: txn),
+                    through: range.upperBound - 1, txn: txn)[...],
                 from: range.lowerBound, to: range.upperBound, closed: false, hour: 0,
                 into: &span)
             figures.addProrated(span.hourly[0], count: UInt64(span.count), touched: span.hasData)
