@@ -12,6 +12,17 @@ extension SeriesAggregator {
         return result
     }
 
+    /// The decoded blocks that may hold samples starting in `[from, through]`, in time order,
+    /// through the decoded-block cache: their samples, filtered to that range, are
+    /// ``rawSamples(startingFrom:through:txn:)``'s, without copying them.
+    func decodedBlocks<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, txn: borrowing T
+    ) throws -> [DecodedBlock] {
+        var blocks: [DecodedBlock] = []
+        try forEachDecodedBlock(from: from, through: through, txn: txn) { blocks.append($0) }
+        return blocks
+    }
+
     /// Calls `body` with each sample starting in `[from, through]`, in order, through the
     /// decoded-block cache.
     func forEachRawSample<T: ReadableTransaction & ~Copyable>(

@@ -172,9 +172,10 @@ struct SeriesAggregator {
                 break
             }
             grid.spans(of: date, into: &spans)
-            // The raw spans' samples, read once for the day: each span takes its part, the
-            // samples a read of its own would give, in the same order (the same bits).
-            var dayRaw: [Sample]?
+            // The blocks of the raw spans' samples, read once for the day: each span takes
+            // its part of each, in order, the samples a read of its own would give (the
+            // same bits), without copying them.
+            var dayBlocks: [DecodedBlock]?
             for span in spans {
                 if let now, span.start > now { break }
                 if let hours, plan.readsSummary(of: span, cut: cut) {
@@ -194,21 +195,24 @@ struct SeriesAggregator {
                 } else {
                     let end = min(span.end, now ?? .max)
                     let from = span.start - record.maximumDuration
-                    if dayRaw == nil {
-                        dayRaw = try rawSamples(
-                            startingFrom: from,
+                    if dayBlocks == nil {
+                        dayBlocks = try decodedBlocks(
+                            from: from,
                             through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
                             txn: txn)
                     }
-                    let samples = dayRaw ?? []
-                    let first = samples.partitioningIndex { $0.startMilliseconds >= from }
-                    let last = samples.partitioningIndex { $0.startMilliseconds > end }
                     // An instant at `now` belongs to the one span holding `now`, never also
                     // to the span that ends there.
                     let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
-                    Self.addRaw(
-                        samples[first..<max(first, last)], from: span.start, to: end,
-                        closed: holdsNow, hour: span.hour, into: &figures)
+                    for block in dayBlocks ?? [] {
+                        let samples = block.samples
+                        let first = samples.partitioningIndex { $0.startMilliseconds >= from }
+                        let last = samples.partitioningIndex { $0.startMilliseconds > end }
+                        guard first < last else { continue }
+                        Self.addRaw(
+                            samples[first..<last], from: span.start, to: end, closed: holdsNow,
+                            hour: span.hour, into: &figures)
+                    }
                 }
             }
             try body(index, figures)

@@ -241,10 +241,17 @@ enum BlockCodec {
         let exceptionOffset = header.exceptionOffset
         let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
         defer { values.deallocate() }
-        let valueColumn = ColumnReader(
-            payload: base, offset: header.valueOffset, count: count, layout: header.layouts.value)
-        ValueCoding.decode(
-            header.values, count: count, column: { valueColumn.value($0) }, into: values)
+        // Each column unpacked whole, then combined.
+        let first = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+        let second = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+        defer {
+            first.deallocate()
+            second.deallocate()
+        }
+        ColumnReader(
+            payload: base, offset: header.valueOffset, count: count, layout: header.layouts.value
+        ).unpack(into: first)
+        ValueCoding.decode(header.values, count: count, column: { first[$0] }, into: values)
         let bitsOffset = exceptionOffset + header.exceptionCount * 4
         var lastPosition = -1
         for exception in 0..<header.exceptionCount {
@@ -265,15 +272,16 @@ enum BlockCodec {
         var valueSum = 0.0
         var maximumEnd = Int64.min
         var maximumStart = Int64.min
+        ColumnReader(payload: base, offset: 0, count: count, layout: header.layouts.duration)
+            .unpack(into: first)
+        ColumnReader(
+            payload: base, offset: header.gapOffset, count: count, layout: header.layouts.gap
+        ).unpack(into: second)
         samples.withUnsafeMutableBufferPointer { buffer in
             let out = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
             ByteColumns.forEachSpan(
-                count: count,
-                durations: ColumnReader(
-                    payload: base, offset: 0, count: count, layout: header.layouts.duration),
-                gaps: ColumnReader(
-                    payload: base, offset: header.gapOffset, count: count,
-                    layout: header.layouts.gap),
+                count: count, durations: UnsafeBufferPointer(first),
+                gaps: UnsafeBufferPointer(second),
                 durationReference: header.durationReference, firstStart: header.minimumStart
             ) { index, start, end in
                 let value = values[index]

@@ -175,7 +175,7 @@ enum ColumnLayout: Equatable {
     }
 }
 
-/// One column of a block's inflated payload, read by index.
+/// One column of a block's inflated payload, unpacked whole.
 struct ColumnReader {
     let payload: UnsafeRawBufferPointer
     /// Where the column starts in `payload`.
@@ -184,16 +184,24 @@ struct ColumnReader {
     let count: Int
     let layout: ColumnLayout
 
-    /// Value `index` (below `count`); the caller has checked that the column lies in `payload`.
-    @inline(__always)
-    func value(_ index: Int) -> UInt64 {
+    /// Every value of the column, in order, into `out` (`count` long), a plane at a time; the
+    /// caller has checked that the column lies in `payload`.
+    func unpack(into out: UnsafeMutableBufferPointer<UInt64>) {
         switch layout {
         case .planes(let width):
-            ByteColumns.plane(payload, offset, count, width, index)
+            for index in 0..<count { out[index] = UInt64(payload[offset &+ index]) }
+            for byte in 1..<max(1, width) {
+                let plane = offset &+ byte &* count
+                let shift = UInt64(byte &* 8)
+                for index in 0..<count { out[index] |= UInt64(payload[plane &+ index]) << shift }
+            }
         case .packed(let bits):
-            UInt64(
-                bitPattern: PackedColumn(base: 0, width: bits).value(
-                    at: index, offset: offset, in: payload))
+            guard bits > 0 else { return out.update(repeating: 0) }
+            let column = PackedColumn(base: 0, width: bits)
+            for index in 0..<count {
+                out[index] = UInt64(
+                    bitPattern: column.value(at: index, offset: offset, in: payload))
+            }
         }
     }
 }

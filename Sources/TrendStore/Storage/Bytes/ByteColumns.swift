@@ -31,30 +31,18 @@ enum ByteColumns {
         }
     }
 
-    /// Value `index` of a column of `count` values in `width` byte planes starting at `offset`.
-    @inline(__always)
-    static func plane(
-        _ base: UnsafeRawBufferPointer, _ offset: Int, _ count: Int, _ width: Int, _ index: Int
-    ) -> UInt64 {
-        var value: UInt64 = 0
-        for byte in 0..<width {
-            value |= UInt64(base[offset + byte * count + index]) << UInt64(byte * 8)
-        }
-        return value
-    }
-
     /// Calls `body(index, start, end)` for each of `count` samples of a block's two time
     /// columns: durations against `durationReference`, start gaps against the previous end
     /// (the first against `firstStart`). Integer arithmetic wraps.
     @inline(__always)
     static func forEachSpan(
-        count: Int, durations: ColumnReader, gaps: ColumnReader, durationReference: Int64,
-        firstStart: Int64, _ body: (Int, Int64, Int64) -> Void
+        count: Int, durations: UnsafeBufferPointer<UInt64>, gaps: UnsafeBufferPointer<UInt64>,
+        durationReference: Int64, firstStart: Int64, _ body: (Int, Int64, Int64) -> Void
     ) {
         var previousEnd = firstStart
         for index in 0..<count {
-            let duration = durationReference &+ unZigZag(durations.value(index))
-            let start = previousEnd &+ unZigZag(gaps.value(index))
+            let duration = durationReference &+ unZigZag(durations[index])
+            let start = previousEnd &+ unZigZag(gaps[index])
             let end = start &+ duration
             body(index, start, end)
             previousEnd = end
