@@ -265,10 +265,6 @@ enum BlockCodec {
                 bitPattern: base.littleEndian(at: bitsOffset + exception * 8, as: UInt64.self))
         }
 
-        let firstNew = samples.count
-        samples.append(
-            contentsOf: repeatElement(
-                Sample(startMilliseconds: 0, endMilliseconds: 0, value: 0), count: count))
         var valueSum = 0.0
         var maximumEnd = Int64.min
         var maximumStart = Int64.min
@@ -277,26 +273,28 @@ enum BlockCodec {
         ColumnReader(
             payload: base, offset: header.gapOffset, count: count, layout: header.layouts.gap
         ).unpack(into: second)
-        samples.withUnsafeMutableBufferPointer { buffer in
-            let out = UnsafeMutableBufferPointer(rebasing: buffer[firstNew...])
+        let decoded = [Sample](unsafeUninitializedCapacity: count) { out, initialized in
             ByteColumns.forEachSpan(
                 count: count, durations: UnsafeBufferPointer(first),
                 gaps: UnsafeBufferPointer(second),
                 durationReference: header.durationReference, firstStart: header.minimumStart
             ) { index, start, end in
                 let value = values[index]
-                out[index] = Sample(startMilliseconds: start, endMilliseconds: end, value: value)
+                out.initializeElement(
+                    at: index,
+                    to: Sample(startMilliseconds: start, endMilliseconds: end, value: value))
                 valueSum += value
                 maximumEnd = max(maximumEnd, end)
                 maximumStart = max(maximumStart, start)
             }
+            initialized = count
         }
         guard valueSum.bitPattern == header.valueSum.bitPattern, maximumEnd == header.maximumEnd,
             maximumStart == header.maximumStart
         else {
-            samples.removeSubrange(firstNew...)
             throw BlockDamage(reason: "decoded samples disagree with the header's totals")
         }
+        if samples.isEmpty { samples = decoded } else { samples.append(contentsOf: decoded) }
     }
 
     /// A median of up to 15 evenly spaced durations: robust to a few long samples, cheap to find.
