@@ -193,6 +193,7 @@ struct SeriesAggregator {
                             into: &figures)
                     }
                 } else {
+                    // readsRaw(span, hours: hours, cut: cut) holds here.
                     let end = min(span.end, now ?? .max)
                     let from = span.start - record.maximumDuration
                     if dayBlocks == nil {
@@ -219,20 +220,22 @@ struct SeriesAggregator {
         }
     }
 
-    /// The end of the last of a day's `spans` that raw samples answer (as the loop above
-    /// reads them), up to `now`.
+    /// The end of the last of a day's `spans` that raw samples answer, up to `now`.
     private func lastRawEnd(of spans: [HourSpan], hours: HourRows?, cut: Int64?, now: Int64?)
         -> Int64
     {
         var last = Int64.min
         for span in spans {
             if let now, span.start > now { break }
-            if hours != nil && plan.readsSummary(of: span, cut: cut) || plan.readsSlots(of: span) {
-                continue
-            }
-            last = min(span.end, now ?? .max)
+            if readsRaw(span, hours: hours, cut: cut) { last = min(span.end, now ?? .max) }
         }
         return last
+    }
+
+    /// Whether raw samples answer `span` in the loop above: neither an hour summary (when
+    /// `hours` were loaded) nor rollup slots do.
+    private func readsRaw(_ span: HourSpan, hours: HourRows?, cut: Int64?) -> Bool {
+        !(hours != nil && plan.readsSummary(of: span, cut: cut)) && !plan.readsSlots(of: span)
     }
 
     /// Adds the rollup slots of `[from, to)`, both quarter-aligned, to hour `hour`.

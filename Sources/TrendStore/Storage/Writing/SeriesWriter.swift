@@ -282,11 +282,13 @@ struct SeriesWriter: ~Copyable {
             let bytes = try BlockCodec.encode(
                 part, zlib: zlib, keeping: part.count == merged.count ? keeping : nil)
             try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
-            let header = bytes.withUnsafeBytes { try? BlockCodec.header($0) }
-            blocks[key] = StoredBlock(samples: Array(part), byteCount: bytes.count, header: header)
-            if let header {
+            let stored = StoredBlock(
+                samples: Array(part), byteCount: bytes.count,
+                header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
+            blocks[key] = stored
+            if let header = stored.header {
                 storage.decodedBlocks.hold(
-                    blocks[key]?.samples ?? [], header: header, firstStart: key, of: record)
+                    stored.samples, header: header, firstStart: key, of: record)
             }
             perSample = Double(bytes.count) / Double(part.count)
             parts = parts[end...]
