@@ -69,10 +69,10 @@ enum BlockCodec {
     /// block.
     ///
     /// With `previous`, the header of the block these samples replace, its duration
-    /// reference, value parameters and column layouts are kept when they hold the samples
-    /// (a sample appended to a block that already had a fitting choice), instead of being
-    /// chosen again from estimates over every sample: what makes a one-sample commit's
-    /// encoding cheap. Otherwise they are chosen as without it.
+    /// reference is kept, and its value parameters and column layouts too when they hold
+    /// the samples (a sample appended to a block that already had a fitting choice), instead
+    /// of being chosen again from estimates over every sample: what makes a one-sample
+    /// commit's encoding cheap. Otherwise they are chosen as without it.
     static func encode(
         _ samples: ArraySlice<Sample>, zlib: ZlibCodec, keeping previous: Header? = nil
     ) throws -> [UInt8] {
@@ -111,8 +111,6 @@ enum BlockCodec {
         {
             coded = kept
             layouts = previous.layouts
-        } else if previous != nil {
-            return try encode(samples, zlib: zlib)
         } else {
             coded = ValueCoding.encode(values)
             layouts = Header.Layouts(

@@ -94,9 +94,14 @@ enum ColumnLayout: Equatable {
         }
     }
 
+    /// The bits the widest value of `column` needs.
+    private static func bitWidth(of column: [UInt64]) -> Int {
+        64 - column.reduce(0, |).leadingZeroBitCount
+    }
+
     /// Whether every value of `column` fits this layout's width.
     func holds(_ column: [UInt64]) -> Bool {
-        let bits = 64 - column.reduce(0, |).leadingZeroBitCount
+        let bits = Self.bitWidth(of: column)
         switch self {
         case .planes(let width): return bits <= width * 8
         case .packed(let width): return bits <= width
@@ -105,7 +110,7 @@ enum ColumnLayout: Equatable {
 
     /// The smaller layout for `column` by estimated deflated size, and that size in bits.
     static func chosen(for column: [UInt64]) -> (layout: ColumnLayout, bits: Double) {
-        let bits = 64 - column.reduce(0, |).leadingZeroBitCount
+        let bits = bitWidth(of: column)
         // A column of zeros packs in no bytes.
         if bits == 0 { return (.packed(bits: 0), 0) }
         let planeWidth = max(1, (bits + 7) / 8)

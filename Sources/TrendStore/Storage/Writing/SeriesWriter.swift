@@ -263,12 +263,11 @@ struct SeriesWriter: ~Copyable {
         // Bytes per sample: from the block this replaces, else learnt from the first part.
         var perSample: Double? =
             old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
-        // A block that stays one block keeps its coding until its sample count doubles:
-        // a stream of one-sample commits chooses one about log2(n) times, the last from at
-        // least half of the block's samples.
+        // A block that stays one block (its one part is all of `merged`) keeps its coding
+        // until its sample count doubles: a stream of one-sample commits chooses one about
+        // log2(n) times, the last from at least half of the block's samples.
         let keeping =
-            parts.count == merged.count && Self.magnitude(old.count) == Self.magnitude(merged.count)
-            ? existing.header : nil
+            Self.magnitude(old.count) == Self.magnitude(merged.count) ? existing.header : nil
         while !parts.isEmpty {
             let size = Self.partSize(remaining: parts.count, bytesPerSample: perSample)
             var end = parts.startIndex + size
@@ -286,12 +285,14 @@ struct SeriesWriter: ~Copyable {
                 samples: Array(part), byteCount: bytes.count,
                 header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
             blocks[key] = stored
-            if let header = stored.header {
+            perSample = Double(bytes.count) / Double(part.count)
+            parts = parts[end...]
+            // The newest part is the block the next commit rewrites; the earlier parts of a
+            // bulk write are not worth the cache's room.
+            if parts.isEmpty, let header = stored.header {
                 storage.decodedBlocks.hold(
                     stored.samples, header: header, firstStart: key, of: record)
             }
-            perSample = Double(bytes.count) / Double(part.count)
-            parts = parts[end...]
         }
     }
 
