@@ -76,7 +76,9 @@ struct SeriesWriter: ~Copyable {
             if !merge.inserted.isEmpty || !merge.replaced.isEmpty {
                 for sample in merge.inserted { noteInsert(sample) }
                 for sample in merge.replaced { touch(sample) }
-                try store(merge.merged, replacing: target, existing: existing, in: txn)
+                try store(
+                    merge.merged, replacing: target, existing: existing,
+                    changesExisting: !merge.replaced.isEmpty, in: txn)
             }
             runStart = runEnd
         }
@@ -103,7 +105,8 @@ struct SeriesWriter: ~Copyable {
                 }
             }
             guard kept.count != samples.count else { continue }
-            try store(kept, replacing: firstStart, existing: existing, in: txn)
+            try store(
+                kept, replacing: firstStart, existing: existing, changesExisting: true, in: txn)
         }
         return removed
     }
@@ -240,14 +243,15 @@ struct SeriesWriter: ~Copyable {
 
     /// Stores `merged` in place of the block `target` held (`existing`), in parts that
     /// each fill about ``SampleStorage/targetBlockBytes`` (LMDB stores a large value in whole
-    /// pages, so a block much smaller than its pages wastes them).
+    /// pages, so a block much smaller than its pages wastes them); `changesExisting` says
+    /// whether `merged` removes or changes any of `existing`'s samples.
     private mutating func store(
         _ merged: [Sample], replacing target: Int64?, existing: StoredBlock,
-        in txn: borrowing WriteTransaction
+        changesExisting: Bool, in txn: borrowing WriteTransaction
     ) throws {
         var parts: ArraySlice<Sample> = merged[...]
         let old = existing.samples
-        if target != nil,
+        if target != nil, !changesExisting,
             existing.byteCount >= SampleStorage.targetBlockBytes * 7 / 8
                 || old.count >= SampleStorage.maximumBlockSamples,
             let last = old.last, merged.count > old.count,
