@@ -61,12 +61,14 @@ struct Report {
             let factor = unit == .rate ? ours / peer : peer / ours
             return String(format: "%.1f×", factor)
         }
+        // Wide enough for every label: a cut label loses the mode it names.
+        let labelWidth = max(44, (rows.map(\.label.count).max() ?? 0) + 1)
         var lines = [
-            "figure".padding(toLength: 44, withPad: " ", startingAt: 0)
+            "figure".padding(toLength: labelWidth, withPad: " ", startingAt: 0)
                 + "TrendStore     p99            SQLite SQL      ×       SQLite rows     ×       answers differ by"
         ]
         for row in rows {
-            var line = row.label.padding(toLength: 44, withPad: " ", startingAt: 0)
+            var line = row.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
             line += value(row.trendStore, row.unit).padding(
                 toLength: 15, withPad: " ", startingAt: 0)
             line += (row.trendStoreP99.map { value($0, row.unit) } ?? "").padding(
