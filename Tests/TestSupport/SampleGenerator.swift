@@ -26,6 +26,18 @@ public struct SampleGenerator {
         return samples
     }
 
+    /// ``minuteSamples(from:count:)`` in the order a phone and a watch deliver them: every
+    /// `lateEvery`-th sample (from `firstLate`) arrives after the one that follows it.
+    public mutating func minuteArrivals(
+        from start: Int64, count: Int, firstLate: Int, lateEvery: Int
+    ) -> [Sample] {
+        var arrivals = minuteSamples(from: start, count: count)
+        for index in stride(from: firstLate, to: arrivals.count, by: lateEvery) {
+            arrivals.swapAt(index, index - 1)
+        }
+        return arrivals
+    }
+
     /// Samples with random starts in `range`: zero-length ones, long ones crossing days,
     /// repeated starts, and values of any magnitude and precision.
     public mutating func awkwardSamples(in range: Range<Int64>, count: Int) -> [Sample] {

@@ -20,3 +20,13 @@ extension StoreOptions {
         return options
     }
 }
+
+/// Whether `lhs` and `rhs` hold the same samples bit for bit (so -0.0 and 0.0 differ and NaN
+/// payloads would show), in the same order.
+public func bitIdentical(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
+    lhs.count == rhs.count
+        && zip(lhs, rhs).allSatisfy {
+            $0.startMilliseconds == $1.startMilliseconds && $0.endMilliseconds == $1.endMilliseconds
+                && $0.value.bitPattern == $1.value.bitPattern
+        }
+}

@@ -42,13 +42,7 @@ struct ExportTests {
         for name in ["Caf\u{E9}, \"quoted\"", "steps"] {
             let before = try original.samples(of: name, from: .distantPast, to: .distantFuture)
             let after = try copy.samples(of: name, from: .distantPast, to: .distantFuture)
-            #expect(before.count == after.count)
-            #expect(
-                zip(before, after).allSatisfy {
-                    $0.startMilliseconds == $1.startMilliseconds
-                        && $0.endMilliseconds == $1.endMilliseconds
-                        && $0.value.bitPattern == $1.value.bitPattern
-                }, "\(name)")
+            #expect(bitIdentical(before, after), "\(name)")
             #expect(try copy.unit(of: name) == original.unit(of: name))
             #expect(try copy.kind(of: name) == original.kind(of: name))
         }

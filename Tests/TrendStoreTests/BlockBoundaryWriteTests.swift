@@ -4,7 +4,7 @@ import TestSupport
 @testable import TrendStore
 
 /// Writes at a series' newest blocks: a batch that changes a full block's samples and
-/// appends after it.
+/// appends after it, and one-sample commits that begin a small tail block and fold it back.
 @Suite("Writes at the newest block")
 struct BlockBoundaryWriteTests {
     private static func options() -> StoreOptions {
@@ -12,15 +12,6 @@ struct BlockBoundaryWriteTests {
         options.durability = .none
         options.timeZone = TimeZone(identifier: "UTC")!
         return options
-    }
-
-    private static func bitEqual(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
-        lhs.count == rhs.count
-            && zip(lhs, rhs).allSatisfy {
-                $0.startMilliseconds == $1.startMilliseconds
-                    && $0.endMilliseconds == $1.endMilliseconds
-                    && $0.value.bitPattern == $1.value.bitPattern
-            }
     }
 
     @Test("a batch that changes a full block's last sample and appends after it keeps both")
@@ -46,7 +37,7 @@ struct BlockBoundaryWriteTests {
         try await store.write([changed, appended], to: "e", unit: "kcal")
         let expected = full.dropLast() + [changed, appended]
         #expect(
-            Self.bitEqual(
+            bitIdentical(
                 try store.samples(of: "e", from: .distantPast, to: .distantFuture),
                 Array(expected)))
         // The day's rollups hold the changed value: its curve totals the day's samples.
@@ -59,5 +50,70 @@ struct BlockBoundaryWriteTests {
         }.reduce(0) { $0 + $1.value }
         #expect(try store.dayCurve(of: "e", on: date).total == dayTotal)
         #expect(try await store.verify().problems.isEmpty)
+    }
+
+    /// The stored blocks of `series`: their bytes by key.
+    private static func blocks(of series: String, in store: TrendStore) throws -> [Int64: [UInt8]] {
+        let storage = store.engine.storage
+        return try store.engine.read { txn in
+            let record = try storage.requireSeries(named: series, in: txn)
+            var blocks: [Int64: [UInt8]] = [:]
+            try storage.forEachBlock(of: record, startingFrom: .min / 2, through: .max / 2, in: txn)
+            { firstStart, bytes in
+                blocks[firstStart] = Array(bytes)
+                return true
+            }
+            return blocks
+        }
+    }
+
+    @Test("one-sample commits rewrite a tail block of a leaf page's size, folded back as it grows")
+    func oneSampleCommitsRewriteATail() async throws {
+        var generator = SampleGenerator(seed: 5)
+        let arrivals = generator.minuteArrivals(
+            from: 1_763_000_000_000, count: 6_000, firstLate: 11, lateEvery: 89)
+        let streamedDirectory = try TemporaryDirectory()
+        let batchDirectory = try TemporaryDirectory()
+        defer {
+            streamedDirectory.remove()
+            batchDirectory.remove()
+        }
+        let streamed = try TrendStore(directory: streamedDirectory.url, options: Self.options())
+        let batch = try TrendStore(directory: batchDirectory.url, options: Self.options())
+        // A grown block first, as an import leaves it.
+        try await streamed.write(Array(arrivals.prefix(2_000)), to: "e", unit: "kcal")
+        var before = try Self.blocks(of: "e", in: streamed)
+        var largeRewrites = 0
+        for sample in arrivals.dropFirst(2_000) {
+            try await streamed.write([sample], to: "e", unit: "kcal")
+            let after = try Self.blocks(of: "e", in: streamed)
+            let written = after.filter { before[$0.key] != $0.value }
+            #expect(!written.isEmpty)
+            if written.values.contains(where: { $0.count > SampleStorage.tailBlockBytes + 64 }) {
+                largeRewrites += 1
+            }
+            before = after
+        }
+        // A large block is written only when a tail folds into it (about one commit in a
+        // few hundred here) or a late sample lands before the tail begins.
+        #expect(largeRewrites <= 4_000 / 50, "\(largeRewrites) commits rewrote a large block")
+        try await batch.write(arrivals, to: "e", unit: "kcal")
+        let expected = arrivals.sorted { $0.startMilliseconds < $1.startMilliseconds }
+        #expect(
+            bitIdentical(
+                try streamed.samples(of: "e", from: .distantPast, to: .distantFuture), expected))
+        // Blocks still fill their pages: about as many, and bytes, as one batch's.
+        let batchBlocks = try Self.blocks(of: "e", in: batch)
+        #expect(before.count <= batchBlocks.count + 2, "\(before.count) blocks")
+        #expect(
+            Double(before.values.map(\.count).reduce(0, +))
+                <= Double(batchBlocks.values.map(\.count).reduce(0, +)) * 1.10)
+        for day in Set(expected.map { $0.startMilliseconds / 86_400_000 }) {
+            let date = LocalDate(dayNumber: day)
+            #expect(
+                try streamed.dayCurve(of: "e", on: date).cumulative
+                    == (try batch.dayCurve(of: "e", on: date).cumulative))
+        }
+        #expect(try await streamed.verify().problems.isEmpty)
     }
 }

@@ -32,16 +32,7 @@ private func roundTrip(_ samples: [Sample]) throws -> [Sample] {
 
 /// Whether `samples` come back bit for bit from a block.
 private func roundTrips(_ samples: [Sample]) throws -> Bool {
-    bitEqual(try roundTrip(samples), samples)
-}
-
-/// Bit-exact equality, so -0.0 and 0.0 differ and NaN payloads would show.
-private func bitEqual(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
-    lhs.count == rhs.count
-        && zip(lhs, rhs).allSatisfy {
-            $0.startMilliseconds == $1.startMilliseconds && $0.endMilliseconds == $1.endMilliseconds
-                && $0.value.bitPattern == $1.value.bitPattern
-        }
+    bitIdentical(try roundTrip(samples), samples)
 }
 
 @Suite("Block codec")

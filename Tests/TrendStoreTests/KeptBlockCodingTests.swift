@@ -21,15 +21,6 @@ struct KeptBlockCodingTests {
         return samples
     }
 
-    private static func bitEqual(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
-        lhs.count == rhs.count
-            && zip(lhs, rhs).allSatisfy {
-                $0.startMilliseconds == $1.startMilliseconds
-                    && $0.endMilliseconds == $1.endMilliseconds
-                    && $0.value.bitPattern == $1.value.bitPattern
-            }
-    }
-
     @Test(
         "a block encoded keeping another's coding decodes to its samples, whatever they are",
         arguments: 0..<30)
@@ -50,7 +41,7 @@ struct KeptBlockCodingTests {
         }
         let previous = try Self.header(try BlockCodec.encode(base[...], zlib: Self.zlib))
         let kept = try BlockCodec.encode(grown[...], zlib: Self.zlib, keeping: previous)
-        #expect(Self.bitEqual(try Self.decoded(kept), grown))
+        #expect(bitIdentical(try Self.decoded(kept), grown))
         #expect(try Self.header(kept).count == grown.count)
         // Within one doubling of the samples it was chosen from (as the writer keeps it), a
         // kept coding of data of the same shape costs about what a new choice would.
@@ -85,21 +76,18 @@ struct KeptBlockCodingTests {
         #expect(kept.layouts.value == previous.layouts.value)
         #expect(kept.values.scheme == previous.values.scheme)
         #expect(kept.values.exponent == previous.values.exponent)
-        #expect(Self.bitEqual(try Self.decoded(keptBytes), narrow))
+        #expect(bitIdentical(try Self.decoded(keptBytes), narrow))
         // `narrow`'s coding has gaps of no bits: the wide samples cannot be held by it.
         let chosenBytes = try BlockCodec.encode(wide[...], zlib: Self.zlib, keeping: fresh)
         #expect(try Self.header(chosenBytes).layouts.gap == previous.layouts.gap)
-        #expect(Self.bitEqual(try Self.decoded(chosenBytes), wide))
+        #expect(bitIdentical(try Self.decoded(chosenBytes), wide))
     }
 
     @Test("samples committed one at a time read back as one batch of them, in about its bytes")
     func streamedAgainstBatch() async throws {
         var generator = SampleGenerator(seed: 11)
-        // Out of order now and then, as a phone's and a watch's samples arrive.
-        var arrivals = generator.minuteSamples(from: 1_763_000_000_000, count: 1_500)
-        for index in stride(from: 7, to: arrivals.count, by: 97) {
-            arrivals.swapAt(index, index - 1)
-        }
+        let arrivals = generator.minuteArrivals(
+            from: 1_763_000_000_000, count: 1_500, firstLate: 7, lateEvery: 97)
         var options = StoreOptions()
         options.durability = .none
         options.timeZone = TimeZone(identifier: "UTC")!
@@ -115,10 +103,10 @@ struct KeptBlockCodingTests {
         try await batch.write(arrivals, to: "e", unit: "kcal")
         let expected = arrivals.sorted { $0.startMilliseconds < $1.startMilliseconds }
         #expect(
-            Self.bitEqual(
+            bitIdentical(
                 try streamed.samples(of: "e", from: .distantPast, to: .distantFuture), expected))
         #expect(
-            Self.bitEqual(
+            bitIdentical(
                 try batch.samples(of: "e", from: .distantPast, to: .distantFuture), expected))
         let (streamedBytes, batchBytes) = (
             try streamed.footprint().sampleBytes, try batch.footprint().sampleBytes

@@ -8,7 +8,9 @@ import LMDB
 /// or before its start (or the first block), in-order appends go to the last block, and a
 /// full block that a write only appends after is left as it is. A merge that overfills a
 /// block splits it into even parts of about ``SampleStorage/targetBlockBytes``, never
-/// between samples sharing a start.
+/// between samples sharing a start. A few samples appended after a grown newest block
+/// begin a tail block of at most about ``SampleStorage/tailBlockBytes``, folded into the
+/// block before it when the next tail begins.
 ///
 /// Blocks decoded or merged during the transaction stay in memory, so each is decoded at
 /// most once per write; blocks are read through the storage's decoded-block cache and the
@@ -78,7 +80,7 @@ struct SeriesWriter: ~Copyable {
                 for sample in merge.replaced { touch(sample) }
                 try store(
                     merge.merged, replacing: target, existing: existing,
-                    changesExisting: !merge.replaced.isEmpty, in: txn)
+                    changesExisting: !merge.replaced.isEmpty, isNewest: next == nil, in: txn)
             }
             runStart = runEnd
         }
@@ -106,7 +108,8 @@ struct SeriesWriter: ~Copyable {
             }
             guard kept.count != samples.count else { continue }
             try store(
-                kept, replacing: firstStart, existing: existing, changesExisting: true, in: txn)
+                kept, replacing: firstStart, existing: existing, changesExisting: true,
+                isNewest: false, in: txn)
         }
         return removed
     }
@@ -244,21 +247,45 @@ struct SeriesWriter: ~Copyable {
     /// Stores `merged` in place of the block `target` held (`existing`), in parts that
     /// each fill about ``SampleStorage/targetBlockBytes`` (LMDB stores a large value in whole
     /// pages, so a block much smaller than its pages wastes them); `changesExisting` says
-    /// whether `merged` removes or changes any of `existing`'s samples.
+    /// whether `merged` removes or changes any of `existing`'s samples, `isNewest` whether
+    /// `target` is the series' last block.
+    ///
+    /// A few samples appended after the newest block, once it has grown past
+    /// ``SampleStorage/tailBlockBytes``, begin a small tail block instead of rewriting it
+    /// (a one-sample commit then rewrites a block that fits in a leaf page, not four
+    /// overflow pages); the next such append folds that tail back into the block before it
+    /// while both fit in one, so blocks still fill their pages.
     private mutating func store(
         _ merged: [Sample], replacing target: Int64?, existing: StoredBlock,
-        changesExisting: Bool, in txn: borrowing WriteTransaction
+        changesExisting: Bool, isNewest: Bool, in txn: borrowing WriteTransaction
     ) throws {
         var parts: ArraySlice<Sample> = merged[...]
         let old = existing.samples
-        if target != nil, !changesExisting,
-            existing.byteCount >= SampleStorage.targetBlockBytes * 7 / 8
-                || old.count >= SampleStorage.maximumBlockSamples,
-            let last = old.last, merged.count > old.count,
-            merged[old.count].startMilliseconds > last.startMilliseconds
+        // Appends only: `existing`'s samples lead `merged` unchanged.
+        let appendsOnly =
+            target != nil && !changesExisting && merged.count > old.count
+            && old.last.map { merged[old.count].startMilliseconds > $0.startMilliseconds } ?? false
+        if appendsOnly && BlockSizing.isFull(byteCount: existing.byteCount, count: old.count) {
+            // Leave a full block; start the next one.
+            parts = merged[old.count...]
+        } else if appendsOnly, isNewest, let target,
+            existing.byteCount >= SampleStorage.tailBlockBytes,
+            Double(merged.count - old.count) * Double(existing.byteCount) / Double(old.count)
+                <= Double(SampleStorage.tailBlockBytes / 2)
         {
-            // Appends after a full block (so its samples lead `merged` unchanged): leave it,
-            // start the next one.
+            if let (previousKey, previous) = try previousBlock(before: target, in: txn),
+                !BlockSizing.isFull(byteCount: previous.byteCount, count: previous.samples.count),
+                previous.byteCount + existing.byteCount <= SampleStorage.targetBlockBytes * 7 / 8
+            {
+                // Fold the grown tail and the appended samples into the block before it.
+                try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
+                blocks[target] = nil
+                try store(
+                    previous.samples + merged, replacing: previousKey, existing: previous,
+                    changesExisting: false, isNewest: false, in: txn)
+                return
+            }
+            // Leave the grown block; the appended samples begin a tail.
             parts = merged[old.count...]
         } else if let target {
             try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
@@ -271,9 +298,10 @@ struct SeriesWriter: ~Copyable {
         // until its sample count doubles: a stream of one-sample commits chooses one about
         // log2(n) times, the last from at least half of the block's samples.
         let keeping =
-            Self.magnitude(old.count) == Self.magnitude(merged.count) ? existing.header : nil
+            BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
+            ? existing.header : nil
         while !parts.isEmpty {
-            let size = Self.partSize(remaining: parts.count, bytesPerSample: perSample)
+            let size = BlockSizing.partSize(remaining: parts.count, bytesPerSample: perSample)
             var end = parts.startIndex + size
             while end < parts.endIndex
                 && parts[end].startMilliseconds == parts[end - 1].startMilliseconds
@@ -300,21 +328,14 @@ struct SeriesWriter: ~Copyable {
         }
     }
 
-    /// How many of `remaining` samples the next part takes: even parts of about the
-    /// target size, a first guess of 4,096 samples when nothing says how well they pack.
-    static func partSize(remaining: Int, bytesPerSample: Double?) -> Int {
-        let capacity =
-            bytesPerSample.map {
-                Int(Double(SampleStorage.targetBlockBytes) / max($0, 1e-3))
-            } ?? 4_096
-        let limit = min(max(capacity, 64), SampleStorage.maximumBlockSamples)
-        guard bytesPerSample != nil else { return min(remaining, limit) }
-        let parts = (remaining + limit - 1) / limit
-        return (remaining + parts - 1) / parts
+    /// The block before the one keyed `key`, with its key; `nil` when that one is the first.
+    private mutating func previousBlock(before key: Int64, in txn: borrowing WriteTransaction)
+        throws -> (Int64, StoredBlock)?
+    {
+        guard key > .min, let previous = try locate(key - 1, in: txn).target, previous < key
+        else { return nil }
+        return (previous, try block(previous, in: txn))
     }
-
-    /// The number of binary digits of `count`: equal for two counts within one doubling.
-    private static func magnitude(_ count: Int) -> Int { Int.bitWidth - count.leadingZeroBitCount }
 
     /// The block with key `key`.
     private mutating func block(_ key: Int64, in txn: borrowing WriteTransaction) throws

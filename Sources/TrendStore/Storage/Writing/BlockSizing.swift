@@ -1,0 +1,27 @@
+/// How ``SeriesWriter`` sizes the blocks it writes: parts of about
+/// ``SampleStorage/targetBlockBytes``, full blocks left as they are, and when a kept block
+/// coding is chosen again.
+enum BlockSizing {
+    /// How many of `remaining` samples the next part takes: even parts of about the
+    /// target size, a first guess of 4,096 samples when nothing says how well they pack.
+    static func partSize(remaining: Int, bytesPerSample: Double?) -> Int {
+        let capacity =
+            bytesPerSample.map {
+                Int(Double(SampleStorage.targetBlockBytes) / max($0, 1e-3))
+            } ?? 4_096
+        let limit = min(max(capacity, 64), SampleStorage.maximumBlockSamples)
+        guard bytesPerSample != nil else { return min(remaining, limit) }
+        let parts = (remaining + limit - 1) / limit
+        return (remaining + parts - 1) / parts
+    }
+
+    /// Whether a write that only appends after a block of `byteCount` bytes holding `count`
+    /// samples leaves it as it is.
+    static func isFull(byteCount: Int, count: Int) -> Bool {
+        byteCount >= SampleStorage.targetBlockBytes * 7 / 8
+            || count >= SampleStorage.maximumBlockSamples
+    }
+
+    /// The number of binary digits of `count`: equal for two counts within one doubling.
+    static func magnitude(_ count: Int) -> Int { Int.bitWidth - count.leadingZeroBitCount }
+}
