@@ -181,6 +181,51 @@ struct BlockCodecTests {
         }
     }
 
+    @Test("a stream whose zlib header or trailer is wrong is refused, even under a right checksum")
+    func refusesForeignStreamUnderRightChecksum() throws {
+        var generator = SampleGenerator(seed: 8)
+        let samples = normalised(generator.minuteSamples(from: 0, count: 500))
+        let zlib = ZlibCodec()
+        let good = try BlockCodec.encode(samples[...], zlib: zlib)
+        let headerSize = BlockCodec.headerSize
+        /// `bytes` with the block checksum the codec would give them (CRC-32 of the header's
+        /// first 68 bytes, then of the stream).
+        func resealed(_ bytes: [UInt8]) -> [UInt8] {
+            var bytes = bytes
+            let crc = bytes.withUnsafeBytes {
+                ZlibCodec.crc32(
+                    UnsafeRawBufferPointer(rebasing: $0[headerSize...]),
+                    continuing: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[..<68])))
+            }
+            withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(68..<72, with: $0) }
+            return bytes
+        }
+        var decodedGood: [Sample] = []
+        try resealed(good).withUnsafeBytes {
+            try BlockCodec.decode($0, zlib: zlib, appendingTo: &decodedGood)
+        }
+        #expect(bitIdentical(decodedGood, samples))
+        var notDeflate = good
+        notDeflate[headerSize] = 0x79  // compression method 9
+        var presetDictionary = good
+        presetDictionary[headerSize + 1] |= 0x20
+        // Keep the header's check bits right, so only the dictionary flag is wrong.
+        let header = UInt16(presetDictionary[headerSize]) << 8
+        presetDictionary[headerSize + 1] &= 0xE0
+        presetDictionary[headerSize + 1] |=
+            UInt8(31 - (header | UInt16(presetDictionary[headerSize + 1])) % 31) % 31
+        let noTrailer = Array(good.dropLast(4))
+        for bytes in [notDeflate, presetDictionary, noTrailer].map(resealed) {
+            var decoded: [Sample] = []
+            #expect(throws: BlockDamage.self) {
+                try bytes.withUnsafeBytes {
+                    try BlockCodec.decode($0, zlib: zlib, appendingTo: &decoded)
+                }
+            }
+            #expect(decoded.count == 0)
+        }
+    }
+
     @Test(
         "evenly spread columns are bit-packed (near their entropy, under the packed width's bytes) and a constant one takes no bytes"
     )

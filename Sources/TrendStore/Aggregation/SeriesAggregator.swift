@@ -207,7 +207,10 @@ struct SeriesAggregator {
                     let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
                     for block in dayBlocks ?? [] {
                         let samples = block.samples
-                        let first = samples.partitioningIndex { $0.startMilliseconds >= from }
+                        // The samples before the first whose running maximum of ends
+                        // reaches the span end before it and start before it: they add
+                        // nothing, so skipping them leaves the same bits.
+                        let first = block.prefixMaximumEnd.partitioningIndex { $0 >= span.start }
                         let last = samples.partitioningIndex { $0.startMilliseconds > end }
                         guard first < last else { continue }
                         Self.addRaw(
