@@ -207,9 +207,9 @@ struct SeriesAggregator {
                     let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
                     for block in dayBlocks ?? [] {
                         let samples = block.samples
-                        // The samples before the first whose running maximum of ends
-                        // reaches the span end before it and start before it: they add
-                        // nothing, so skipping them leaves the same bits.
+                        // Every sample before the first whose running maximum of ends
+                        // reaches the span's start ends before it: such samples add nothing,
+                        // so skipping them leaves the same bits.
                         let first = block.prefixMaximumEnd.partitioningIndex { $0 >= span.start }
                         let last = samples.partitioningIndex { $0.startMilliseconds > end }
                         guard first < last else { continue }

@@ -18,7 +18,7 @@ final class SampleStorage: Sendable {
     static let targetBlockBytes = 4 * 4_096 - 16
     /// The size past which the newest block stops taking small appends: they begin a tail
     /// block that LMDB keeps inside a leaf page (a value of up to about 2,000 bytes beside
-    /// its key; a sealed block is 28 bytes longer), later folded into the block before it.
+    /// its key; a sealed block is 29 bytes longer), later folded into the block before it.
     static let tailBlockBytes = 1_536
     /// The most samples a block holds, however well they pack, unless more share one start.
     static let maximumBlockSamples = 32_768
