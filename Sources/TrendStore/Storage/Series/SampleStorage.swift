@@ -20,6 +20,9 @@ final class SampleStorage: Sendable {
     /// block that LMDB keeps inside a leaf page (a value of up to about 2,000 bytes beside
     /// its key; a sealed block is 29 bytes longer), later folded into the block before it.
     static let tailBlockBytes = 1_536
+    /// The samples past which the newest block stops taking small appends, however few
+    /// bytes they take (a commit re-encodes every sample of the block it rewrites).
+    static let tailBlockSamples = 512
     /// The most samples a block holds, however well they pack, unless more share one start.
     static let maximumBlockSamples = 32_768
 

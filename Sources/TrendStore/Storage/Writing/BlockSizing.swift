@@ -24,4 +24,17 @@ enum BlockSizing {
 
     /// The number of binary digits of `count`: equal for two counts within one doubling.
     static func magnitude(_ count: Int) -> Int { Int.bitWidth - count.leadingZeroBitCount }
+
+    /// Whether the newest block, of `byteCount` bytes holding `count` samples, has grown past
+    /// a tail's size: a few samples appended after it begin a tail block.
+    static func isGrownTail(byteCount: Int, count: Int) -> Bool {
+        byteCount >= SampleStorage.tailBlockBytes || count >= SampleStorage.tailBlockSamples
+    }
+
+    /// Whether `count` appended samples of about `bytesPerSample` bytes each are few enough
+    /// to begin a tail block (half a tail's size at most).
+    static func isSmallAppend(_ count: Int, bytesPerSample: Double) -> Bool {
+        count <= SampleStorage.tailBlockSamples / 2
+            && Double(count) * bytesPerSample <= Double(SampleStorage.tailBlockBytes / 2)
+    }
 }

@@ -9,8 +9,9 @@ import LMDB
 /// full block that a write only appends after is left as it is. A merge that overfills a
 /// block splits it into even parts of about ``SampleStorage/targetBlockBytes``, never
 /// between samples sharing a start. A few samples appended after a grown newest block
-/// begin a tail block of at most about ``SampleStorage/tailBlockBytes``, folded into the
-/// block before it when the next tail begins.
+/// begin a tail block of at most about ``SampleStorage/tailBlockBytes`` and
+/// ``SampleStorage/tailBlockSamples``, folded into the block before it when the next tail
+/// begins.
 ///
 /// Blocks decoded or merged during the transaction stay in memory, so each is decoded at
 /// most once per write; blocks are read through the storage's decoded-block cache and the
@@ -251,16 +252,20 @@ struct SeriesWriter: ~Copyable {
     /// `target` is the series' last block.
     ///
     /// A few samples appended after the newest block, once it has grown past
-    /// ``SampleStorage/tailBlockBytes``, begin a small tail block instead of rewriting it
-    /// (a one-sample commit then rewrites a block that fits in a leaf page, not four
-    /// overflow pages); the next such append folds that tail back into the block before it
-    /// while both fit in one, so blocks still fill their pages.
+    /// ``SampleStorage/tailBlockBytes`` or ``SampleStorage/tailBlockSamples``, begin a small
+    /// tail block instead of rewriting it (a one-sample commit then re-encodes a few hundred
+    /// samples in a leaf page, not up to 32,768 in four overflow pages); the next such append
+    /// folds that tail back into the block before it while both fit in one, so blocks still
+    /// fill their pages.
     private mutating func store(
         _ merged: [Sample], replacing target: Int64?, existing: StoredBlock,
         changesExisting: Bool, isNewest: Bool, in txn: borrowing WriteTransaction
     ) throws {
         var parts: ArraySlice<Sample> = merged[...]
         let old = existing.samples
+        // Bytes per sample: from the block this replaces, else learnt from the first part.
+        var perSample: Double? =
+            old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
         // Appends only: `existing`'s samples lead `merged` unchanged.
         let appendsOnly =
             target != nil && !changesExisting && merged.count > old.count
@@ -269,13 +274,13 @@ struct SeriesWriter: ~Copyable {
             // Leave a full block; start the next one.
             parts = merged[old.count...]
         } else if appendsOnly, isNewest, let target,
-            existing.byteCount >= SampleStorage.tailBlockBytes,
-            Double(merged.count - old.count) * Double(existing.byteCount) / Double(old.count)
-                <= Double(SampleStorage.tailBlockBytes / 2)
+            BlockSizing.isGrownTail(byteCount: existing.byteCount, count: old.count),
+            BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
         {
             if let (previousKey, previous) = try previousBlock(before: target, in: txn),
-                !BlockSizing.isFull(byteCount: previous.byteCount, count: previous.samples.count),
-                previous.byteCount + existing.byteCount <= SampleStorage.targetBlockBytes * 7 / 8
+                !BlockSizing.isFull(
+                    byteCount: previous.byteCount + existing.byteCount,
+                    count: previous.samples.count + merged.count)
             {
                 // Fold the grown tail and the appended samples into the block before it.
                 try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
@@ -291,9 +296,6 @@ struct SeriesWriter: ~Copyable {
             try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
             blocks[target] = nil
         }
-        // Bytes per sample: from the block this replaces, else learnt from the first part.
-        var perSample: Double? =
-            old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
         // A block that stays one block (its one part is all of `merged`) keeps its coding
         // until its sample count doubles: a stream of one-sample commits chooses one about
         // log2(n) times, the last from at least half of the block's samples.
