@@ -1,6 +1,6 @@
 /// How ``SeriesWriter`` sizes the blocks it writes: parts of about
-/// ``SampleStorage/targetBlockBytes``, full blocks left as they are, and when a kept block
-/// coding is chosen again.
+/// ``SampleStorage/targetBlockBytes``, full blocks left as they are, when a few appended
+/// samples begin a tail block, and when a kept block coding is chosen again.
 enum BlockSizing {
     /// How many of `remaining` samples the next part takes: even parts of about the
     /// target size, a first guess of 4,096 samples when nothing says how well they pack.
