@@ -1,3 +1,4 @@
+import Foundation
 @_exported import TrendStoreTesting
 import TrendStore
 
@@ -13,6 +14,14 @@ public func committedSamples(of series: String, in store: TrendStore) throws -> 
 }
 
 extension StoreOptions {
+    /// The defaults in UTC, without syncs: stores a test writes many small commits into.
+    public static var unsyncedUTC: StoreOptions {
+        var options = StoreOptions()
+        options.durability = .none
+        options.timeZone = TimeZone(identifier: "UTC")!
+        return options
+    }
+
     /// The defaults with quarter-hour rollup rows, whatever the zone: for tests of the rows.
     public static var quarterHourGrid: StoreOptions {
         var options = StoreOptions()

@@ -7,18 +7,11 @@ import TestSupport
 /// appends after it, and one-sample commits that begin a small tail block and fold it back.
 @Suite("Writes at the newest block")
 struct BlockBoundaryWriteTests {
-    private static func options() -> StoreOptions {
-        var options = StoreOptions()
-        options.durability = .none
-        options.timeZone = TimeZone(identifier: "UTC")!
-        return options
-    }
-
     @Test("a batch that changes a full block's last sample and appends after it keeps both")
     func replacementBesideAppendAfterFullBlock() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try TrendStore(directory: directory.url, options: Self.options())
+        let store = try TrendStore(directory: directory.url, options: .unsyncedUTC)
         // A first block of 4,096 samples (the writer's first guess), then one holding as
         // many as a block may: a full block, whatever its bytes.
         let start: Int64 = 1_762_992_000_000  // a UTC midnight
@@ -107,8 +100,8 @@ struct BlockBoundaryWriteTests {
             streamedDirectory.remove()
             batchDirectory.remove()
         }
-        let streamed = try TrendStore(directory: streamedDirectory.url, options: Self.options())
-        let batch = try TrendStore(directory: batchDirectory.url, options: Self.options())
+        let streamed = try TrendStore(directory: streamedDirectory.url, options: .unsyncedUTC)
+        let batch = try TrendStore(directory: batchDirectory.url, options: .unsyncedUTC)
         // A grown block first, as an import leaves it.
         try await streamed.write(Array(arrivals.prefix(shape.preloaded)), to: "e", unit: "kcal")
         var before = try Self.blocks(of: "e", in: streamed)

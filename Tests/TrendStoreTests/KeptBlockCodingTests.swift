@@ -88,17 +88,14 @@ struct KeptBlockCodingTests {
         var generator = SampleGenerator(seed: 11)
         let arrivals = generator.minuteArrivals(
             from: 1_763_000_000_000, count: 1_500, firstLate: 7, lateEvery: 97)
-        var options = StoreOptions()
-        options.durability = .none
-        options.timeZone = TimeZone(identifier: "UTC")!
         let streamedDirectory = try TemporaryDirectory()
         let batchDirectory = try TemporaryDirectory()
         defer {
             streamedDirectory.remove()
             batchDirectory.remove()
         }
-        let streamed = try TrendStore(directory: streamedDirectory.url, options: options)
-        let batch = try TrendStore(directory: batchDirectory.url, options: options)
+        let streamed = try TrendStore(directory: streamedDirectory.url, options: .unsyncedUTC)
+        let batch = try TrendStore(directory: batchDirectory.url, options: .unsyncedUTC)
         for sample in arrivals { try await streamed.write([sample], to: "e", unit: "kcal") }
         try await batch.write(arrivals, to: "e", unit: "kcal")
         let expected = arrivals.sorted { $0.startMilliseconds < $1.startMilliseconds }

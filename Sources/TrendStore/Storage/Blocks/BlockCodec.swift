@@ -161,7 +161,7 @@ enum BlockCodec {
     }
 
     /// The CRC-32 of a block's first 68 header bytes and its compressed payload.
-    private static func checksum(of block: UnsafeRawBufferPointer) -> UInt32 {
+    static func checksum(of block: UnsafeRawBufferPointer) -> UInt32 {
         let header = ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: block[..<68]))
         return ZlibCodec.crc32(
             UnsafeRawBufferPointer(rebasing: block[headerSize...]), continuing: header)
