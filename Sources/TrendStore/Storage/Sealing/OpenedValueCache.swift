@@ -62,6 +62,9 @@ final class OpenedValueCache: Sendable {
         self.largestValue = largestValue
     }
 
+    /// The number of values kept.
+    var entryCount: Int { state.withLock { $0.entries.count } }
+
     /// The plaintext kept for `sealed` (whose key is `key`), if exactly these bytes were
     /// opened in database `table` under `entryKey`.
     func plaintext(

@@ -11,8 +11,8 @@
         private let key: SymmetricKey
         /// The key of the keyed hash that blinds text keys (``blind(_:)``), derived from `key`.
         private let blindingKey: SymmetricKey
-        /// Plaintexts opened lately, shared by the copies of this sealer.
-        private let opened = OpenedValueCache()
+        /// Plaintexts opened or sealed lately, shared by the copies of this sealer.
+        let opened = OpenedValueCache()
         /// The blinded parts computed lately.
         private let blindedParts = BlindedParts()
 
@@ -40,6 +40,13 @@
         }
 
         /// `plaintext` sealed for the entry `key` of database `table`.
+        ///
+        /// A value of at most ``keptWhenSealed`` bytes is also kept among the plaintexts opened
+        /// lately, under the sealed bytes it gave: the next commit reads the day row, hour
+        /// summary and tail block this one wrote, and would otherwise open them again. The
+        /// entry answers only for exactly these sealed bytes under this database and key; a
+        /// commit that aborts leaves an entry no stored value matches (each seal draws a fresh
+        /// nonce).
         func seal(_ plaintext: UnsafeRawBufferPointer, table: String, key entryKey: [UInt8]) throws
             -> [UInt8]
         {
@@ -51,8 +58,22 @@
             sealed.append(contentsOf: box.nonce)
             sealed.append(contentsOf: box.ciphertext)
             sealed.append(contentsOf: box.tag)
+            if plaintext.count <= Self.keptWhenSealed {
+                sealed.withUnsafeBytes { sealed in
+                    entryKey.withUnsafeBytes { entryKey in
+                        opened.keep(
+                            OpenedPlaintext(copying: plaintext), of: sealed,
+                            key: OpenedValueCache.Key(sealed), table: table, entryKey: entryKey)
+                    }
+                }
+            }
             return sealed
         }
+
+        /// The largest plaintext ``seal(_:table:key:)`` keeps as opened: a commit's rows,
+        /// summaries and tail block, not the full blocks of an import, which are seldom read
+        /// back soon.
+        static let keptWhenSealed = 4_096
 
         /// The plaintext of `sealed`, the entry `key` of database `table`.
         ///
