@@ -22,15 +22,17 @@ struct SeriesWriter: ~Copyable {
     let storage: SampleStorage
     var record: SeriesRecord
     let zlib: ZlibCodec
+    /// Encodes the blocks a write leaves, on several threads when they are many.
+    private var encoder: PartEncoder
     /// The blocks this writer has read or written, by key.
     private var blocks: [Int64: StoredBlock] = [:]
     /// The days whose rows must be rebuilt from their samples.
-    private var daysToRebuild = Set<Int64>()
+    var daysToRebuild = Set<Int64>()
     /// The day last added to `daysToRebuild`: samples of it need no note (most of a bulk
     /// write's samples fall in the day of the one before).
-    private var lastDayToRebuild = Int64.min
+    var lastDayToRebuild = Int64.min
     /// Samples inserted whole into one quarter-hour, by day: rows that can be updated in place.
-    private var containedInserts: [Int64: [Sample]] = [:]
+    var containedInserts: [Int64: [Sample]] = [:]
     /// Where the changed rollup rows go until the transaction's end.
     let rows: RowWrites
 
@@ -41,6 +43,7 @@ struct SeriesWriter: ~Copyable {
         self.record = record
         self.zlib = zlib
         self.rows = rows
+        encoder = PartEncoder(zlib: zlib)
     }
 
     /// Upserts `batch`: new identities are inserted, existing ones get the batch's value.
@@ -130,7 +133,7 @@ struct SeriesWriter: ~Copyable {
     @discardableResult
     mutating func finish(in txn: borrowing WriteTransaction) throws -> Range<Int64>? {
         let changedDays = daysToRebuild.union(containedInserts.keys)
-        // In day order, so rows written as time goes on are appended.
+        var rebuilding: [(day: Int64, samples: [Sample])] = []
         for day in changedDays.sorted() {
             if !daysToRebuild.contains(day), let inserts = containedInserts[day],
                 try updateInPlace(day: day, inserting: inserts, in: txn)
@@ -141,8 +144,13 @@ struct SeriesWriter: ~Copyable {
             let overlapping = try samples(
                 startingFrom: dayStart - record.maximumDuration, before: dayStart + TimeGrid.day,
                 in: txn)
-            try putRow(DayRollup.build(day: day, kind: record.kind, from: overlapping), in: txn)
+            rebuilding.append((day, overlapping))
+            if rebuilding.count == Self.daysPerRebuild {
+                try putRows(rebuilding: rebuilding)
+                rebuilding.removeAll(keepingCapacity: true)
+            }
         }
+        try putRows(rebuilding: rebuilding)
         defer {
             daysToRebuild.removeAll()
             containedInserts.removeAll()
@@ -150,89 +158,6 @@ struct SeriesWriter: ~Copyable {
         }
         guard let first = changedDays.min(), let last = changedDays.max() else { return nil }
         return (first * TimeGrid.day)..<((last + 1) * TimeGrid.day)
-    }
-
-    // MARK: Rollup rows
-
-    /// Adds samples each contained in one quarter-hour of `day` to its stored row, the
-    /// same bits a rebuild would give; `false` when the row must be rebuilt instead (the
-    /// store did not keep the row of a day with samples, the row is in the `Double` form,
-    /// a value does not scale at its exponent, a sum would overflow, or it cannot be read).
-    private mutating func updateInPlace(
-        day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
-    ) throws -> Bool {
-        let key = StorageKey.dayRowKey(series: record.id, day: day)
-        let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
-            forKey: key, in: txn
-        ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }
-        var rollup: DayRollup
-        switch stored {
-        case .none:
-            // A day of the hour grid whose row was not kept is rebuilt from its samples.
-            if try rows.mayHoldSamples(withoutRow: key, kind: record.kind, in: txn) {
-                return false
-            }
-            // No row: nothing else touches the day, so these samples are all of it.
-            rollup = DayRollup.build(day: day, kind: record.kind, from: inserts)
-        case .some((_, .none)):
-            return false
-        case .some((let version, .some(let row))):
-            guard let exponent = row.exponent else { return false }
-            // A full row does not list its crossings, which a compact row needs.
-            if CompactRowCodec.applies(to: row), version != CompactRowCodec.version {
-                return false
-            }
-            rollup = row
-            let dayStart = day * TimeGrid.day
-            for sample in inserts {
-                guard let integer = DecimalScale.scaled(sample.value, exponent: exponent) else {
-                    return false
-                }
-                let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
-                let (sum, overflow) = rollup.startIntegers[slot].addingReportingOverflow(integer)
-                guard !overflow else { return false }
-                rollup.extremes?.add(sample, slot: slot, isFirst: rollup.startCounts[slot] == 0)
-                rollup.startIntegers[slot] = sum
-                rollup.startCounts[slot] += 1
-                rollup.touched[slot] = true
-            }
-        }
-        try putRow(rollup, in: txn)
-        return true
-    }
-
-    /// Records the row of `rollup`, or its removal when no sample touches the day.
-    private func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
-        rows.set(
-            rollup.isEmpty ? nil : RollupRowCodec.encode(rollup),
-            forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day), kind: record.kind)
-    }
-
-    /// Notes an inserted sample: its day's row can take it in place when it lies in one
-    /// quarter-hour, or when the series is discrete (a sample counts only where it starts).
-    private mutating func noteInsert(_ sample: Sample) {
-        let start = sample.startMilliseconds
-        let slotEnd = (start.floorDivided(by: TimeGrid.quarterHour) + 1) * TimeGrid.quarterHour
-        if record.kind == .discrete || sample.endMilliseconds == start
-            || sample.endMilliseconds <= slotEnd
-        {
-            let day = start.floorDivided(by: TimeGrid.day)
-            // A day rebuilt anyway needs no list of its inserts.
-            if day != lastDayToRebuild { containedInserts[day, default: []].append(sample) }
-        } else {
-            touch(sample)
-        }
-    }
-
-    /// Marks every day `sample` touches for a rebuild.
-    private mutating func touch(_ sample: Sample) {
-        let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
-        let lastInstant =
-            sample.endMilliseconds > sample.startMilliseconds
-            ? sample.endMilliseconds - 1 : sample.startMilliseconds
-        let last = lastInstant.floorDivided(by: TimeGrid.day)
-        for day in first...last where day != lastDayToRebuild { daysToRebuild.insert(day) }
-        lastDayToRebuild = last
     }
 
     // MARK: Blocks
@@ -303,31 +228,60 @@ struct SeriesWriter: ~Copyable {
             BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
             ? existing.header : nil
         while !parts.isEmpty {
-            let size = BlockSizing.partSize(remaining: parts.count, bytesPerSample: perSample)
+            var planned = plan(&parts, bytesPerSample: perSample)
+            var encoded =
+                planned.count == 1 && planned[0].count == merged.count
+                ? [try BlockCodec.encode(planned[0], zlib: zlib, keeping: keeping)]
+                : try encoder.encode(planned)
+            // A later part planned from the same estimate that outgrew its pages goes back,
+            // with the parts after it, to be cut again from the sizes just learnt.
+            if let over = encoded.indices.dropFirst().first(where: {
+                encoded[$0].count > SampleStorage.targetBlockBytes
+            }) {
+                parts = merged[planned[over].startIndex...]
+                planned.removeSubrange(over...)
+                encoded.removeSubrange(over...)
+            }
+            for (part, bytes) in zip(planned, encoded) {
+                let key = part[part.startIndex].startMilliseconds
+                try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
+                let stored = StoredBlock(
+                    samples: Array(part), byteCount: bytes.count,
+                    header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
+                blocks[key] = stored
+                perSample = Double(bytes.count) / Double(part.count)
+                // The newest part is the block the next commit rewrites; the earlier parts
+                // of a bulk write are not worth the cache's room.
+                if parts.isEmpty, key == planned.last?.first?.startMilliseconds,
+                    let header = stored.header
+                {
+                    storage.decodedBlocks.hold(
+                        stored.samples, header: header, firstStart: key, of: record)
+                }
+            }
+        }
+    }
+
+    /// Cuts the next parts off `parts`, as many as ``ConcurrentWork/width`` once the bytes per
+    /// sample are known (one before), each of ``BlockSizing/partSize(remaining:bytesPerSample:)``
+    /// and never between samples sharing a start.
+    private func plan(_ parts: inout ArraySlice<Sample>, bytesPerSample: Double?)
+        -> [ArraySlice<Sample>]
+    {
+        var planned: [ArraySlice<Sample>] = []
+        let width = bytesPerSample == nil ? 1 : ConcurrentWork.width
+        while !parts.isEmpty && planned.count < width {
+            let size = BlockSizing.partSize(remaining: parts.count, bytesPerSample: bytesPerSample)
             var end = parts.startIndex + size
             while end < parts.endIndex
                 && parts[end].startMilliseconds == parts[end - 1].startMilliseconds
             {
                 end += 1
             }
-            let part = parts[..<end]
-            let key = part[part.startIndex].startMilliseconds
-            let bytes = try BlockCodec.encode(
-                part, zlib: zlib, keeping: part.count == merged.count ? keeping : nil)
-            try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
-            let stored = StoredBlock(
-                samples: Array(part), byteCount: bytes.count,
-                header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
-            blocks[key] = stored
-            perSample = Double(bytes.count) / Double(part.count)
+            planned.append(parts[..<end])
             parts = parts[end...]
-            // The newest part is the block the next commit rewrites; the earlier parts of a
-            // bulk write are not worth the cache's room.
-            if parts.isEmpty, let header = stored.header {
-                storage.decodedBlocks.hold(
-                    stored.samples, header: header, firstStart: key, of: record)
-            }
         }
+        return planned
     }
 
     /// The block before the one keyed `key`, with its key; `nil` when that one is the first.

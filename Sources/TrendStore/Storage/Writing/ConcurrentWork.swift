@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Pure work of one write transaction spread over the cores: the blocks of a bulk write
+/// (``PartEncoder``) and the rollup rows of its days. Only the work runs elsewhere; what it
+/// gives is stored by the transaction's own thread, in order.
+enum ConcurrentWork {
+    /// The most threads one write uses: the cores, at most four.
+    static let width = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
+
+    /// `body(0) … body(count - 1)` in order, each index on one of `count` threads (the
+    /// caller's among them); the first error thrown, by index, is rethrown.
+    static func map<Result: Sendable>(
+        _ count: Int, _ body: @Sendable (Int) throws -> Result
+    ) throws -> [Result] {
+        guard count > 1 else { return try (0..<count).map(body) }
+        let results = Mutex([Swift.Result<Result, any Error>?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = Swift.Result { try body(index) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { results in
+            try results.map { result in
+                guard let result else { throw ConcurrentWorkSkipped() }
+                return try result.get()
+            }
+        }
+    }
+}
+
+/// Thrown if a concurrent index never ran (Dispatch runs every one: never expected).
+struct ConcurrentWorkSkipped: Error {}

@@ -1,0 +1,119 @@
+import LMDB
+
+/// The rollup rows of the days a ``SeriesWriter`` changes: updated in place for samples that
+/// each fall in one quarter-hour, else rebuilt from the day's samples (on several threads
+/// when a write changes many days).
+extension SeriesWriter {
+    /// Adds samples each contained in one quarter-hour of `day` to its stored row, the
+    /// same bits a rebuild would give; `false` when the row must be rebuilt instead (the
+    /// store did not keep the row of a day with samples, the row is in the `Double` form,
+    /// a value does not scale at its exponent, a sum would overflow, or it cannot be read).
+    mutating func updateInPlace(
+        day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
+    ) throws -> Bool {
+        let key = StorageKey.dayRowKey(series: record.id, day: day)
+        let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
+            forKey: key, in: txn
+        ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }
+        var rollup: DayRollup
+        switch stored {
+        case .none:
+            // A day of the hour grid whose row was not kept is rebuilt from its samples.
+            if try rows.mayHoldSamples(withoutRow: key, kind: record.kind, in: txn) {
+                return false
+            }
+            // No row: nothing else touches the day, so these samples are all of it.
+            rollup = DayRollup.build(day: day, kind: record.kind, from: inserts)
+        case .some((_, .none)):
+            return false
+        case .some((let version, .some(let row))):
+            guard let exponent = row.exponent else { return false }
+            // A full row does not list its crossings, which a compact row needs.
+            if CompactRowCodec.applies(to: row), version != CompactRowCodec.version {
+                return false
+            }
+            rollup = row
+            let dayStart = day * TimeGrid.day
+            for sample in inserts {
+                guard let integer = DecimalScale.scaled(sample.value, exponent: exponent) else {
+                    return false
+                }
+                let slot = Int((sample.startMilliseconds - dayStart) / TimeGrid.quarterHour)
+                let (sum, overflow) = rollup.startIntegers[slot].addingReportingOverflow(integer)
+                guard !overflow else { return false }
+                rollup.extremes?.add(sample, slot: slot, isFirst: rollup.startCounts[slot] == 0)
+                rollup.startIntegers[slot] = sum
+                rollup.startCounts[slot] += 1
+                rollup.touched[slot] = true
+            }
+        }
+        try putRow(rollup, in: txn)
+        return true
+    }
+
+    /// Records the row of `rollup`, or its removal when no sample touches the day.
+    func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
+        rows.set(
+            Self.row(of: rollup), forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day),
+            kind: record.kind)
+    }
+
+    /// The row of `rollup`: `nil` when no sample touches its day.
+    private static func row(of rollup: DayRollup) -> [UInt8]? {
+        rollup.isEmpty ? nil : RollupRowCodec.encode(rollup)
+    }
+
+    /// The most days whose samples ``finish(in:)`` gathers before building their rows.
+    static let daysPerRebuild = 256
+    /// The fewest days worth building on another thread.
+    private static let daysPerThread = 8
+
+    /// Builds the rows of `days` from the samples that touch each, on several threads when
+    /// there are many days, and records them.
+    func putRows(rebuilding days: [(day: Int64, samples: [Sample])]) throws {
+        let kind = record.kind
+        let share = max(
+            Self.daysPerThread, (days.count + ConcurrentWork.width - 1) / ConcurrentWork.width)
+        let shares = stride(from: 0, to: days.count, by: share).map {
+            days[$0..<min($0 + share, days.count)]
+        }
+        let built = try ConcurrentWork.map(shares.count) { index in
+            shares[index].map { day in
+                (
+                    day.day,
+                    Self.row(of: DayRollup.build(day: day.day, kind: kind, from: day.samples))
+                )
+            }
+        }
+        for (day, row) in built.joined() {
+            rows.set(row, forKey: StorageKey.dayRowKey(series: record.id, day: day), kind: kind)
+        }
+    }
+
+    /// Notes an inserted sample: its day's row can take it in place when it lies in one
+    /// quarter-hour, or when the series is discrete (a sample counts only where it starts).
+    mutating func noteInsert(_ sample: Sample) {
+        let start = sample.startMilliseconds
+        let slotEnd = (start.floorDivided(by: TimeGrid.quarterHour) + 1) * TimeGrid.quarterHour
+        if record.kind == .discrete || sample.endMilliseconds == start
+            || sample.endMilliseconds <= slotEnd
+        {
+            let day = start.floorDivided(by: TimeGrid.day)
+            // A day rebuilt anyway needs no list of its inserts.
+            if day != lastDayToRebuild { containedInserts[day, default: []].append(sample) }
+        } else {
+            touch(sample)
+        }
+    }
+
+    /// Marks every day `sample` touches for a rebuild.
+    mutating func touch(_ sample: Sample) {
+        let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
+        let lastInstant =
+            sample.endMilliseconds > sample.startMilliseconds
+            ? sample.endMilliseconds - 1 : sample.startMilliseconds
+        let last = lastInstant.floorDivided(by: TimeGrid.day)
+        for day in first...last where day != lastDayToRebuild { daysToRebuild.insert(day) }
+        lastDayToRebuild = last
+    }
+}
