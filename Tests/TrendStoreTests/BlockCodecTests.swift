@@ -22,17 +22,19 @@ private func normalised(_ samples: [Sample]) -> [Sample] {
     return unique
 }
 
-private func roundTrip(_ samples: [Sample]) throws -> [Sample] {
+private func roundTrip(_ samples: [Sample], segmented: Bool = true) throws -> [Sample] {
     let zlib = ZlibCodec()
-    let bytes = try BlockCodec.encode(samples[...], zlib: zlib)
+    let bytes = try BlockCodec.encode(samples[...], zlib: zlib, segmented: segmented)
     var decoded: [Sample] = []
     try bytes.withUnsafeBytes { try BlockCodec.decode($0, zlib: zlib, appendingTo: &decoded) }
     return decoded
 }
 
-/// Whether `samples` come back bit for bit from a block.
+/// Whether `samples` come back bit for bit from a block, its payload deflated in one
+/// segment per column part and in one piece (a tail block's).
 private func roundTrips(_ samples: [Sample]) throws -> Bool {
-    bitIdentical(try roundTrip(samples), samples)
+    try bitIdentical(try roundTrip(samples), samples)
+        && bitIdentical(try roundTrip(samples, segmented: false), samples)
 }
 
 /// Expects `bytes` refused as a damaged block, with nothing decoded from them.

@@ -227,12 +227,21 @@ struct SeriesWriter: ~Copyable {
         let keeping =
             BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
             ? existing.header : nil
+        // A few samples appended at the series' end write a small block (a tail, or the
+        // block a one-sample commit rewrites): deflated in one piece, which is faster.
+        let tailWrite =
+            appendsOnly && isNewest
+            && BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
         while !parts.isEmpty {
             var planned = plan(&parts, bytesPerSample: perSample)
             var encoded =
-                planned.count == 1 && planned[0].count == merged.count
-                ? [try BlockCodec.encode(planned[0], zlib: zlib, keeping: keeping)]
-                : try encoder.encode(planned)
+                planned.count == 1
+                ? [
+                    try BlockCodec.encode(
+                        planned[0], zlib: zlib,
+                        keeping: planned[0].count == merged.count ? keeping : nil,
+                        segmented: !tailWrite)
+                ] : try encoder.encode(planned)
             // A later part planned from the same estimate that outgrew its pages goes back,
             // with the parts after it, to be cut again from the sizes just learnt.
             if let over = encoded.indices.dropFirst().first(where: {
