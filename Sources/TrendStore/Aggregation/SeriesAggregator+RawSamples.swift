@@ -23,6 +23,31 @@ extension SeriesAggregator {
         return blocks
     }
 
+    /// Has the blocks from the one that may hold samples starting at `from` on, through
+    /// `through`, decoded ahead on several threads into the decoded-block cache, until they
+    /// hold half its samples (so they are still there when the scan reaches them); returns
+    /// the key of the first block left for later, or `nil` when none is left.
+    func prefetchBlocks<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, txn: borrowing T
+    ) throws -> Int64? {
+        let budget = storage.decodedBlocks.sampleBudget / 2
+        var blocks: [(firstStart: Int64, bytes: [UInt8])] = []
+        var samples = 0
+        var next: Int64?
+        try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
+            firstStart, bytes in
+            guard samples < budget else {
+                next = firstStart
+                return false
+            }
+            samples += (try? BlockCodec.header(bytes).count) ?? 0
+            blocks.append((firstStart, Array(bytes)))
+            return true
+        }
+        try storage.decodedBlocks.prefetch(blocks, of: record, storage: storage)
+        return next
+    }
+
     /// Calls `body` with each sample starting in `[from, through]`, in order, through the
     /// decoded-block cache.
     func forEachRawSample<T: ReadableTransaction & ~Copyable>(

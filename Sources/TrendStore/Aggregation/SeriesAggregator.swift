@@ -148,6 +148,16 @@ struct SeriesAggregator {
         spans.reserveCapacity(25)
         var summaries = SummaryWindow()
         var figures = LocalDayFigures()
+        // A run of consecutive days answered from raw samples (all seven weekday averages
+        // asked in a zone whose hours the summaries do not share) has its blocks decoded
+        // ahead on several threads; `prefetched` is the key of the first block not yet.
+        var runEnd: Int64?
+        if let first = dates.first, let last = dates.last, dates.count >= 8,
+            last.dayNumber - first.dayNumber == dates.count - 1
+        {
+            runEnd = min(grid.bounds(of: last).end, now ?? .max)
+        }
+        var prefetched = Int64.min
         for (index, date) in dates.enumerated() {
             figures.reset()
             switch readings[index] {
@@ -197,10 +207,14 @@ struct SeriesAggregator {
                     let end = min(span.end, now ?? .max)
                     let from = span.start - record.maximumDuration
                     if dayBlocks == nil {
-                        dayBlocks = try decodedBlocks(
-                            from: from,
-                            through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
-                            txn: txn)
+                        let through = lastRawEnd(of: spans, hours: hours, cut: cut, now: now)
+                        if let runEnd, through >= prefetched {
+                            prefetched =
+                                try prefetchBlocks(
+                                    from: max(from, prefetched), through: runEnd, txn: txn)
+                                ?? .max
+                        }
+                        dayBlocks = try decodedBlocks(from: from, through: through, txn: txn)
                     }
                     // An instant at `now` belongs to the one span holding `now`, never also
                     // to the span that ends there.

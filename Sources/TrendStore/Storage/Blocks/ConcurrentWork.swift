@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Pure work of one write transaction spread over the cores: the blocks of a bulk write
-/// (``PartEncoder``) and the rollup rows of its days. Only the work runs elsewhere; what it
-/// gives is stored by the transaction's own thread, in order.
+/// Pure work of one transaction spread over the cores: the blocks of a bulk write
+/// (``PartEncoder``) and the rollup rows of its days, the blocks a scan of all time decodes
+/// next (``DecodedBlockCache/prefetch(_:of:storage:)``). Only the work runs elsewhere; the
+/// transaction is used by its own thread alone, which stores what the work gives, in order.
 enum ConcurrentWork {
     /// The most threads one write uses: the cores, at most four.
     static let width = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
