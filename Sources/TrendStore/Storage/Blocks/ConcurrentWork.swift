@@ -7,7 +7,7 @@ import Synchronization
 /// next (``DecodedBlockCache/prefetch(_:of:storage:)``). Only the work runs elsewhere; the
 /// transaction is used by its own thread alone, which stores what the work gives, in order.
 enum ConcurrentWork {
-    /// The most threads one write uses: the cores, at most four.
+    /// The most threads one transaction's work uses: the cores, at most four.
     static let width = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
 
     /// `body(0) … body(count - 1)` in order, each index on one of `count` threads (the

@@ -1,7 +1,8 @@
 /// Encodes the blocks of a write on as many threads as it has parts, up to
 /// ``ConcurrentWork/width``: choosing each block's coding and deflating it are most of a bulk
 /// write's work, and each part's block depends on nothing but its samples. The blocks come
-/// back in the parts' order, each the bytes ``BlockCodec/encode(_:zlib:keeping:)`` gives.
+/// back in the parts' order, each the bytes ``BlockCodec/encode(_:zlib:keeping:segmented:)``
+/// gives.
 ///
 /// Parts of fewer than ``parallelSamples`` samples in all are encoded on the caller's thread:
 /// a one-sample commit never leaves it.
@@ -11,6 +12,10 @@ struct PartEncoder: ~Copyable {
     /// One codec per extra thread, made on first use.
     private var helpers: [ZlibCodec] = []
 
+    /// The most parts a writer plans from one estimate of their bytes per sample and hands
+    /// here at once: four, whatever the cores, so a write leaves the same blocks on every
+    /// machine.
+    static let partsPerRound = 4
     /// The fewest samples worth handing to other threads.
     static let parallelSamples = 2_048
 

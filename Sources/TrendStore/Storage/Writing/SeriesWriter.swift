@@ -17,7 +17,7 @@ import LMDB
 /// most once per write; blocks are read through the storage's decoded-block cache and the
 /// ones written go into it, so the next commit to the same block does not inflate it. A
 /// block that stays one block keeps its coding until its sample count doubles
-/// (``BlockCodec/encode(_:zlib:keeping:)``).
+/// (``BlockCodec/encode(_:zlib:keeping:segmented:)``).
 struct SeriesWriter: ~Copyable {
     let storage: SampleStorage
     var record: SeriesRecord
@@ -271,14 +271,14 @@ struct SeriesWriter: ~Copyable {
         }
     }
 
-    /// Cuts the next parts off `parts`, as many as ``ConcurrentWork/width`` once the bytes per
+    /// Cuts the next parts off `parts`, as many as ``PartEncoder/partsPerRound`` once the bytes per
     /// sample are known (one before), each of ``BlockSizing/partSize(remaining:bytesPerSample:)``
     /// and never between samples sharing a start.
     private func plan(_ parts: inout ArraySlice<Sample>, bytesPerSample: Double?)
         -> [ArraySlice<Sample>]
     {
         var planned: [ArraySlice<Sample>] = []
-        let width = bytesPerSample == nil ? 1 : ConcurrentWork.width
+        let width = bytesPerSample == nil ? 1 : PartEncoder.partsPerRound
         while !parts.isEmpty && planned.count < width {
             let size = BlockSizing.partSize(remaining: parts.count, bytesPerSample: bytesPerSample)
             var end = parts.startIndex + size
