@@ -158,7 +158,19 @@ struct SeriesAggregator {
             runEnd = min(grid.bounds(of: last).end, now ?? .max)
         }
         var prefetched = Int64.min
-        for (index, date) in dates.enumerated() {
+        var offset = 0
+        while offset < dates.count {
+            if let runEnd {
+                let run = try rawRun(
+                    of: dates, from: offset, readings: readings, in: grid, now: now, cut: cut,
+                    hours: hours, runEnd: runEnd, prefetched: &prefetched, txn: txn)
+                for (step, dayFigures) in run.enumerated() { try body(offset + step, dayFigures) }
+                offset += run.count
+                if !run.isEmpty { continue }
+            }
+            let index = offset
+            let date = dates[dates.startIndex + offset]
+            offset += 1
             figures.reset()
             switch readings[index] {
             case .summaries(let start):
@@ -204,9 +216,8 @@ struct SeriesAggregator {
                     }
                 } else {
                     // readsRaw(span, hours: hours, cut: cut) holds here.
-                    let end = min(span.end, now ?? .max)
-                    let from = span.start - record.maximumDuration
                     if dayBlocks == nil {
+                        let from = span.start - record.maximumDuration
                         let through = lastRawEnd(of: spans, hours: hours, cut: cut, now: now)
                         if let runEnd, through >= prefetched {
                             prefetched =
@@ -216,21 +227,7 @@ struct SeriesAggregator {
                         }
                         dayBlocks = try decodedBlocks(from: from, through: through, txn: txn)
                     }
-                    // An instant at `now` belongs to the one span holding `now`, never also
-                    // to the span that ends there.
-                    let holdsNow = now.map { span.start <= $0 && $0 < span.end } ?? false
-                    for block in dayBlocks ?? [] {
-                        let samples = block.samples
-                        // Every sample before the first whose running maximum of ends
-                        // reaches the span's start ends before it: such samples add nothing,
-                        // so skipping them leaves the same bits.
-                        let first = block.prefixMaximumEnd.partitioningIndex { $0 >= span.start }
-                        let last = samples.partitioningIndex { $0.startMilliseconds > end }
-                        guard first < last else { continue }
-                        Self.addRaw(
-                            samples[first..<last], from: span.start, to: end, closed: holdsNow,
-                            hour: span.hour, into: &figures)
-                    }
+                    Self.addRaw(dayBlocks ?? [], in: span, until: now, into: &figures)
                 }
             }
             try body(index, figures)
@@ -238,7 +235,7 @@ struct SeriesAggregator {
     }
 
     /// The end of the last of a day's `spans` that raw samples answer, up to `now`.
-    private func lastRawEnd(of spans: [HourSpan], hours: HourRows?, cut: Int64?, now: Int64?)
+    func lastRawEnd(of spans: [HourSpan], hours: HourRows?, cut: Int64?, now: Int64?)
         -> Int64
     {
         var last = Int64.min
@@ -251,7 +248,7 @@ struct SeriesAggregator {
 
     /// Whether raw samples answer `span` in the loop above: neither an hour summary (when
     /// `hours` were loaded) nor rollup slots do.
-    private func readsRaw(_ span: HourSpan, hours: HourRows?, cut: Int64?) -> Bool {
+    func readsRaw(_ span: HourSpan, hours: HourRows?, cut: Int64?) -> Bool {
         !(hours != nil && plan.readsSummary(of: span, cut: cut)) && !plan.readsSlots(of: span)
     }
 
