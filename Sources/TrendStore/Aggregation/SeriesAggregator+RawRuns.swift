@@ -31,18 +31,15 @@ extension SeriesAggregator {
             let live = spans.prefix { span in now.map { span.start <= $0 } ?? true }
             guard let first = live.first, live.allSatisfy({ readsRaw($0, hours: hours, cut: cut) })
             else { break }
-            let from = first.start - record.maximumDuration
-            let through = lastRawEnd(of: spans, hours: hours, cut: cut, now: now)
-            if through >= prefetched {
-                prefetched =
-                    try prefetchBlocks(from: max(from, prefetched), through: runEnd, txn: txn)
-                    ?? .max
-            }
-            let blocks = try decodedBlocks(from: from, through: through, txn: txn)
+            let blocks = try blocks(
+                from: first.start - record.maximumDuration,
+                through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
+                aheadThrough: runEnd, prefetched: &prefetched, txn: txn)
             heldSamples += blocks.reduce(0) { $0 + $1.samples.count }
             days.append((Array(live), blocks))
             offset += 1
         }
+        guard !days.isEmpty else { return [] }
         let share = max(1, (days.count + ConcurrentWork.width - 1) / ConcurrentWork.width)
         let shares = stride(from: 0, to: days.count, by: share).map {
             days[$0..<min($0 + share, days.count)]
@@ -57,6 +54,21 @@ extension SeriesAggregator {
             }
         }
         return Array(figures.joined())
+    }
+
+    /// The decoded blocks of a day's raw spans, which read samples starting in `[from,
+    /// through]`; first, when a scan runs through `aheadThrough` and the day reaches the block
+    /// keyed `prefetched` (the first not yet decoded ahead), the next blocks are decoded ahead
+    /// on several threads (``prefetchBlocks(from:through:txn:)``).
+    func blocks<T: ReadableTransaction & ~Copyable>(
+        from: Int64, through: Int64, aheadThrough runEnd: Int64?, prefetched: inout Int64,
+        txn: borrowing T
+    ) throws -> [DecodedBlock] {
+        if let runEnd, through >= prefetched {
+            prefetched =
+                try prefetchBlocks(from: max(from, prefetched), through: runEnd, txn: txn) ?? .max
+        }
+        return try decodedBlocks(from: from, through: through, txn: txn)
     }
 
     /// Adds the samples of a day's decoded `blocks` (in order) that overlap `span`, up to

@@ -160,7 +160,7 @@ struct SeriesAggregator {
         var prefetched = Int64.min
         var offset = 0
         while offset < dates.count {
-            if let runEnd {
+            if let runEnd, case .spans = readings[offset] {
                 let run = try rawRun(
                     of: dates, from: offset, readings: readings, in: grid, now: now, cut: cut,
                     hours: hours, runEnd: runEnd, prefetched: &prefetched, txn: txn)
@@ -217,15 +217,10 @@ struct SeriesAggregator {
                 } else {
                     // readsRaw(span, hours: hours, cut: cut) holds here.
                     if dayBlocks == nil {
-                        let from = span.start - record.maximumDuration
-                        let through = lastRawEnd(of: spans, hours: hours, cut: cut, now: now)
-                        if let runEnd, through >= prefetched {
-                            prefetched =
-                                try prefetchBlocks(
-                                    from: max(from, prefetched), through: runEnd, txn: txn)
-                                ?? .max
-                        }
-                        dayBlocks = try decodedBlocks(from: from, through: through, txn: txn)
+                        dayBlocks = try blocks(
+                            from: span.start - record.maximumDuration,
+                            through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
+                            aheadThrough: runEnd, prefetched: &prefetched, txn: txn)
                     }
                     Self.addRaw(dayBlocks ?? [], in: span, until: now, into: &figures)
                 }
