@@ -8,14 +8,23 @@ import TestSupport
 @Suite("Blocks decoded ahead")
 struct ScanPrefetchTests {
     @Test(
-        "all seven weekday averages over all time from raw samples equal each weekday asked alone",
-        arguments: [("Asia/Kathmandu", false), ("America/Los_Angeles", true)])
-    func allSevenMatchEachAlone(zone: String, fromRawSamples: Bool) async throws {
+        "all seven weekday averages over all time from raw samples equal each weekday asked alone, plain and encrypted",
+        arguments: [
+            ("Asia/Kathmandu", false, false), ("America/Los_Angeles", true, false),
+            ("Asia/Kathmandu", false, true),
+        ])
+    func allSevenMatchEachAlone(zone: String, fromRawSamples: Bool, encrypted: Bool)
+        async throws
+    {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var options = StoreOptions()
         options.durability = .none
         options.timeZone = TimeZone(identifier: "America/Los_Angeles")!
+        #if Encryption
+            // An encrypted store's blocks are opened values: decoding ahead copies them out.
+            if encrypted { options.encryptionKey = .random() }
+        #endif
         let store = try TrendStore(directory: directory.url, options: options)
         // 180,000 minute samples (about 125 days, with gaps): more than the decoded-block
         // cache holds, so the scan decodes ahead several times and the cache evicts.
