@@ -40,20 +40,13 @@ extension SeriesAggregator {
             offset += 1
         }
         guard !days.isEmpty else { return [] }
-        let share = max(1, (days.count + ConcurrentWork.width - 1) / ConcurrentWork.width)
-        let shares = stride(from: 0, to: days.count, by: share).map {
-            days[$0..<min($0 + share, days.count)]
-        }
-        let figures = try ConcurrentWork.map(shares.count) { index in
-            shares[index].map { day in
-                var figures = LocalDayFigures()
-                for span in day.spans {
-                    Self.addRaw(day.blocks, in: span, until: now, into: &figures)
-                }
-                return figures
+        return try ConcurrentWork.map(days) { day in
+            var figures = LocalDayFigures()
+            for span in day.spans {
+                Self.addRaw(day.blocks, in: span, until: now, into: &figures)
             }
+            return figures
         }
-        return Array(figures.joined())
     }
 
     /// The decoded blocks of a day's raw spans, which read samples starting in `[from,

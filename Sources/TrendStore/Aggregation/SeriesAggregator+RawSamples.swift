@@ -30,18 +30,22 @@ extension SeriesAggregator {
     func prefetchBlocks<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> Int64? {
-        let budget = storage.decodedBlocks.sampleBudget / 2
-        var blocks: [(firstStart: Int64, bytes: [UInt8])] = []
+        let cache = storage.decodedBlocks
+        var blocks: [(firstStart: Int64, header: BlockCodec.Header, bytes: [UInt8])] = []
         var samples = 0
         var next: Int64?
         try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
             firstStart, bytes in
-            guard samples < budget else {
+            guard samples < cache.sampleBudget / 2 else {
                 next = firstStart
                 return false
             }
-            samples += (try? BlockCodec.header(bytes).count) ?? 0
-            blocks.append((firstStart, Array(bytes)))
+            // A damaged header is left for the read to report.
+            guard let header = try? BlockCodec.header(bytes) else { return true }
+            samples += header.count
+            if !cache.holds(firstStart, of: record, header: header) {
+                blocks.append((firstStart, header, Array(bytes)))
+            }
             return true
         }
         try storage.decodedBlocks.prefetch(blocks, of: record, storage: storage)

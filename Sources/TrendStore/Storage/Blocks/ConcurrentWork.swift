@@ -28,6 +28,31 @@ enum ConcurrentWork {
             }
         }
     }
+
+    /// `items.map(transform)`, the items cut into up to ``width`` contiguous shares of at
+    /// least `minimumShare`, each share mapped on one thread, with a state of its own that
+    /// `makeState` gives (a zlib stream: one per thread); in order.
+    static func map<Item: Sendable, State, Result: Sendable>(
+        _ items: [Item], minimumShare: Int = 1, state makeState: @Sendable () -> State,
+        _ transform: @Sendable (Item, inout State) -> Result
+    ) throws -> [Result] {
+        let share = max(minimumShare, 1, (items.count + width - 1) / width)
+        let shares = stride(from: 0, to: items.count, by: share).map {
+            items[$0..<min($0 + share, items.count)]
+        }
+        return try map(shares.count) { index in
+            var state = makeState()
+            return shares[index].map { transform($0, &state) }
+        }.flatMap { $0 }
+    }
+
+    /// `items.map(transform)` in contiguous shares, as
+    /// ``map(_:minimumShare:state:_:)`` without a state.
+    static func map<Item: Sendable, Result: Sendable>(
+        _ items: [Item], minimumShare: Int = 1, _ transform: @Sendable (Item) -> Result
+    ) throws -> [Result] {
+        try map(items, minimumShare: minimumShare, state: {}) { item, _ in transform(item) }
+    }
 }
 
 /// Thrown if a concurrent index never ran (Dispatch runs every one: never expected).

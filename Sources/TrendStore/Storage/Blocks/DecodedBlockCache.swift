@@ -105,47 +105,37 @@ final class DecodedBlockCache: Sendable {
         return block
     }
 
-    /// Decodes the blocks of `record` stored as `blocks` (their keys and bytes) that the
-    /// cache does not hold, on several threads, and keeps them: a scan of all time asks for
-    /// them one after another next, each then found here. A block that does not decode is
-    /// left for that read to report.
+    /// Whether the cache holds the block of `record` keyed `firstStart` whose stored header is
+    /// `header`.
+    func holds(_ firstStart: Int64, of record: SeriesRecord, header: BlockCodec.Header) -> Bool {
+        let key = Key(series: record.id, firstStart: firstStart)
+        return state.withLock { $0.entries[key]?.summary == Summary(header) }
+    }
+
+    /// Decodes `blocks` of `record` (each its key, stored header and bytes) on several
+    /// threads, and keeps them: a scan of all time asks for them one after another next, each
+    /// then found here. A block that does not decode is left for that read to report.
     func prefetch(
-        _ blocks: [(firstStart: Int64, bytes: [UInt8])], of record: SeriesRecord,
-        storage: SampleStorage
+        _ blocks: [(firstStart: Int64, header: BlockCodec.Header, bytes: [UInt8])],
+        of record: SeriesRecord, storage: SampleStorage
     ) throws {
-        let missing = blocks.compactMap { block -> (Int64, [UInt8], Summary)? in
+        let decoded = try ConcurrentWork.map(blocks, state: { ZlibCodec() }) {
+            block, zlib -> DecodedBlock? in
+            var samples: [Sample] = []
             guard
-                let header = try? block.bytes.withUnsafeBytes({ try BlockCodec.header($0) })
+                (try? block.bytes.withUnsafeBytes {
+                    try storage.decodeBlock(
+                        $0, firstStart: block.firstStart, of: record, zlib: zlib,
+                        appendingTo: &samples)
+                }) != nil
             else { return nil }
-            let summary = Summary(header)
-            let key = Key(series: record.id, firstStart: block.firstStart)
-            let held = state.withLock { $0.entries[key]?.summary == summary }
-            return held ? nil : (block.firstStart, block.bytes, summary)
+            return DecodedBlock(samples: samples)
         }
-        let share = max(1, (missing.count + ConcurrentWork.width - 1) / ConcurrentWork.width)
-        let shares = stride(from: 0, to: missing.count, by: share).map {
-            missing[$0..<min($0 + share, missing.count)]
-        }
-        let decoded = try ConcurrentWork.map(shares.count) { index in
-            let zlib = ZlibCodec()
-            return shares[index].map {
-                firstStart, bytes, summary -> (Key, Summary, DecodedBlock)? in
-                var samples: [Sample] = []
-                guard
-                    (try? bytes.withUnsafeBytes {
-                        try storage.decodeBlock(
-                            $0, firstStart: firstStart, of: record, zlib: zlib,
-                            appendingTo: &samples)
-                    }) != nil
-                else { return nil }
-                return (
-                    Key(series: record.id, firstStart: firstStart), summary,
-                    DecodedBlock(samples: samples)
-                )
-            }
-        }
-        for case let (key, summary, block)? in decoded.joined() {
-            insert(block, key: key, summary: summary)
+        for (block, decoded) in zip(blocks, decoded) {
+            guard let decoded else { continue }
+            insert(
+                decoded, key: Key(series: record.id, firstStart: block.firstStart),
+                summary: Summary(block.header))
         }
     }
 

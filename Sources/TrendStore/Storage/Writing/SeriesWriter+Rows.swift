@@ -72,20 +72,10 @@ extension SeriesWriter {
     /// there are many days, and records them.
     func putRows(rebuilding days: [(day: Int64, samples: [Sample])]) throws {
         let kind = record.kind
-        let share = max(
-            Self.daysPerThread, (days.count + ConcurrentWork.width - 1) / ConcurrentWork.width)
-        let shares = stride(from: 0, to: days.count, by: share).map {
-            days[$0..<min($0 + share, days.count)]
+        let built = try ConcurrentWork.map(days, minimumShare: Self.daysPerThread) { day in
+            (day.day, Self.row(of: DayRollup.build(day: day.day, kind: kind, from: day.samples)))
         }
-        let built = try ConcurrentWork.map(shares.count) { index in
-            shares[index].map { day in
-                (
-                    day.day,
-                    Self.row(of: DayRollup.build(day: day.day, kind: kind, from: day.samples))
-                )
-            }
-        }
-        for (day, row) in built.joined() {
+        for (day, row) in built {
             rows.set(row, forKey: StorageKey.dayRowKey(series: record.id, day: day), kind: kind)
         }
     }

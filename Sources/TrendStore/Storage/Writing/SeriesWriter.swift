@@ -195,12 +195,17 @@ struct SeriesWriter: ~Copyable {
         let appendsOnly =
             target != nil && !changesExisting && merged.count > old.count
             && old.last.map { merged[old.count].startMilliseconds > $0.startMilliseconds } ?? false
+        // A few samples appended at the series' end: they begin a tail after a grown block,
+        // and the small block they write (a tail, or the block a one-sample commit rewrites)
+        // is deflated in one piece, which is faster.
+        let tailWrite =
+            appendsOnly && isNewest
+            && BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
         if appendsOnly && BlockSizing.isFull(byteCount: existing.byteCount, count: old.count) {
             // Leave a full block; start the next one.
             parts = merged[old.count...]
-        } else if appendsOnly, isNewest, let target,
-            BlockSizing.isGrownTail(byteCount: existing.byteCount, count: old.count),
-            BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
+        } else if tailWrite, let target,
+            BlockSizing.isGrownTail(byteCount: existing.byteCount, count: old.count)
         {
             if let (previousKey, previous) = try previousBlock(before: target, in: txn),
                 !BlockSizing.isFull(
@@ -227,11 +232,7 @@ struct SeriesWriter: ~Copyable {
         let keeping =
             BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
             ? existing.header : nil
-        // A few samples appended at the series' end write a small block (a tail, or the
-        // block a one-sample commit rewrites): deflated in one piece, which is faster.
-        let tailWrite =
-            appendsOnly && isNewest
-            && BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
+        var newest: (key: Int64, block: StoredBlock)?
         while !parts.isEmpty {
             var planned = plan(&parts, bytesPerSample: perSample)
             var encoded =
@@ -259,15 +260,13 @@ struct SeriesWriter: ~Copyable {
                     header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
                 blocks[key] = stored
                 perSample = Double(bytes.count) / Double(part.count)
-                // The newest part is the block the next commit rewrites; the earlier parts
-                // of a bulk write are not worth the cache's room.
-                if parts.isEmpty, key == planned.last?.first?.startMilliseconds,
-                    let header = stored.header
-                {
-                    storage.decodedBlocks.hold(
-                        stored.samples, header: header, firstStart: key, of: record)
-                }
+                newest = (key, stored)
             }
+        }
+        // The newest part is the block the next commit rewrites; the earlier parts of a bulk
+        // write are not worth the cache's room.
+        if let (key, stored) = newest, let header = stored.header {
+            storage.decodedBlocks.hold(stored.samples, header: header, firstStart: key, of: record)
         }
     }
 
