@@ -5,7 +5,7 @@ import TrendStoreGenerator
 @testable import TrendStore
 
 /// A bulk write's blocks and rows made on several threads: the same bytes and rows as made
-/// one at a time, in order, and blocks sized from the block before them.
+/// one at a time, in order, and blocks that fill their pages without outgrowing them.
 @Suite("Writes spread over threads")
 struct ConcurrentWriteTests {
     struct Refused: Error, Equatable { let index: Int }
@@ -49,7 +49,7 @@ struct ConcurrentWriteTests {
     }
 
     @Test(
-        "a bulk write of samples packing ever worse: blocks past their pages were sized from the block before, samples and rows exact"
+        "a bulk write of samples packing ever worse: every block within its pages and filling most of them, samples and rows exact"
     )
     func thickeningBulkWrite() async throws {
         let directory = try TemporaryDirectory()
@@ -75,16 +75,18 @@ struct ConcurrentWriteTests {
         }
         #expect(blocks.count > 20)
         #expect(blocks.reduce(0) { $0 + $1.count } == samples.count)
-        // A block past its four pages was planned from the bytes per sample of the block
-        // before it, as a write one block at a time plans it; not from an older block's.
-        for index in blocks.indices.dropFirst()
-        where blocks[index].bytes > SampleStorage.targetBlockBytes {
-            let before = blocks[index - 1]
-            let planned =
-                Double(SampleStorage.targetBlockBytes) * Double(before.count)
-                / Double(before.bytes)
-            #expect(Double(blocks[index].count) <= planned.rounded(.up), "block \(index)")
+        // Each block planned from the one before packs worse than it: a part that outgrew
+        // its four pages was cut again, so none takes a fifth page for a few bytes.
+        for (index, block) in blocks.enumerated() {
+            #expect(block.bytes <= SampleStorage.targetBlockBytes, "block \(index)")
         }
+        // And the blocks before the last not cut at the most samples a block holds fill
+        // most of their pages.
+        let sized = blocks.dropLast().filter { $0.count < SampleStorage.maximumBlockSamples }
+        #expect(sized.count > 20)
+        #expect(
+            Double(sized.reduce(0) { $0 + $1.bytes })
+                >= 0.9 * Double(SampleStorage.targetBlockBytes * sized.count))
         // Every day's curve totals its samples, summed here.
         for day in stride(from: 0, to: samples.count, by: 9 * 1_440) {
             let dayStart = samples[day].startMilliseconds / 86_400_000 * 86_400_000

@@ -10,8 +10,8 @@ import Foundation
 ///   their byte planes cost more (a plane holding the ninth bit of 0…399 is a byte a sample
 ///   to deflate, which codes no symbol in less than a bit). A column of zeros packs in 0 bytes.
 ///
-/// A block chooses per column by estimated deflated size (``deflatedBits(_:count:)``) of its
-/// byte planes against that of its packed bytes.
+/// A block chooses per column by estimated deflated size (``DeflateEstimate``) of its byte
+/// planes against that of its packed bytes.
 enum ColumnLayout: Equatable {
     /// `width` byte planes, 1…8.
     case planes(width: Int)
@@ -133,7 +133,9 @@ enum ColumnLayout: Equatable {
             }
         }
         return (0..<width).reduce(0) { total, byte in
-            total + deflatedBits(histograms[(byte * 256)..<(byte * 256 + 256)], count: column.count)
+            total
+                + DeflateEstimate.bits(
+                    histograms[(byte * 256)..<(byte * 256 + 256)], count: column.count)
         }
     }
 
@@ -157,26 +159,7 @@ enum ColumnLayout: Equatable {
                     })
             }
         }
-        return deflatedBits(histogram[...], count: bytes)
-    }
-
-    /// The estimated size in bits of `count` bytes of `histogram`'s frequencies deflated at
-    /// level 1: their order-0 entropy `H`, plus what deflate codes above it per byte, as
-    /// measured on bytes of uniform, binary and geometric distributions: 0.7–0.9 bits for
-    /// `H` of 0.5 to 4.5 bits a byte (it takes short matches that cost more than the literals
-    /// they replace, and codes no literal in less than a bit), falling to nothing for nearly
-    /// random bytes (`H` ≥ 6) and to 1.5 `H` for nearly constant ones (runs).
-    private static func deflatedBits(_ histogram: ArraySlice<Int>, count: Int) -> Double {
-        guard count > 0 else { return 0 }
-        let total = Double(count)
-        var bits = 0.0
-        for frequency in histogram where frequency > 0 {
-            bits -= Double(frequency) * log2(Double(frequency) / total)
-        }
-        let perByte = bits / total
-        let overhead =
-            perByte < 0.5 ? 1.5 * perByte : 0.8 * min(1, max(0, (6.2 - perByte) / 1.7))
-        return bits + overhead * total
+        return DeflateEstimate.bits(histogram[...], count: bytes)
     }
 }
 

@@ -35,14 +35,24 @@ final class ZlibCodec: @unchecked Sendable {
         }
     }
 
+    /// A part of the input that ends a deflate block, so it gets Huffman codes of its own.
+    struct Segment: Equatable {
+        /// Its length in bytes.
+        var length: Int
+        /// Whether deflate codes its bytes by Huffman codes alone, looking for no matches
+        /// (`Z_HUFFMAN_ONLY`): smaller and faster for noisy bytes (``DeflateEstimate``).
+        var huffmanOnly = false
+    }
+
     /// Appends the deflated form of `input` to `output`, as one zlib stream.
     ///
-    /// Each of `segments` (lengths adding up to `input.count`; the whole input when empty)
-    /// ends a deflate block, so each gets Huffman codes of its own: the byte planes of a
-    /// block's columns differ far more from each other than within themselves. Any inflate
-    /// reads the stream.
+    /// Each of `segments` (lengths adding up to `input.count`; the whole input, with
+    /// matches, when empty) ends a deflate block, so each gets Huffman codes of its own:
+    /// the byte planes of a block's columns differ far more from each other than within
+    /// themselves. Any inflate reads the stream, whichever way each block was made.
     func deflate(
-        _ input: UnsafeRawBufferPointer, segments: [Int] = [], appendingTo output: inout [UInt8]
+        _ input: UnsafeRawBufferPointer, segments: [Segment] = [],
+        appendingTo output: inout [UInt8]
     ) throws(Failure) {
         let stream = try deflateStream()
         // Room besides the bound of one stream for each segment's block: a stored block of it
@@ -50,6 +60,7 @@ final class ZlibCodec: @unchecked Sendable {
         let bound = Int(deflateBound(stream, uLong(input.count))) + 64 * segments.count
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: bound))
+        var huffmanOnly = false
         let code: Int32 = output.withUnsafeMutableBytes { out in
             stream.pointee.next_in = UnsafeMutablePointer(
                 mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
@@ -57,10 +68,17 @@ final class ZlibCodec: @unchecked Sendable {
                 to: Bytef.self)
             stream.pointee.avail_out = uInt(bound)
             var fed = 0
-            for length in segments.dropLast() where length > 0 {
-                guard fed + length < input.count else { break }
-                stream.pointee.avail_in = uInt(length)
-                fed += length
+            for (index, segment) in segments.enumerated() where segment.length > 0 {
+                // Between blocks (all input so far consumed), as zlib asks.
+                if segment.huffmanOnly != huffmanOnly {
+                    huffmanOnly = segment.huffmanOnly
+                    let code = deflateParams(
+                        stream, level, huffmanOnly ? Z_HUFFMAN_ONLY : Z_DEFAULT_STRATEGY)
+                    guard code == Z_OK else { return code }
+                }
+                guard index < segments.count - 1, fed + segment.length < input.count else { break }
+                stream.pointee.avail_in = uInt(segment.length)
+                fed += segment.length
                 let code = CZlibSystem.deflate(stream, Z_BLOCK)
                 guard code == Z_OK, stream.pointee.avail_in == 0 else {
                     return code == Z_OK ? Z_BUF_ERROR : code
@@ -71,6 +89,13 @@ final class ZlibCodec: @unchecked Sendable {
         }
         let produced = bound - Int(stream.pointee.avail_out)
         deflateReset(stream)
+        // The next call begins with matches, as a stream fresh from deflateInit; a stream
+        // that cannot be set back is dropped, and the next call makes another.
+        if huffmanOnly, deflateParams(stream, level, Z_DEFAULT_STRATEGY) != Z_OK {
+            deflateEnd(stream)
+            stream.deallocate()
+            deflater = nil
+        }
         guard code == Z_STREAM_END else { throw Failure(operation: "deflate", code: code) }
         output.removeLast(bound - produced)
     }

@@ -233,8 +233,11 @@ struct SeriesWriter: ~Copyable {
             BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
             ? existing.header : nil
         var newest: (key: Int64, block: StoredBlock)?
+        // Where the last part that outgrew its pages began: cut again once, then kept.
+        var recut: Int?
         while !parts.isEmpty {
             var planned = plan(&parts, bytesPerSample: perSample)
+            var overshot: Double?
             var encoded =
                 planned.count == 1
                 ? [
@@ -243,11 +246,17 @@ struct SeriesWriter: ~Copyable {
                         keeping: planned[0].count == merged.count ? keeping : nil,
                         segmented: !tailWrite)
                 ] : try encoder.encode(planned)
-            // A later part planned from the same estimate that outgrew its pages goes back,
-            // with the parts after it, to be cut again from the sizes just learnt.
-            if let over = encoded.indices.dropFirst().first(where: {
+            // A part that outgrew its pages (a fifth page for a few bytes) goes back, with the
+            // parts after it, to be cut again from the sizes just learnt; once, so a part that
+            // cannot shrink (samples sharing a start) is kept the second time.
+            if let over = encoded.indices.first(where: {
                 encoded[$0].count > SampleStorage.targetBlockBytes
+                    && planned[$0].startIndex != recut
             }) {
+                recut = planned[over].startIndex
+                // Aimed a little under: a shorter prefix of the same samples compresses a
+                // little worse.
+                overshot = 1.02 * Double(encoded[over].count) / Double(planned[over].count)
                 parts = merged[planned[over].startIndex...]
                 planned.removeSubrange(over...)
                 encoded.removeSubrange(over...)
@@ -262,6 +271,7 @@ struct SeriesWriter: ~Copyable {
                 perSample = Double(bytes.count) / Double(part.count)
                 newest = (key, stored)
             }
+            if let overshot { perSample = overshot }
         }
         // The newest part is the block the next commit rewrites; the earlier parts of a bulk
         // write are not worth the cache's room.
