@@ -50,24 +50,26 @@ enum DeflateEstimate {
     /// histogram says so, and they repeat themselves little more often than chance would (a
     /// run, or a pattern of up to eight bytes, is what matches shorten and a histogram does
     /// not see): a byte equals one up to eight before it at most a quarter more often than
-    /// two bytes drawn from the histogram are equal.
+    /// two bytes drawn from the histogram are equal, counted at up to 1,024 positions spread
+    /// over the bytes.
     static func prefersHuffmanOnly(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let counts = histogram(of: bytes)
         guard huffmanBits(counts[...]) < levelOneBits(counts[...], count: bytes.count),
             bytes.count > maximumLag
         else { return false }
-        // How often a byte equals the one `lag` before it, against how often two bytes
-        // drawn from the histogram are equal.
         let total = Double(bytes.count)
         let chance = counts.reduce(0.0) { $0 + Double($1) * Double($1) } / (total * total)
+        let step = max(1, (bytes.count - maximumLag) / 1_024)
         var equal = [Int](repeating: 0, count: maximumLag + 1)
+        var positions = 0
         equal.withUnsafeMutableBufferPointer { equal in
-            for index in maximumLag..<bytes.count {
+            for index in stride(from: maximumLag, to: bytes.count, by: step) {
                 let byte = bytes[index]
                 for lag in 1...maximumLag where bytes[index &- lag] == byte { equal[lag] &+= 1 }
+                positions &+= 1
             }
         }
-        let repeats = Double(equal.max() ?? 0) / Double(bytes.count - maximumLag)
+        let repeats = Double(equal.max() ?? 0) / Double(positions)
         return repeats <= chance + 0.25
     }
 
@@ -91,28 +93,61 @@ enum DeflateEstimate {
     /// The size of the histogram's bytes in its Huffman code plus the code's description,
     /// in bits. Deflate's code also holds the block's end, a symbol of weight 1: two byte
     /// values make a code of three symbols, not a bit each. A Huffman code's total length
-    /// is the sum of the weights of the nodes its construction merges; the leaves are sorted
-    /// once and the merged nodes come out in order, so two queues find each smallest pair.
+    /// is the sum of the weights of the nodes its construction merges; with the weights
+    /// sorted (a radix sort, a byte of the weights a pass) the merged nodes come out in
+    /// order, so two queues find each smallest pair. All on the stack: this runs for every
+    /// plane of every candidate coding of every block.
     private static func huffmanBits(_ histogram: Histogram) -> Double {
-        let leaves = ([1] + histogram.filter { $0 > 0 }).sorted()
-        var merged = [Int]()
-        merged.reserveCapacity(leaves.count)
-        var leaf = 0
-        var node = 0
-        var total = 0
-        func smallest() -> Int {
-            if node < merged.count, leaf == leaves.count || merged[node] < leaves[leaf] {
-                node += 1
-                return merged[node - 1]
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 257 + 256) { space in
+            var leaves = UnsafeMutableBufferPointer(rebasing: space[0..<257])
+            var spare = UnsafeMutableBufferPointer(rebasing: space[257..<514])
+            let merged = UnsafeMutableBufferPointer(rebasing: space[514..<771])
+            let buckets = UnsafeMutableBufferPointer(rebasing: space[771..<1_027])
+            var count = 1
+            leaves[0] = 1
+            var largest = 1
+            for frequency in histogram where frequency > 0 && count < 257 {
+                leaves[count] = frequency
+                largest = max(largest, frequency)
+                count += 1
             }
-            leaf += 1
-            return leaves[leaf - 1]
+            var shift = 0
+            while largest >> shift > 0 {
+                buckets.update(repeating: 0)
+                for index in 0..<count { buckets[(leaves[index] >> shift) & 255] += 1 }
+                var position = 0
+                for digit in 0..<256 {
+                    let size = buckets[digit]
+                    buckets[digit] = position
+                    position += size
+                }
+                for index in 0..<count {
+                    let digit = (leaves[index] >> shift) & 255
+                    spare[buckets[digit]] = leaves[index]
+                    buckets[digit] += 1
+                }
+                swap(&leaves, &spare)
+                shift += 8
+            }
+            var leaf = 0
+            var node = 0
+            var made = 0
+            var total = 0
+            func smallest() -> Int {
+                if node < made, leaf == count || merged[node] < leaves[leaf] {
+                    node += 1
+                    return merged[node - 1]
+                }
+                leaf += 1
+                return leaves[leaf - 1]
+            }
+            for _ in 1..<count {
+                let weight = smallest() + smallest()
+                total += weight
+                merged[made] = weight
+                made += 1
+            }
+            return Double(total + 5 * count)
         }
-        for _ in 1..<leaves.count {
-            let weight = smallest() + smallest()
-            total += weight
-            merged.append(weight)
-        }
-        return Double(total + 5 * leaves.count)
     }
 }
