@@ -195,7 +195,8 @@ struct BlockCodecTests {
         func resealed(_ bytes: [UInt8]) -> [UInt8] {
             var bytes = bytes
             let crc = bytes.withUnsafeBytes(BlockCodec.checksum(of:))
-            withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(68..<72, with: $0) }
+            let at = BlockCodec.checksumOffset(layout: BlockCodec.version)
+            withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(at..<(at + 4), with: $0) }
             return bytes
         }
         var decodedGood: [Sample] = []
@@ -262,6 +263,8 @@ struct BlockCodecTests {
         withUnsafeBytes(of: count.littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
         withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
         withUnsafeBytes(of: (count * 2).littleEndian) { bytes.replaceSubrange(64..<68, with: $0) }
+        // No gap is counted as not 0: the gap column is no longer sparse.
+        withUnsafeBytes(of: UInt32(0).littleEndian) { bytes.replaceSubrange(68..<72, with: $0) }
         #expect {
             try bytes.withUnsafeBytes { _ = try BlockCodec.header($0) }
         } throws: { "\($0)".contains("cannot inflate to 4000000000") }

@@ -227,7 +227,9 @@ struct MigrationTests {
         options.clock = clock.reading
         try await withTemporaryStore(options: options) { store, _ in
             #expect(
-                try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+                try store.appliedMigrations() == [
+                    "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+                ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
                 let start =
@@ -279,7 +281,9 @@ struct MigrationTests {
         }
         let reopened = try TrendStore(directory: directory.url)
         #expect(
-            try reopened.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+            try reopened.appliedMigrations() == [
+                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+            ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }
 }

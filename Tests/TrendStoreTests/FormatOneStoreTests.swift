@@ -5,8 +5,9 @@ import TestSupport
 @testable import TrendStore
 
 /// The stores of format 1 committed under `Fixtures/stores/format-1/` (FORMAT.md): every
-/// later release must open them and answer as their source file says. They are never
-/// regenerated; a change to what is stored comes with a migration that opens them.
+/// later release must open them and answer as their source file says, read-only as they
+/// are and writable after its migrations (format 2: ``BlockLayoutMigrationTests``). They
+/// are never regenerated; a change to what is stored comes with a migration that opens them.
 @Suite("Stores of format 1")
 struct FormatOneStoreTests {
     /// A committed store, with the zone and grid it was created with.
@@ -47,12 +48,18 @@ struct FormatOneStoreTests {
         var readOnly = StoreOptions()
         readOnly.readOnly = true
         let before = try TrendStore(directory: copy, options: readOnly)
-        try Self.expectAnswers(of: before, fixture: fixture, source: source)
+        // Read-only: nothing migrates; its blocks of layout 1 are read as they are.
+        #expect(try before.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+        try Self.expectAnswers(of: before, format: 1, fixture: fixture, source: source)
         await before.close()
 
+        // Writable: its blocks are rewritten in layout 2 and it records format 2.
         let store = try TrendStore(directory: copy)
-        #expect(try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
-        try Self.expectAnswers(of: store, fixture: fixture, source: source)
+        #expect(
+            try store.appliedMigrations() == [
+                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+            ])
+        try Self.expectAnswers(of: store, format: 2, fixture: fixture, source: source)
         // Writable: a new sample lands and the store still verifies.
         let late = Sample(
             startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,
@@ -67,9 +74,9 @@ struct FormatOneStoreTests {
     /// Checks the store's settings, samples, day curves, heatmap, statistics and cached
     /// weekday averages against `source`.
     private static func expectAnswers(
-        of store: TrendStore, fixture: Fixture, source: [String: [Sample]]
+        of store: TrendStore, format: Int, fixture: Fixture, source: [String: [Sample]]
     ) throws {
-        #expect(try store.formatVersion == 1)
+        #expect(try store.formatVersion == format)
         #expect(store.rollupGrid == fixture.grid)
         #expect(store.hourSummaryMinute == fixture.hourSummaryMinute)
         #expect(store.defaultTimeZone == fixture.zone)

@@ -17,7 +17,10 @@ struct OpenAndClockTests {
             [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1.5)], to: "energy",
             unit: "kcal")
         #expect(try store.series().map(\.sampleCount) == [1])
-        #expect(try store.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+        #expect(
+            try store.appliedMigrations() == [
+                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+            ])
         await store.close()
         let file = directory.url.appendingPathComponent("a-file")
         try Data("not a store".utf8).write(to: file)

@@ -9,14 +9,15 @@
 public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let zlib = ZlibCodec()
-    if bytes.count >= BlockCodec.headerSize {
-        let checksum = bytes.withUnsafeBytes {
-            ZlibCodec.crc32(
-                UnsafeRawBufferPointer(rebasing: $0[BlockCodec.headerSize...]),
-                continuing: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[..<68])))
-        }
+    // As a block of layout 1 and of layout 2 (the first byte set), each under its checksum.
+    for layout: UInt8 in [1, 2] where bytes.count >= BlockCodec.checksumOffset(layout: layout) + 4 {
         var block = bytes
-        withUnsafeBytes(of: checksum.littleEndian) { block.replaceSubrange(68..<72, with: $0) }
+        block[0] = layout
+        let checksum = block.withUnsafeBytes(BlockCodec.checksum(of:))
+        let at = BlockCodec.checksumOffset(layout: layout)
+        withUnsafeBytes(of: checksum.littleEndian) {
+            block.replaceSubrange(at..<(at + 4), with: $0)
+        }
         var samples: [Sample] = []
         block.withUnsafeBytes { _ = try? BlockCodec.decode($0, zlib: zlib, appendingTo: &samples) }
     }

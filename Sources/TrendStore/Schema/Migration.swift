@@ -65,7 +65,9 @@ enum Migrator {
     /// Every migration, oldest first.
     static let all: [Migration] = [
         Migration(
-            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply)
+            identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
+        Migration(
+            identifier: BlockLayoutMigration.identifier, batches: BlockLayoutMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

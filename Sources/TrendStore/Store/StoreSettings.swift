@@ -121,9 +121,11 @@ struct StoreSettings {
                 hourPhase: grid == .hour ? HourPhase(localHoursOf: zone) ?? .utc : .utc,
                 isNew: true)
         }
-        guard format == StorageFormat.current else {
+        guard StorageFormat.readable.contains(format) else {
             throw StoreError.incompatibleFormat(
-                "storage format \(format); this TrendStore reads format \(StorageFormat.current)")
+                "storage format \(format); this TrendStore reads formats "
+                    + "\(StorageFormat.readable.lowerBound) to \(StorageFormat.readable.upperBound)"
+            )
         }
         guard let zoneName = recorded.zoneIdentifier, let gridName = recorded.grid,
             let phaseMilliseconds = recorded.hourPhase

@@ -239,8 +239,9 @@ extension TrendStore {
         }
     }
 
-    /// The storage format the store's data is in: 1, the format of TrendStore 1.0, which
-    /// every later release opens (CHANGELOG.md).
+    /// The storage format the store's data is in: 2, or 1 (TrendStore 1.0's) in a store
+    /// opened read-only that no writable handle has migrated yet; every release opens both
+    /// (CHANGELOG.md).
     public nonisolated var formatVersion: Int {
         get throws {
             Int(try engine.read { try engine.tables.meta.settings(in: $0) }.format ?? 0)

@@ -1,11 +1,12 @@
-/// Encodes a sorted run of samples into one compressed, checksummed block (format 1), and
-/// back.
+/// Encodes a sorted run of samples into one compressed, checksummed block (layout 2), and
+/// back (layouts 1 and 2).
 ///
-/// Header (72 bytes, little-endian):
+/// Header (layout 2: 76 bytes; layout 1, of stores of storage format 1: 72, without the
+/// count at 68, its CRC-32 at 68), little-endian:
 ///
 /// | offset | size | field |
 /// |---|---|---|
-/// | 0 | 1 | block layout (1) |
+/// | 0 | 1 | block layout (2) |
 /// | 1 | 1 | value scheme (``ValueCoding/Scheme``) |
 /// | 2 | 1 | decimal exponent `e` |
 /// | 3 | 1 | decimal factor `f` |
@@ -22,23 +23,30 @@
 /// | 48 | 8 | duration reference (ms) |
 /// | 56 | 8 | value reference (the smallest integer of a decimal-offsets column) |
 /// | 64 | 4 | uncompressed payload length |
-/// | 68 | 4 | CRC-32 of bytes 0…67 and the compressed payload |
-/// | 72 | … | zlib-deflated payload |
+/// | 68 | 4 | gaps that are not 0 when the gap column is sparse, else 0 |
+/// | 72 | 4 | CRC-32 of bytes 0…71 and the compressed payload |
+/// | 76 | … | zlib-deflated payload |
 ///
 /// The payload holds three columns of zig-zag integers, each in its layout: durations minus
 /// the reference (a median of a few samples: ~0 for steady cadences); start gaps
 /// (`start − previous end`, the first against the smallest start); the value column of
 /// ``ValueCoding``; then each exception's position (4 bytes) and IEEE bits (8 bytes).
-/// Each column is stored as byte planes or bit-packed, whichever is estimated smaller after
-/// deflate (``ColumnLayout``).
+/// Each column is stored as byte planes or bit-packed (the gaps also sparse: layout 2),
+/// whichever is estimated smaller after deflate (``ColumnLayout``).
 /// Integer arithmetic wraps, so any Int64 times round-trip.
 enum BlockCodec {
-    /// The layout byte every block begins with.
-    static let version: UInt8 = 1
-    static let headerSize = 72
+    /// The layout byte every block written begins with.
+    static let version: UInt8 = 2
+    /// The header size of the blocks written.
+    static let headerSize = 76
+
+    /// Where a block of `layout` (1 or 2) stores its CRC-32; its header ends 4 bytes after.
+    static func checksumOffset(layout: UInt8) -> Int { layout == 1 ? 68 : 72 }
 
     /// What a block's header says, readable without inflating the payload.
     struct Header {
+        /// The block's layout, 1 or 2.
+        var layout: UInt8
         var count: Int
         var exceptionCount: Int
         var minimumStart: Int64
@@ -63,6 +71,9 @@ enum BlockCodec {
         var exceptionOffset: Int { valueOffset + layouts.value.byteCount(of: count) }
 
         var payloadLength: Int { exceptionOffset + exceptionCount * 12 }
+
+        /// The header's size in bytes: where the compressed payload starts.
+        var size: Int { checksumOffset(layout: layout) + 4 }
     }
 
     /// Encodes `samples`, which must be sorted by `(start, end)` with unique identities, as a
@@ -110,7 +121,7 @@ enum BlockCodec {
             values[index] = sample.value
         }
         let coded: ValueCoding.Encoded
-        let layouts: Header.Layouts
+        var layouts: Header.Layouts
         if let previous, previous.layouts.duration.holds(durations),
             previous.layouts.gap.holds(gaps),
             let kept = ValueCoding.encode(
@@ -118,11 +129,13 @@ enum BlockCodec {
         {
             coded = kept
             layouts = previous.layouts
+            layouts.gap = layouts.gap.fitted(to: gaps)
         } else {
             coded = ValueCoding.encode(values)
             layouts = Header.Layouts(
                 duration: ColumnLayout.chosen(for: durations).layout,
-                gap: ColumnLayout.chosen(for: gaps).layout, value: coded.layout)
+                gap: ColumnLayout.chosen(for: gaps, allowsSparse: true).layout,
+                value: coded.layout)
         }
         var payload = [UInt8]()
         payload.reserveCapacity(
@@ -154,6 +167,7 @@ enum BlockCodec {
         block.appendLittleEndian(reference)
         block.appendLittleEndian(coded.parameters.reference)
         block.appendLittleEndian(UInt32(payload.count))
+        block.appendLittleEndian(UInt32(layouts.gap.nonzero))
         block.appendLittleEndian(UInt32(0))  // checksum, filled in below
         var bytes = block.bytes
         let lengths =
@@ -164,24 +178,30 @@ enum BlockCodec {
             try zlib.deflate($0, segments: segments, appendingTo: &bytes)
         }
         let checksum = bytes.withUnsafeBytes(checksum(of:))
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(68..<72, with: $0) }
+        let at = checksumOffset(layout: version)
+        withUnsafeBytes(of: checksum.littleEndian) {
+            bytes.replaceSubrange(at..<(at + 4), with: $0)
+        }
         return bytes
     }
 
-    /// The CRC-32 of a block's first 68 header bytes and its compressed payload.
+    /// The CRC-32 of a block's header bytes before its checksum and its compressed payload,
+    /// for the layout its first byte states; the caller has checked that the header is there.
     static func checksum(of block: UnsafeRawBufferPointer) -> UInt32 {
-        let header = ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: block[..<68]))
+        let at = checksumOffset(layout: block[0])
+        let header = ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: block[..<at]))
         return ZlibCodec.crc32(
-            UnsafeRawBufferPointer(rebasing: block[headerSize...]), continuing: header)
+            UnsafeRawBufferPointer(rebasing: block[(at + 4)...]), continuing: header)
     }
 
     /// Reads the header of an encoded block without touching the payload.
     static func header(_ bytes: UnsafeRawBufferPointer) throws(BlockDamage) -> Header {
-        guard bytes.count >= headerSize else {
-            throw BlockDamage(reason: "\(bytes.count) bytes is shorter than a block header")
+        guard let layout = bytes.first, layout == 1 || layout == 2 else {
+            throw BlockDamage(reason: "unknown block layout \(bytes.first.map(String.init) ?? "")")
         }
-        guard bytes[0] == version else {
-            throw BlockDamage(reason: "unknown block layout \(bytes[0])")
+        let size = checksumOffset(layout: layout) + 4
+        guard bytes.count >= size else {
+            throw BlockDamage(reason: "\(bytes.count) bytes is shorter than a block header")
         }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             bytes.littleEndian(at: offset, as: T.self)
@@ -195,17 +215,22 @@ enum BlockCodec {
         guard ValueCoding.isValid(values) else {
             throw BlockDamage(reason: "invalid value parameters")
         }
+        let count = Int(load(8, UInt32.self))
+        let nonzeroGaps = layout == 1 ? 0 : Int(load(68, UInt32.self))
+        // Only layout 2's gap column may be sparse, with at most `count` gaps not 0.
         guard let duration = ColumnLayout(headerByte: bytes[4]),
-            let gap = ColumnLayout(headerByte: bytes[5]),
-            let value = ColumnLayout(headerByte: bytes[6])
+            let gap = ColumnLayout(headerByte: bytes[5], nonzero: nonzeroGaps),
+            let value = ColumnLayout(headerByte: bytes[6]),
+            !duration.isSparse, !value.isSparse, !gap.isSparse || layout == 2,
+            gap.isSparse || nonzeroGaps == 0, nonzeroGaps <= count
         else { throw BlockDamage(reason: "invalid column layouts") }
         let header = Header(
-            count: Int(load(8, UInt32.self)), exceptionCount: Int(load(12, UInt32.self)),
+            layout: layout, count: count, exceptionCount: Int(load(12, UInt32.self)),
             minimumStart: load(16, Int64.self), maximumStart: load(24, Int64.self),
             maximumEnd: load(32, Int64.self), valueSum: Double(bitPattern: load(40, UInt64.self)),
             durationReference: load(48, Int64.self), values: values,
             layouts: Header.Layouts(duration: duration, gap: gap, value: value),
-            checksum: load(68, UInt32.self))
+            checksum: load(size - 4, UInt32.self))
         let storedLength = Int(load(64, UInt32.self))
         guard header.count > 0, header.exceptionCount <= header.count,
             storedLength == header.payloadLength
@@ -214,11 +239,9 @@ enum BlockCodec {
                 reason: "header claims \(header.count) samples in \(storedLength) payload bytes")
         }
         // Refused before inflating: it would first allocate for nothing.
-        guard storedLength <= (bytes.count - headerSize) * ZlibCodec.maximumExpansion else {
+        guard storedLength <= (bytes.count - size) * ZlibCodec.maximumExpansion else {
             throw BlockDamage(
-                reason:
-                    "\(bytes.count - headerSize) compressed bytes cannot inflate to \(storedLength)"
-            )
+                reason: "\(bytes.count - size) compressed bytes cannot inflate to \(storedLength)")
         }
         return header
     }
@@ -238,7 +261,7 @@ enum BlockCodec {
             byteCount: header.payloadLength, alignment: 8)
         defer { payload.deallocate() }
         do {
-            try zlib.inflate(UnsafeRawBufferPointer(rebasing: bytes[headerSize...]), into: payload)
+            try zlib.inflate(UnsafeRawBufferPointer(rebasing: bytes[header.size...]), into: payload)
         } catch {
             throw BlockDamage(reason: "\(error)")
         }
@@ -254,7 +277,8 @@ enum BlockCodec {
             first.deallocate()
             second.deallocate()
         }
-        ColumnReader(
+        // Planes and packed columns always unpack; a sparse gap column checks its bitmap.
+        _ = ColumnReader(
             payload: base, offset: header.valueOffset, count: count, layout: header.layouts.value
         ).unpack(into: first)
         ValueCoding.decode(header.values, count: count, column: { first[$0] }, into: values)
@@ -274,11 +298,13 @@ enum BlockCodec {
         var valueSum = 0.0
         var maximumEnd = Int64.min
         var maximumStart = Int64.min
-        ColumnReader(payload: base, offset: 0, count: count, layout: header.layouts.duration)
+        _ = ColumnReader(payload: base, offset: 0, count: count, layout: header.layouts.duration)
             .unpack(into: first)
-        ColumnReader(
-            payload: base, offset: header.gapOffset, count: count, layout: header.layouts.gap
-        ).unpack(into: second)
+        guard
+            ColumnReader(
+                payload: base, offset: header.gapOffset, count: count, layout: header.layouts.gap
+            ).unpack(into: second)
+        else { throw BlockDamage(reason: "the gap bitmap disagrees with the header's count") }
         let decoded = [Sample](unsafeUninitializedCapacity: count) { out, initialized in
             ByteColumns.forEachSpan(
                 count: count, durations: UnsafeBufferPointer(first),
@@ -313,7 +339,7 @@ enum BlockCodec {
 }
 
 /// Thrown when a stored block cannot be read: its checksum, header or payload is not what
-/// a writer of format 1 leaves.
+/// a writer of layout 1 or 2 leaves.
 struct BlockDamage: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }

@@ -50,6 +50,7 @@ struct MetaTable: Sendable {
     private static let derivationKey = Array("key-derivation".utf8)
     private static let keyCheckKey = Array("key-check".utf8)
     private static let incompleteCopyKey = Array("incomplete-copy".utf8)
+    private static let blockRewriteKey = Array("block-rewrite-position".utf8)
     /// What the key-check record seals.
     private static let keyCheckText = Array("trendstore-key-check".utf8)
 
@@ -207,6 +208,35 @@ struct MetaTable: Sendable {
     {
         try table.put(
             Array(identifiers.joined(separator: "\n").utf8), forKey: Self.migrationsKey, in: txn)
+    }
+
+    /// Where the rewrite of layout-1 blocks resumes (a series id and a block's first start),
+    /// or `nil`: from the first block. A record of another width is read as `nil`.
+    func blockRewritePosition<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
+        -> (series: UInt32, firstStart: Int64)?
+    {
+        try table.withValue(forKey: Self.blockRewriteKey, in: txn) { bytes in
+            bytes.count == 12
+                ? (
+                    bytes.littleEndian(at: 0, as: UInt32.self),
+                    bytes.littleEndian(at: 4, as: Int64.self)
+                )
+                : nil
+        } ?? nil
+    }
+
+    /// Records where the rewrite of layout-1 blocks resumes; `nil` removes the record.
+    func setBlockRewritePosition(
+        _ position: (series: UInt32, firstStart: Int64)?, in txn: borrowing WriteTransaction
+    ) throws {
+        guard let position else {
+            _ = try table.delete(forKey: Self.blockRewriteKey, in: txn)
+            return
+        }
+        try table.put(
+            withUnsafeBytes(of: position.series.littleEndian, Array.init)
+                + withUnsafeBytes(of: position.firstStart.littleEndian, Array.init),
+            forKey: Self.blockRewriteKey, in: txn)
     }
 
     /// The id the next new series gets.
