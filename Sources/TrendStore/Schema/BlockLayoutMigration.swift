@@ -5,8 +5,8 @@ import LMDB
 /// a gap column mostly of zeros is stored sparse), the same samples under the same keys,
 /// ``blocksPerBatch`` blocks a transaction.
 ///
-/// The first batch records storage format 2, so a build that reads only format 1 refuses
-/// the store from then on rather than meet blocks it cannot read; every batch records where
+/// Every batch records storage format 2 (from the first on, a build that reads only format 1
+/// refuses the store rather than meet blocks it cannot read); every batch records where
 /// the next one resumes (`meta`'s `block-rewrite-position`) in its own transaction, so a
 /// crash resumes after the last committed batch, and the last one removes that record as
 /// the migration is recorded. A store read meanwhile answers the same: this build reads

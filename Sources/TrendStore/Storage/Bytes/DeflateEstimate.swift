@@ -13,8 +13,9 @@ import Foundation
 ///   1.5 `H` for nearly constant ones, whose runs only matches shorten;
 /// - Huffman codes alone (zlib's `Z_HUFFMAN_ONLY`): exactly the Huffman code of the
 ///   histogram, plus about 5 bits a symbol for the code's description. On the noisy byte
-///   planes of watch data (a gap that is 0 seven times in ten, jittering durations) this
-///   is 10–25% smaller than level 1, and faster.
+///   planes of watch data this is smaller than level 1, and faster: a plane that is 0 seven
+///   times in ten and noisy otherwise, 906 bytes per 3,000 against 1,237; a watch's gap
+///   column as planes 22% smaller, its durations 5%.
 enum DeflateEstimate {
     /// A byte histogram: 256 counts.
     typealias Histogram = ArraySlice<Int>
