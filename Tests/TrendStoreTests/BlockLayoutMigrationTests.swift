@@ -133,6 +133,27 @@ struct BlockLayoutMigrationTests {
         #expect(try await store.verify().isHealthy)
     }
 
+    @Test("a store of a later format (3) is refused with its format, writable or read-only")
+    func laterFormatIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let store = try TrendStore(directory: directory.url)
+            try store.engine.write { txn, _ in
+                try txn.put(
+                    [3, 0, 0, 0], forKey: Array("storage-format".utf8),
+                    in: store.engine.tables.meta.database)
+            }
+            await store.close()
+        }
+        let refusal = StoreError.incompatibleFormat(
+            "storage format 3; this TrendStore reads formats 1 to 2")
+        #expect(throws: refusal) { try TrendStore(directory: directory.url) }
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        #expect(throws: refusal) { try TrendStore(directory: directory.url, options: readOnly) }
+    }
+
     /// How long a migrating import takes from process start, measured once, so kills spread over it.
     static let importDuration: Double = {
         let directory = try! TemporaryDirectory()
