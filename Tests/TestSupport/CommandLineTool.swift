@@ -35,6 +35,16 @@ public enum CommandLineTool {
         return (process, output)
     }
 
+    /// Starts the tool with `arguments`, kills it with SIGKILL after `delay` and waits for
+    /// it to end; returns the pipe holding what it printed before.
+    public static func killed(_ arguments: [String], after delay: Duration) async throws -> Pipe {
+        let (process, output) = try start(arguments)
+        try await Task.sleep(for: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return output
+    }
+
     /// Runs the tool (with `environment` added) to the end and returns its exit status and
     /// output.
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws

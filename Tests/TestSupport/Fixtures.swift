@@ -12,6 +12,17 @@ public enum Fixtures {
     public static func path(_ relative: String) -> String {
         root.appendingPathComponent(relative).path
     }
+
+    /// A copy of the committed store `relative` (its `data.mdb`) in a new `store` folder of
+    /// `directory`, to open and change without touching the committed file.
+    public static func copyOfStore(_ relative: String, in directory: URL) throws -> URL {
+        let copy = directory.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: path(relative) + "/data.mdb",
+            toPath: copy.appendingPathComponent("data.mdb").path)
+        return copy
+    }
 }
 
 /// Parses an ISO-8601 timestamp with Foundation's own formatter, for independent checks.

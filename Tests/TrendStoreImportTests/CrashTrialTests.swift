@@ -45,15 +45,13 @@ struct CrashTrialTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var random = SeededGenerator(seed: UInt64(trial))
-        let (child, output) = try CommandLineTool.start([
-            "import", Self.csv.path, "--store", directory.url.path, "--batch-size",
-            String(Self.batch), "--report-commits",
-        ])
-        try await Task.sleep(
-            for: .milliseconds(
+        let output = try await CommandLineTool.killed(
+            [
+                "import", Self.csv.path, "--store", directory.url.path, "--batch-size",
+                String(Self.batch), "--report-commits",
+            ],
+            after: .milliseconds(
                 Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
         let reported =
             String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").filter { $0.hasPrefix("committed ") }.compactMap {

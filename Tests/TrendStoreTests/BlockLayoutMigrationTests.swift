@@ -15,16 +15,6 @@ private let trialCount =
 struct BlockLayoutMigrationTests {
     static let fixture = "stores/format-1/irregular-240-days"
 
-    /// A copy of the fixture in `directory`.
-    static func copyOfFixture(in directory: TemporaryDirectory) throws -> URL {
-        let copy = directory.url.appendingPathComponent("store")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Fixtures.path(fixture) + "/data.mdb",
-            toPath: copy.appendingPathComponent("data.mdb").path)
-        return copy
-    }
-
     /// Every series' samples, read from a read-only handle (which migrates nothing).
     static func samples(at store: URL) throws -> [String: [Sample]] {
         var options = StoreOptions()
@@ -40,7 +30,7 @@ struct BlockLayoutMigrationTests {
     static let before: [String: [Sample]] = {
         let directory = try! TemporaryDirectory()
         defer { directory.remove() }
-        return try! samples(at: try! copyOfFixture(in: directory))
+        return try! samples(at: try! Fixtures.copyOfStore(fixture, in: directory.url))
     }()
 
     /// The layout of each block of `store`, and their bytes in all.
@@ -66,7 +56,7 @@ struct BlockLayoutMigrationTests {
     func migratesInPlace() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let copy = try Self.copyOfFixture(in: directory)
+        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
         var readOnly = StoreOptions()
         readOnly.readOnly = true
         let old = try TrendStore(directory: copy, options: readOnly)
@@ -97,41 +87,39 @@ struct BlockLayoutMigrationTests {
                 == nil)
     }
 
-    @Test("an encrypted store of format 1 is migrated under its key: blocks resealed, same samples")
-    func migratesEncrypted() async throws {
-        let fixture = "stores/format-1/los-angeles-encrypted"
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = directory.url.appendingPathComponent("store")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Fixtures.path(fixture) + "/data.mdb",
-            toPath: copy.appendingPathComponent("data.mdb").path)
-        let hex = try String(contentsOfFile: Fixtures.path(fixture) + "/key.hex", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let keyBytes = stride(from: 0, to: hex.count, by: 2).map {
-            UInt8(hex.dropFirst($0).prefix(2), radix: 16)!
-        }
-        var options = StoreOptions()
-        options.encryptionKey = try EncryptionKey(rawBytes: keyBytes)
-        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+    #if Encryption
+        @Test(
+            "an encrypted store of format 1 is migrated under its key: blocks resealed, same samples"
+        )
+        func migratesEncrypted() async throws {
+            let fixture = "stores/format-1/los-angeles-encrypted"
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let copy = try Fixtures.copyOfStore(fixture, in: directory.url)
+            var options = StoreOptions()
+            options.encryptionKey = try #require(
+                try encryptionKey(inFile: Fixtures.path(fixture) + "/key.hex"))
+            let source = try independentlyReadSamples(
+                Fixtures.path("stores/format-1/source.csv"))
 
-        var readOnly = options
-        readOnly.readOnly = true
-        let old = try TrendStore(directory: copy, options: readOnly)
-        #expect(try old.formatVersion == 1)
-        #expect(Set(try Self.blocks(of: old).layouts) == [1])
-        await old.close()
+            var readOnly = options
+            readOnly.readOnly = true
+            let old = try TrendStore(directory: copy, options: readOnly)
+            #expect(try old.formatVersion == 1)
+            #expect(Set(try Self.blocks(of: old).layouts) == [1])
+            await old.close()
 
-        let store = try TrendStore(directory: copy, options: options)
-        #expect(try store.formatVersion == 2)
-        #expect(Set(try Self.blocks(of: store).layouts) == [2])
-        #expect(try store.encryptionCipher == "AES-256-GCM")
-        for (name, samples) in source {
-            #expect(try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            let store = try TrendStore(directory: copy, options: options)
+            #expect(try store.formatVersion == 2)
+            #expect(Set(try Self.blocks(of: store).layouts) == [2])
+            #expect(try store.encryptionCipher == "AES-256-GCM")
+            for (name, samples) in source {
+                #expect(
+                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            }
+            #expect(try await store.verify().isHealthy)
         }
-        #expect(try await store.verify().isHealthy)
-    }
+    #endif
 
     @Test("a store of a later format (3) is refused with its format, writable or read-only")
     func laterFormatIsRefused() async throws {
@@ -158,7 +146,7 @@ struct BlockLayoutMigrationTests {
     static let importDuration: Double = {
         let directory = try! TemporaryDirectory()
         defer { directory.remove() }
-        let copy = try! copyOfFixture(in: directory)
+        let copy = try! Fixtures.copyOfStore(fixture, in: directory.url)
         let started = Date()
         _ = try! CommandLineTool.run(["import", lateCSV(in: directory), "--store", copy.path])
         return Date().timeIntervalSince(started)
@@ -178,16 +166,12 @@ struct BlockLayoutMigrationTests {
     func killDuringMigration(trial: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let copy = try Self.copyOfFixture(in: directory)
+        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
         var random = SeededGenerator(seed: UInt64(trial) &+ 1_000)
-        let (child, _) = try CommandLineTool.start([
-            "import", try Self.lateCSV(in: directory), "--store", copy.path,
-        ])
-        try await Task.sleep(
-            for: .milliseconds(
+        _ = try await CommandLineTool.killed(
+            ["import", try Self.lateCSV(in: directory), "--store", copy.path],
+            after: .milliseconds(
                 Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
 
         // Between batches, read-only: the samples as they were, whatever layout each block is in.
         var stored = try Self.samples(at: copy)

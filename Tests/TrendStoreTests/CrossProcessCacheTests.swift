@@ -55,12 +55,9 @@ struct CrossProcessCacheTests {
             }
         }
         // The child opens the store read-write, which runs the missing migration, and is killed at some moment.
-        let (child, _) = try CommandLineTool.start([
-            "cache", "refresh", "--series", "series-0", "--store", directory.url.path,
-        ])
-        try await Task.sleep(for: .milliseconds(30 + 60 * trial))
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        _ = try await CommandLineTool.killed(
+            ["cache", "refresh", "--series", "series-0", "--store", directory.url.path],
+            after: .milliseconds(30 + 60 * trial))
 
         let reopened = try TrendStore(
             directory: directory.url,

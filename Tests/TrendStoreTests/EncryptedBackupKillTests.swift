@@ -20,8 +20,8 @@
             for file in [keyFile, newKeyFile] {
                 #expect(try CommandLineTool.run(["keygen", "--out", file]).status == 0)
             }
-            let key = try #require(try Self.key(keyFile))
-            let newKey = try #require(try Self.key(newKeyFile))
+            let key = try #require(try encryptionKey(inFile: keyFile))
+            let newKey = try #require(try encryptionKey(inFile: newKeyFile))
             var options = StoreOptions()
             options.encryptionKey = key
             options.durability = .none
@@ -41,13 +41,11 @@
             var outcomes: [String] = []
             for trial in 0..<8 {
                 let target = directory.url.appendingPathComponent("copy-\(trial)")
-                let (child, _) = try CommandLineTool.start([
-                    "backup", target.path, "--store", original.path, "--key-file", keyFile,
-                    "--new-key-file", newKeyFile,
-                ])
-                try await Task.sleep(for: .milliseconds(40 + 450 * trial))
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
+                _ = try await CommandLineTool.killed(
+                    [
+                        "backup", target.path, "--store", original.path, "--key-file", keyFile,
+                        "--new-key-file", newKeyFile,
+                    ], after: .milliseconds(40 + 450 * trial))
                 #expect(try Self.digest(original, options) == before, "trial \(trial)")
                 var copyOptions = StoreOptions()
                 copyOptions.encryptionKey = newKey
@@ -78,19 +76,5 @@
             return "\(try store.series()) \(report.samplesChecked) \(report.rollupsChecked)"
         }
 
-        /// The key in a file `trendstore keygen` wrote.
-        static func key(_ path: String) throws -> EncryptionKey? {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            var bytes: [UInt8] = []
-            var index = text.startIndex
-            while index < text.endIndex {
-                let next = text.index(index, offsetBy: 2)
-                guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
-            }
-            return try EncryptionKey(rawBytes: bytes)
-        }
     }
 #endif

@@ -37,11 +37,7 @@ struct FormatOneStoreTests {
     func opensAndAnswers(_ fixture: Fixture) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let copy = directory.url.appendingPathComponent("store")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Fixtures.path(fixture.directory) + "/data.mdb",
-            toPath: copy.appendingPathComponent("data.mdb").path)
+        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
         // Figures computed without the engine: the source file read by plain splitting, the
         // 30-second wall-clock reference and the reference statistics.
         let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))

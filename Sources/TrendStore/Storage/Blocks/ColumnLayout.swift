@@ -74,9 +74,14 @@ enum ColumnLayout: Equatable {
         }
     }
 
-    /// The payload bytes `count` values take.
+    /// The payload bytes `count` values take (what ``segments(of:)`` add up to, without
+    /// making them: every block read computes its columns' offsets).
     func byteCount(of count: Int) -> Int {
-        segments(of: count).reduce(0, +)
+        switch self {
+        case .planes(let width): count * width
+        case .packed(let bits): PackedColumn(base: 0, width: bits).byteCount(of: count)
+        case .sparse(let width, let nonzero): (count + 7) / 8 + nonzero * width
+        }
     }
 
     /// The lengths of the parts of the column's bytes that each deflate best alone: its
@@ -84,7 +89,7 @@ enum ColumnLayout: Equatable {
     func segments(of count: Int) -> [Int] {
         switch self {
         case .planes(let width): Array(repeating: count, count: width)
-        case .packed(let bits): [PackedColumn(base: 0, width: bits).byteCount(of: count)]
+        case .packed: [byteCount(of: count)]
         case .sparse(let width, let nonzero):
             [(count + 7) / 8] + Array(repeating: nonzero, count: width)
         }

@@ -28,7 +28,8 @@ extension SampleStorage {
                 series: record.id, startingFrom: from, through: .max, in: txn,
                 reaches: { _, _ in false }
             ) { firstStart, bytes in
-                guard (try? BlockCodec.header(bytes))?.layout == 1 else { return true }
+                // The layout byte alone: decoding checks the rest.
+                guard bytes.first == 1 else { return true }
                 var samples: [Sample] = []
                 guard (try? BlockCodec.decode(bytes, zlib: zlib, appendingTo: &samples)) != nil
                 else { return true }
