@@ -39,9 +39,30 @@ final class ZlibCodec: @unchecked Sendable {
     struct Segment: Equatable {
         /// Its length in bytes.
         var length: Int
-        /// Whether deflate codes its bytes by Huffman codes alone, looking for no matches
-        /// (`Z_HUFFMAN_ONLY`): smaller and faster for noisy bytes (``DeflateEstimate``).
-        var huffmanOnly = false
+        /// How deflate looks for matches in it (``DeflateEstimate/strategy(for:)``).
+        var strategy = Strategy.matches
+    }
+
+    /// How deflate codes a segment's bytes. Any inflate reads each.
+    enum Strategy: Equatable {
+        /// Matches found by the stream's level (1: zlib's fast matcher), then Huffman codes.
+        case matches
+        /// Huffman codes of the bytes alone, no matches (`Z_HUFFMAN_ONLY`): smaller and
+        /// faster for noisy bytes.
+        case huffmanOnly
+        /// Huffman codes of the bytes, with each run of one byte value as a match at
+        /// distance 1 and no search for others (`Z_RLE`): smaller for noisy bytes among
+        /// long runs, such as a plane that is 0 but for rare outliers.
+        case runs
+
+        /// zlib's name for it.
+        fileprivate var zlibStrategy: Int32 {
+            switch self {
+            case .matches: Z_DEFAULT_STRATEGY
+            case .huffmanOnly: Z_HUFFMAN_ONLY
+            case .runs: Z_RLE
+            }
+        }
     }
 
     /// Appends the deflated form of `input` to `output`, as one zlib stream.
@@ -60,7 +81,7 @@ final class ZlibCodec: @unchecked Sendable {
         let bound = Int(deflateBound(stream, uLong(input.count))) + 64 * segments.count
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: bound))
-        var huffmanOnly = false
+        var strategy = Strategy.matches
         let code: Int32 = output.withUnsafeMutableBytes { out in
             stream.pointee.next_in = UnsafeMutablePointer(
                 mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
@@ -70,10 +91,9 @@ final class ZlibCodec: @unchecked Sendable {
             var fed = 0
             for (index, segment) in segments.enumerated() where segment.length > 0 {
                 // Between blocks (all input so far consumed), as zlib asks.
-                if segment.huffmanOnly != huffmanOnly {
-                    huffmanOnly = segment.huffmanOnly
-                    let code = deflateParams(
-                        stream, level, huffmanOnly ? Z_HUFFMAN_ONLY : Z_DEFAULT_STRATEGY)
+                if segment.strategy != strategy {
+                    strategy = segment.strategy
+                    let code = deflateParams(stream, level, strategy.zlibStrategy)
                     guard code == Z_OK else { return code }
                 }
                 guard index < segments.count - 1, fed + segment.length < input.count else { break }
@@ -91,7 +111,7 @@ final class ZlibCodec: @unchecked Sendable {
         deflateReset(stream)
         // The next call begins with matches, as a stream fresh from deflateInit; a stream
         // that cannot be set back is dropped, and the next call makes another.
-        if huffmanOnly, deflateParams(stream, level, Z_DEFAULT_STRATEGY) != Z_OK {
+        if strategy != .matches, deflateParams(stream, level, Z_DEFAULT_STRATEGY) != Z_OK {
             deflateEnd(stream)
             stream.deallocate()
             deflater = nil
