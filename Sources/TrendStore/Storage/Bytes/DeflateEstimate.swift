@@ -73,9 +73,7 @@ enum DeflateEstimate {
         let chance = counts.reduce(0.0) { $0 + Double($1) * Double($1) } / (total * total)
         // Runs make a byte equal to the few before it about as often as to the one before;
         // a pattern, more often to one further back.
-        if runs < huffman, runs < levelOne, farther <= max(chance, previous) + 0.25 {
-            return .runs
-        }
+        if runs < huffman, farther <= max(chance, previous) + 0.25 { return .runs }
         if huffman < levelOne, max(previous, farther) <= chance + 0.25 { return .huffmanOnly }
         return .matches
     }
@@ -170,8 +168,9 @@ enum DeflateEstimate {
     }
 
     /// The size of the histogram's symbols (bytes, or the literals and match lengths of
-    /// ``runsBits(_:histogram:huffman:)``) in their Huffman code plus the code's description, in bits. Deflate's code also holds the block's end, a symbol of weight 1: two byte
-    /// values make a code of three symbols, not a bit each. A Huffman code's total length
+    /// ``runsBits(_:histogram:huffman:)``) in their Huffman code plus the code's
+    /// description, in bits. Deflate's code also holds the block's end, a symbol of weight 1:
+    /// two byte values make a code of three symbols, not a bit each. A Huffman code's total length
     /// is the sum of the weights of the nodes its construction merges; with the weights
     /// sorted (a radix sort, a byte of the weights a pass) the merged nodes come out in
     /// order, so two queues find each smallest pair. All on the stack: this runs for every
