@@ -98,6 +98,59 @@ struct HourSummaryTests {
         }
     }
 
+    @Test(
+        "a day's summary built from its rollup is the one built from its stored row, byte for byte, in every phase, both kinds, both row layouts"
+    )
+    func summaryFromRollupMatchesRow() throws {
+        let day: Int64 = 20_400
+        let dayStart = day * TimeGrid.day
+        var checked = 0
+        for seed in 0..<16 {
+            var generator = SampleGenerator(seed: seed)
+            let minutes = generator.minuteSamples(from: dayStart - 90_000, count: 1_500)
+            let awkward = generator.awkwardSamples(
+                in: (dayStart - TimeGrid.day)..<(dayStart + 2 * TimeGrid.day), count: 200)
+            // Decimal values (the exact form), any values (the `Double` form), a `-0.0`
+            // crossing in, a lone sample.
+            let decimal = awkward.map {
+                Sample(
+                    startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds,
+                    value: ($0.value * 100).rounded() / 100)
+            }
+            let edge = Sample(
+                startMilliseconds: dayStart - 1, endMilliseconds: dayStart + 899_999, value: -0.0)
+            let sets = [minutes, minutes + decimal, awkward, decimal + [edge], [edge], []]
+            for samples in sets {
+                let sorted = samples.sorted {
+                    ($0.startMilliseconds, $0.endMilliseconds)
+                        < ($1.startMilliseconds, $1.endMilliseconds)
+                }
+                for kind in [SeriesKind.cumulative, .discrete] {
+                    let rollup = DayRollup.build(day: day, kind: kind, from: sorted)
+                    for quarters in 0...3 {
+                        let phase = try #require(
+                            HourPhase(milliseconds: Int64(quarters) * TimeGrid.quarterHour))
+                        let fromRollup = HourSummaryCodec.segment(
+                            DayHours.build(from: rollup, phase: phase), day: day, series: 4)
+                        for row in [
+                            RollupRowCodec.encode(rollup), RollupRowCodec.encodeFull(rollup),
+                        ] {
+                            let fromRow = try row.withUnsafeBytes {
+                                HourSummaryCodec.segment(
+                                    try DayHours.build(fromRow: $0, day: day, phase: phase),
+                                    day: day, series: 4)
+                            }
+                            #expect(
+                                fromRollup == fromRow, "seed \(seed), \(kind), phase \(quarters)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 16 * 6 * 2 * 4 * 2)
+    }
+
     /// Every key and value of the store's `hours` database.
     private static func hourRows(of store: TrendStore) throws -> [[UInt8]: [UInt8]] {
         try store.engine.read { txn in

@@ -229,6 +229,37 @@ struct RollupGridTests {
     }
 
     @Test(
+        "a deletion that empties the newest day keeps the row of the newest day with samples left, as a rebuild encodes it"
+    )
+    func deletionKeepsNewestRemainingRow() async throws {
+        try await withTemporaryStore(options: Self.hourGrid) { store, _ in
+            let dayStart: Int64 = 19_700 * TimeGrid.day
+            let samples = (0..<(4 * 1_440)).map { minute -> Sample in
+                let start = dayStart + Int64(minute) * 60_000
+                return Sample(
+                    startMilliseconds: start, endMilliseconds: start + 30_000,
+                    value: Double(minute % 11) + 0.5)
+            }
+            try await store.write(samples, to: "energy", unit: "kcal")
+            #expect(try Self.rowDays(of: store) == [19_702, 19_703])
+            // From noon of the first day: that day keeps its morning, the three after it are
+            // emptied, so the first day's row is the one kept.
+            let noon = dayStart + TimeGrid.day / 2
+            _ = try await store.deleteSamples(
+                of: "energy", from: Date(milliseconds: noon),
+                to: Date(milliseconds: dayStart + 4 * TimeGrid.day))
+            let rows = try Self.contents(of: store, \.days.database)
+            #expect(try Self.rowDays(of: store) == [19_700])
+            let left = samples.filter { $0.startMilliseconds < noon }
+            let expected = RollupRowCodec.encode(
+                DayRollup.build(day: 19_700, kind: .cumulative, from: left))
+            #expect(rows.values.first == expected)
+            let report = try await store.verify()
+            #expect(report.isHealthy, "\(report.problems)")
+        }
+    }
+
+    @Test(
         "single-sample writes give the summaries one batch gives, byte for byte, in UTC hours and in Nepal's",
         arguments: ["America/Los_Angeles", "Asia/Kathmandu"])
     func appendsMatchABatch(identifier: String) async throws {

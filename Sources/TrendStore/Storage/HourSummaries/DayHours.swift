@@ -47,4 +47,26 @@ struct DayHours: Equatable {
         }
         return summary
     }
+
+    /// Summarises `rollup` into hours of `phase`: the summary ``build(fromRow:day:phase:)``
+    /// gives for the row of `rollup`, bit for bit (the row keeps every figure the summary
+    /// reads), without encoding the row and reading it back.
+    static func build(from rollup: DayRollup, phase: HourPhase) -> DayHours {
+        if let extremes = rollup.extremes {
+            var summary = DayHours(kind: .discrete, phase: phase)
+            for slot in 0..<DayRollup.slotCount where rollup.startCounts[slot] > 0 {
+                summary.hours[phase.entry(ofSlot: slot)].addMembers(
+                    count: UInt64(rollup.startCounts[slot]), sum: rollup.startSum(slot),
+                    minimum: extremes.minimum[slot], maximum: extremes.maximum[slot],
+                    latest: extremes.latest[slot])
+            }
+            return summary
+        }
+        var summary = DayHours(kind: .cumulative, phase: phase)
+        for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
+            summary.hours[phase.entry(ofSlot: slot)].addProrated(
+                rollup.prorated(slot), count: UInt64(rollup.startCounts[slot]), touched: true)
+        }
+        return summary
+    }
 }

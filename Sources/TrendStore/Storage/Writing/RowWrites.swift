@@ -9,22 +9,23 @@ import LMDB
 /// every stored row, they are appended and fill pages whole. Reads of a row this
 /// transaction already changed see the change.
 ///
-/// Every changed row's day gets its summary (``DayHours``) rebuilt from the row's bytes in
-/// the same transaction, so the `hours` database never disagrees with `days`. A store of
-/// the hour grid (``RollupGrid/hour``) keeps the rows of only the two newest days of each
-/// series (``keptDays``), so writes as samples arrive update a row in place; older rows are
-/// removed once summarised, and a write into such a day rebuilds its row from the samples.
+/// Every changed row's day gets its summary (``DayHours``) rebuilt in the same transaction,
+/// from the rollup the row is encoded from (``DayRowChange``), so the `hours` database never
+/// disagrees with `days`. A store of the hour grid (``RollupGrid/hour``) keeps the rows of
+/// only the two newest days of each series (``keptDays``), so writes as samples arrive
+/// update a row in place; older rows are removed once summarised (a bulk write does not
+/// encode them), and a write into such a day rebuilds its row from the samples.
 final class RowWrites {
     private let days: DayRowTable
     private let hours: HourSummaryTable
-    /// New bytes of each changed row, or `nil` for a removed row.
-    private var changed: [[UInt8]: [UInt8]?] = [:]
+    /// The change of each changed row, by key.
+    private var changed: [[UInt8]: DayRowChange] = [:]
     /// The kind of each series with changed rows.
     private var kinds: [UInt32: SeriesKind] = [:]
     /// Whether every row is stored (a store of the quarter-hour grid) or only the newest.
     let storesRows: Bool
     /// Where the summaries' hours begin within UTC hours.
-    private let phase: HourPhase
+    let phase: HourPhase
     /// How many of each series' newest days keep their rows in a store of the hour grid.
     static let keptDays: Int64 = 2
 
@@ -42,7 +43,7 @@ final class RowWrites {
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         if let pending = changed[key] {
-            return try pending.map { try $0.withUnsafeBytes(body) }
+            return try pending.row.map { try $0.withUnsafeBytes(body) }
         }
         return try days.withRow(forKey: key, in: txn, body)
     }
@@ -58,15 +59,25 @@ final class RowWrites {
         guard !storesRows, let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow) else {
             return false
         }
+        // A day this transaction changed and left without a row: it knows whether the day
+        // holds samples.
+        if let pending = changed[key] { return pending.holdsSamples }
         let (rowKey, offset) = HourSummaryCodec.location(ofDay: day, series: series, kind: kind)
         return try hours.withRow(forKey: rowKey, in: txn) {
             HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
         } ?? false
     }
 
-    /// Records `row` (or the removal of the row, when `nil`) of a series of `kind` under `key`.
-    func set(_ row: [UInt8]?, forKey key: [UInt8], kind: SeriesKind) {
-        changed[key] = .some(row)
+    /// The oldest day whose row is stored when the newest day of its series with samples is
+    /// `newestDay`: any in a store of the quarter-hour grid, of the ``keptDays`` newest in
+    /// one of the hour grid.
+    func oldestKeptDay(newestDay: Int64) -> Int64 {
+        storesRows ? .min : newestDay - Self.keptDays + 1
+    }
+
+    /// Records `change` of the row under `key`, of a series of `kind`.
+    func set(_ change: DayRowChange, forKey key: [UInt8], kind: SeriesKind) {
+        changed[key] = change
         if let parsed = key.withUnsafeBytes(StorageKey.parseDayRow) {
             kinds[parsed.series] = kind
         }
@@ -79,11 +90,11 @@ final class RowWrites {
             kinds.removeAll()
         }
         if storesRows {
-            if !changed.isEmpty { try days.store(changed, in: txn) }
+            if !changed.isEmpty { try days.store(changed.mapValues(\.row), in: txn) }
         } else {
             try days.store(try newestRows(in: txn), in: txn)
         }
-        try storeSummaries(of: changed, in: txn)
+        try storeSummaries(in: txn)
     }
 
     /// The puts and deletions that leave `days` holding, of each series with changed rows,
@@ -92,7 +103,7 @@ final class RowWrites {
     private func newestRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]: [UInt8]?] {
         var rows: [[UInt8]: Bool] = [:]
         for key in try days.allKeys(in: txn) { rows[key] = true }
-        for (key, row) in changed { rows[key] = row != nil }
+        for (key, change) in changed { rows[key] = change.holdsSamples }
         var newest: [UInt32: Int64] = [:]
         for (key, present) in rows where present {
             guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
@@ -112,33 +123,26 @@ final class RowWrites {
             else { continue }
             if day <= last - Self.keptDays {
                 result[key] = .some(nil)
-            } else if let row = changed[key] {
-                result[key] = row
+            } else if let change = changed[key] {
+                // A kept day whose row this write did not encode (its newest day lost its
+                // samples) loses its stored row; its summary holds its figures.
+                result[key] = .some(change.row)
             }
         }
         return result
     }
 
-    /// Rebuilds the hour rows holding the days of `rows`: each day's segment from its row.
-    private func storeSummaries(of rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction)
-        throws
-    {
+    /// Rebuilds the hour rows holding the changed days with each day's new segment.
+    private func storeSummaries(in txn: borrowing WriteTransaction) throws {
         // The new segment (or none) of each day, by hour row.
         var segments: [[UInt8]: (kind: SeriesKind, days: [UInt8: [UInt8]?])] = [:]
-        for (key, row) in rows {
+        for (key, change) in changed {
             guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
                 let kind = kinds[series]
             else { continue }
-            let segment = try row.flatMap { row in
-                try row.withUnsafeBytes { bytes in
-                    try HourSummaryCodec.segment(
-                        DayHours.build(fromRow: bytes, day: day, phase: phase), day: day,
-                        series: series)
-                }
-            }
             let (rowKey, offset) = HourSummaryCodec.location(
                 ofDay: day, series: series, kind: kind)
-            segments[rowKey, default: (kind, [:])].days[offset] = .some(segment)
+            segments[rowKey, default: (kind, [:])].days[offset] = .some(change.segment)
         }
         var hourRows: [[UInt8]: [UInt8]?] = [:]
         for (rowKey, update) in segments {

@@ -53,14 +53,15 @@ extension SeriesWriter {
 
     /// Records the row of `rollup`, or its removal when no sample touches the day.
     func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
-        rows.set(
-            Self.row(of: rollup), forKey: StorageKey.dayRowKey(series: record.id, day: rollup.day),
-            kind: record.kind)
+        record(
+            DayRowChange(rollup: rollup, series: record.id, phase: rows.phase, keepsRow: true))
     }
 
-    /// The row of `rollup`: `nil` when no sample touches its day.
-    private static func row(of rollup: DayRollup) -> [UInt8]? {
-        rollup.isEmpty ? nil : RollupRowCodec.encode(rollup)
+    /// Hands `change` to ``rows``.
+    private func record(_ change: DayRowChange) {
+        rows.set(
+            change, forKey: StorageKey.dayRowKey(series: record.id, day: change.day),
+            kind: record.kind)
     }
 
     /// The most days whose samples ``finish(in:)`` gathers before building their rows.
@@ -68,16 +69,36 @@ extension SeriesWriter {
     /// The fewest days worth building on another thread.
     private static let daysPerThread = 8
 
-    /// Builds the rows of `days` from the samples that touch each, on several threads when
-    /// there are many days, and records them.
+    /// Builds the rows of `days` (in ascending order) from the samples that touch each, on
+    /// several threads when there are many days, and records them with their summaries.
+    ///
+    /// A store of the hour grid keeps only its newest days' rows: the rows of days the last
+    /// of `days` leaves behind are not encoded; should it hold no samples (they were
+    /// deleted), the rows of the newest days that do are encoded after all.
     func putRows(rebuilding days: [(day: Int64, samples: [Sample])]) throws {
-        let kind = record.kind
-        let built = try ConcurrentWork.map(days, minimumShare: Self.daysPerThread) { day in
-            (day.day, Self.row(of: DayRollup.build(day: day.day, kind: kind, from: day.samples)))
+        guard let newestDay = days.last?.day else { return }
+        let (kind, series, phase) = (record.kind, record.id, rows.phase)
+        @Sendable func change(_ day: (day: Int64, samples: [Sample]), oldestKept: Int64)
+            -> DayRowChange
+        {
+            DayRowChange(
+                rollup: DayRollup.build(day: day.day, kind: kind, from: day.samples),
+                series: series, phase: phase, keepsRow: day.day >= oldestKept)
         }
-        for (day, row) in built {
-            rows.set(row, forKey: StorageKey.dayRowKey(series: record.id, day: day), kind: kind)
+        let oldestKept = rows.oldestKeptDay(newestDay: newestDay)
+        var built = try ConcurrentWork.map(days, minimumShare: Self.daysPerThread) {
+            change($0, oldestKept: oldestKept)
         }
+        if let newestHeld = built.last(where: \.holdsSamples)?.day, newestHeld < newestDay {
+            let oldestKept = rows.oldestKeptDay(newestDay: newestHeld)
+            for index in built.indices
+            where built[index].holdsSamples && built[index].row == nil
+                && built[index].day >= oldestKept
+            {
+                built[index] = change(days[index], oldestKept: oldestKept)
+            }
+        }
+        for change in built { record(change) }
     }
 
     /// Notes an inserted sample: its day's row can take it in place when it lies in one
