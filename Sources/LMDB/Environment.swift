@@ -261,6 +261,17 @@ public final class Environment: @unchecked Sendable {
         return try write { (txn) in try txn.openDatabase(named: name, create: true) }
     }
 
+    /// Creates those of the named databases that do not exist, all in one write transaction:
+    /// one commit reaching the disk where opening each with ``openDatabase(named:)`` would
+    /// take one a database (which then opens them without writing anything).
+    ///
+    /// The corresponding LMDB function is `mdb_dbi_open` with `MDB_CREATE`.
+    public func createDatabases(named names: [String]) throws {
+        try write { txn in
+            for name in names { _ = try txn.openDatabase(named: name, create: true) }
+        }
+    }
+
     /// Runs `body` in a read transaction and returns its result.
     ///
     /// The transaction sees one consistent snapshot of the environment, unaffected by

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import TrendStore
+@testable import TrendStore
 
 @Suite("Opening without blocking, and one clock for every now")
 struct OpenAndClockTests {
@@ -25,6 +25,26 @@ struct OpenAndClockTests {
         let file = directory.url.appendingPathComponent("a-file")
         try Data("not a store".utf8).write(to: file)
         await #expect(throws: StoreError.self) { _ = try await TrendStore.open(directory: file) }
+    }
+
+    @Test(
+        "a new store, plain or encrypted, is made in three commits (its tables, its settings, its migrations' record); opening it again commits nothing"
+    )
+    func creationCommits() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var encrypted = StoreOptions()
+        encrypted.encryptionKey = try EncryptionKey(rawBytes: [UInt8](repeating: 7, count: 32))
+        for (name, options) in [("plain", StoreOptions()), ("encrypted", encrypted)] {
+            let url = directory.url.appendingPathComponent(name)
+            do {
+                let store = try TrendStore(directory: url, options: options)
+                #expect(try store.engine.lastTransactionID() == 3, "\(name)")
+            }
+            let store = try TrendStore(directory: url, options: options)
+            #expect(try store.engine.lastTransactionID() == 3, "\(name)")
+            #expect(try store.verify().isHealthy)
+        }
     }
 
     @Test("queries without a now read the store's clock, the one the cache rules read")

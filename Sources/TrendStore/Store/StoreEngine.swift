@@ -82,8 +82,9 @@ final class StoreEngine: Sendable {
         clock = options.clock
         let createdStore: Bool
         do {
-            // The settings first: a store of a development build is refused before any
-            // table is created in it.
+            // A new store's tables in one commit. In an existing store, the settings come
+            // first: a store of a development build is refused before any table is created.
+            if creating { try StoreTables.create(in: environment) }
             let meta = try MetaTable(in: environment)
             let settings = try StoreSettings.load(
                 environment: environment, meta: meta, options: options, path: directory.path)

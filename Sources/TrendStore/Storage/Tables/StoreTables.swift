@@ -31,6 +31,15 @@ struct StoreTables: Sendable {
         hours = try HourSummaryTable(in: environment, sealer: sealer)
     }
 
+    /// Creates every table of a new store in `environment` (writable) in one transaction, so
+    /// the store's creation syncs once for them all; opening each table then writes nothing.
+    static func create(in environment: Environment) throws {
+        try environment.createDatabases(named: [
+            MetaTable.name, PayloadTable.name, KeyValueTable.name, SeriesTable.name,
+            BlockTable.name, DayRowTable.name, HourSummaryTable.name,
+        ])
+    }
+
     /// Whether the store of `environment` holds no series, cached aggregates or typed-cache
     /// entries; a table never created counts as empty.
     static func holdNothing(in environment: Environment) throws -> Bool {
