@@ -27,13 +27,15 @@ public struct ImportOptions: Sendable {
     /// How far a zipped export may expand before it is refused as a possible zip bomb.
     public var expansionLimits = ExpansionLimits()
     /// Threads the import runs on: one writes while the others read and parse (CSV
-    /// parses on all of them; other formats on one). Default: every core. With 1 the
+    /// parses on all of them, an Apple Health export on as many beside the writer, whose
+    /// share of its work is small; other formats on one). Default: every core. With 1 the
     /// import reads, parses and writes in turn; the store is the same either way.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Read and check the file, writing nothing: every error an import would report, and
     /// the reading rate alone.
     public var dryRun = false
-    /// The bytes of CSV parsed as one piece (tests make it small to cut records at every place).
+    /// The bytes of CSV, or of an Apple Health export, parsed as one piece (tests make it
+    /// small to cut records at every place).
     var sliceBytes = 1 << 20
     /// Called after each batch commits, with how many samples have been committed so far.
     public var onCommit: (@Sendable (Int) -> Void)?
@@ -133,6 +135,10 @@ public struct Importer: Sendable {
             try await read(
                 source, workers: options.threads - 1, into: &summary, options: options,
                 began: began, progress: progress)
+        } else if format == .appleHealth {
+            try await readAppleHealth(
+                path: path, stream: stream, into: &summary, options: options, began: began,
+                progress: progress)
         } else {
             let source = RecordParserBlocks(
                 parser: try makeParser(format, path: path, stream: stream, options: options),
@@ -158,7 +164,7 @@ public struct Importer: Sendable {
 
     /// Reads every slice of `source`, parsed on `workers` threads beside this one, writing
     /// a batch each `batchSize` samples (one at the end when the import is atomic).
-    private func read<Source: SliceSource>(
+    func read<Source: SliceSource>(
         _ source: Source, workers: Int, into summary: inout ImportSummary,
         options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws {
@@ -300,28 +306,8 @@ public struct Importer: Sendable {
         case .ndjson: return NDJSONParser(stream: stream)
         case .stravaCSV: return try StravaCSVParser(stream: stream)
         case .stravaJSON: return try StravaJSONParser(stream: stream)
-        case .appleHealth:
-            let limit = options.maximumRecordBytes
-            if try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
-                // Streamed out of the zip twice (the parser reads two passes), never to disk.
-                let entry = try AppleHealthArchive.exportEntry(in: path)
-                let limits = options.expansionLimits
-                return try AppleHealthParser(displayPath: "\(path)/\(entry)") {
-                    () throws(ImportError) in
-                    let stream = ByteStream(
-                        source: try ZipEntrySource(zipPath: path, entryPath: entry, limits: limits),
-                        path: "\(path)/\(entry)", totalBytes: 0)
-                    stream.maximumRecordBytes = limit
-                    return stream
-                }
-            }
-            return try AppleHealthParser(displayPath: path) { () throws(ImportError) in
-                let stream = try ByteStream(path: path)
-                stream.maximumRecordBytes = limit
-                return stream
-            }
-        case .auto, .csv, .legacy:
-            // CSV and legacy files are handled by importFile itself.
+        case .auto, .csv, .legacy, .appleHealth:
+            // CSV, legacy files and Apple Health exports are handled by importFile itself.
             throw ImportError(
                 file: stream.path, reason: "the \(format.rawValue) format is not supported yet")
         }

@@ -89,7 +89,7 @@ struct ParallelImportTests {
             summary.seconds = 0
             outcome =
                 "read \(summary.recordsRead), skipped \(summary.skipped) \(summary.skippedExamples), "
-                + "written \(summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.inserted)/\($0.value.replaced)" })"
+                + "ignored \(summary.ignored.sorted { $0.key < $1.key }), written \(summary.written.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.inserted)/\($0.value.replaced)" })"
         } catch {
             outcome = "\(error)"
         }

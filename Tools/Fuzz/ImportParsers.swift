@@ -73,10 +73,20 @@ private func readEveryFormat() {
     {
         drain(parser)
     }
-    if let parser = try? AppleHealthParser(
-        displayPath: "fuzz", open: { () throws(ImportError) in try ByteStream(path: path) })
+    // Apple Health: the survey, then the records as one stream and in pieces cut small.
+    if let stream = try? ByteStream(path: path),
+        let survey = try? AppleHealthSurvey(
+            stream: stream, displayPath: "fuzz", pieceBytes: 61, longestPiece: 1 << 20)
     {
-        drain(parser)
+        if let stream = try? ByteStream(path: path) {
+            drain(AppleHealthParser(displayPath: "fuzz", survey: survey, stream: stream))
+        }
+        if let cuts = survey.cuts, let stream = try? ByteStream(path: path) {
+            drain(
+                AppleHealthPieces(
+                    displayPath: "fuzz", survey: survey, cuts: cuts, stream: stream,
+                    skipInvalid: true))
+        }
     }
 }
 

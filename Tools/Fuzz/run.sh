@@ -36,7 +36,8 @@ swiftc "${flags[@]}" -emit-module -emit-library -static -module-name TrendStore 
     -emit-module-path "$out/TrendStore.swiftmodule" -o "$out/libTrendStore.a" -I Sources/CCRC32C/include \
     $(find Sources/TrendStore -name '*.swift')
 swiftc "${flags[@]}" -module-name FuzzImport -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
-    $(find Sources/TrendStoreImport -name '*.swift' ! -name Importer.swift ! -name AppleHealthArchive.swift \
+    $(find Sources/TrendStoreImport -name '*.swift' ! -name Importer.swift ! -name 'Importer+AppleHealth.swift' \
+        ! -name AppleHealthArchive.swift \
         ! -name ZipEntrySource.swift) \
     Tools/Fuzz/ImportParsers.swift "$out/libTrendStore.a" "$out/libLMDB.a" "${crc[@]}" -llmdb -lz \
     -o "$out/fuzz-import"

@@ -50,7 +50,11 @@ final class RecordParserBlocks: SliceSource {
     /// The parser's records carry their own lines: slices count from the start of the file.
     var linesBefore: Int { 0 }
 
-    func cut() throws(ImportError) -> ParsedSlice? {
+    func cut() throws(ImportError) -> ParsedSlice? { nextSlice() }
+
+    /// The parser's next `recordsPerSlice` records (fewer at the end, or up to a record
+    /// that stops the import) as a slice; `nil` after the last.
+    func nextSlice() -> ParsedSlice? {
         guard !ended else { return nil }
         var builder = ParsedSliceBuilder(file: file, skipInvalid: skipInvalid)
         var lastLine = lineBase

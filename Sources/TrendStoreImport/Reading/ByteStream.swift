@@ -43,6 +43,16 @@ final class ByteStream {
         buffer = [UInt8](repeating: 0, count: bufferSize)
     }
 
+    /// Reads `bytes`, already in memory, naming them `path` in errors.
+    init(bytes: [UInt8], path: String) {
+        source = NoMoreBytes()
+        self.path = path
+        totalBytes = bytes.count
+        buffer = bytes
+        end = bytes.count
+        atEnd = true
+    }
+
     /// Checks that a reader may buffer `wanted` bytes of one record.
     ///
     /// - Throws: ``ImportError`` naming the line when the record is longer than ``maximumRecordBytes``.
@@ -103,6 +113,11 @@ final class ByteStream {
             if count <= 0 { atEnd = true } else { end += count }
         }
     }
+}
+
+/// The source of a stream whose bytes are all in its buffer already.
+private final class NoMoreBytes: ByteSource {
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { 0 }
 }
 
 /// A file read with `read(2)`.

@@ -97,7 +97,8 @@ enum XMLEntities {
 final class XMLTagScanner {
     private let stream: ByteStream
     private let interesting: [[UInt8]]
-    private var line = 1
+    /// The line (1-based) the scanner has read to.
+    private(set) var line = 1
 
     /// Scans `stream`, reporting only elements named in `interesting`.
     init(stream: ByteStream, interesting: [String]) {

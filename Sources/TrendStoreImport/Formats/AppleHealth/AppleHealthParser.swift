@@ -1,29 +1,28 @@
 import Foundation
 import TrendStore
 
-/// Reads an Apple Health `export.xml` into series, in two passes over the file.
+/// Reads the records of an Apple Health `export.xml` (the second of two passes over the
+/// file, after ``AppleHealthSurvey``) into series: the whole file as one stream, or one of
+/// the pieces the survey cut it into.
 ///
 /// - `Record` elements of the types in ``AppleHealthQuantity`` become samples of one
 ///   series per type, values converted to the series' unit; other types are counted as ignored.
 /// - `Workout` elements become one sample each in a series named after the activity
 ///   (`HKWorkoutActivityTypeRunning` → `Running`), valued at the distance in metres
 ///   (`totalDistance`, or the sum of its `WorkoutStatistics` distances; 0 when none).
-/// - Double counting: the first pass gathers, per type and source rank
-///   (``SourcePriority``), the time the samples cover; the second drops a sample that a
-///   higher-ranked source's samples of the same type overlap. An instant sample (a
-///   daily total written by an app) is dropped when the higher-ranked source covers any
-///   part of that sample's own local day.
+/// - Double counting: the survey gathers, per type and source rank (``SourcePriority``),
+///   the time the samples cover; this pass drops a sample that a higher-ranked source's
+///   samples of the same type overlap. An instant sample (a daily total written by an app)
+///   is dropped when the higher-ranked source covers any part of that sample's own local day.
 /// - A record starting more than a day after the file's `ExportDate` is a device clock
 ///   error: counted as ignored, not imported.
 /// - Both `sourceName=` and old iOS 8/9 exports' `source=` are read, and compact dates
 ///   such as `20151107171924+0100`.
-/// - The first pass reads the whole file, so a truncated export (no `</HealthData>`)
-///   is rejected before anything is written.
 final class AppleHealthParser: RecordParser {
     private let scanner: XMLTagScanner
     private let file: String
-    private var coverage: [[Int: CoverageIntervals]]
-    private var exportDate: Int64?
+    private let coverage: [[Int: CoverageIntervals]]
+    private let exportDate: Int64?
     private var pendingWorkout: PendingWorkout?
     private var queued: [ParsedRecord] = []
 
@@ -36,10 +35,8 @@ final class AppleHealthParser: RecordParser {
         var line: Int
     }
 
-    private static let interesting = [
-        "HealthData", "ExportDate", "Record", "Workout", "WorkoutStatistics",
-    ]
-    private static let attribute = (
+    /// The attribute names either pass reads.
+    static let attribute = (
         type: Array("type".utf8), sourceName: Array("sourceName".utf8),
         source: Array("source".utf8),
         device: Array("device".utf8), unit: Array("unit".utf8), startDate: Array("startDate".utf8),
@@ -49,55 +46,13 @@ final class AppleHealthParser: RecordParser {
         totalDistanceUnit: Array("totalDistanceUnit".utf8), sum: Array("sum".utf8)
     )
 
-    /// Reads the export once to learn which sources cover what, then opens it again for records.
-    ///
-    /// - Parameters:
-    ///   - displayPath: The name errors use (`export.zip/apple_health_export/export.xml` for a zip).
-    ///   - open: Opens the export from its start; called once per pass.
-    init(displayPath: String, open: () throws(ImportError) -> ByteStream) throws(ImportError) {
+    /// Reads the records of `stream` (the export, or a piece of it whose lines count from
+    /// its start) by what `survey` found in the whole export, named `displayPath` in errors.
+    init(displayPath: String, survey: AppleHealthSurvey, stream: ByteStream) {
         file = displayPath
-        coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
-        let firstPass = XMLTagScanner(stream: try open(), interesting: Self.interesting)
-        var sawRoot = false
-        var sawRootEnd = false
-        do {
-            while let tag = try firstPass.next() {
-                if tag.isEnd {
-                    if tag.name.elementsEqual("HealthData".utf8) { sawRootEnd = true }
-                    continue
-                }
-                if tag.name.elementsEqual("HealthData".utf8) { sawRoot = true }
-                if tag.name.elementsEqual("ExportDate".utf8) {
-                    exportDate = tag.withAttribute(
-                        Self.attribute.value, TimestampParser.milliseconds)
-                }
-                guard tag.name.elementsEqual("Record".utf8),
-                    let quantity = tag.withAttribute(Self.attribute.type, AppleHealthQuantity.of),
-                    let start = tag.withAttribute(
-                        Self.attribute.startDate, TimestampParser.milliseconds),
-                    let end = tag.withAttribute(
-                        Self.attribute.endDate, TimestampParser.milliseconds), end >= start
-                else { continue }
-                coverage[quantity.index][Self.rank(of: tag), default: CoverageIntervals()].add(
-                    start: start, end: end)
-            }
-        } catch {
-            throw ImportError(
-                file: displayPath, line: error.line, field: error.field, reason: error.reason)
-        }
-        guard sawRoot else {
-            throw ImportError(
-                file: displayPath, reason: "no <HealthData> element: not an Apple Health export")
-        }
-        guard sawRootEnd else {
-            throw ImportError(
-                file: displayPath,
-                reason: "the export ends before </HealthData>: the file is truncated")
-        }
-        for index in coverage.indices {
-            for rank in coverage[index].keys { coverage[index][rank]!.compact() }
-        }
-        scanner = XMLTagScanner(stream: try open(), interesting: Self.interesting)
+        coverage = survey.coverage
+        exportDate = survey.exportDate
+        scanner = XMLTagScanner(stream: stream, interesting: AppleHealthSurvey.interesting)
     }
 
     var bytesConsumed: Int { scanner.bytesConsumed }
@@ -118,7 +73,8 @@ final class AppleHealthParser: RecordParser {
         return queued.removeFirst()
     }
 
-    private static func rank(of tag: XMLTag) -> Int {
+    /// The rank of the source of `tag` (``SourcePriority``; 1 when it names none).
+    static func rank(of tag: XMLTag) -> Int {
         tag.withAttribute(Self.attribute.sourceName) { name in
             tag.withAttribute(Self.attribute.device) {
                 SourcePriority.rank(sourceName: name, device: $0)
