@@ -48,7 +48,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Threads: one writes while the others parse (default: one per core; 1 reads, parses and writes in turn)."
+            "Threads: one writes while the others parse (an Apple Health export parses on all of them; default: one per core; 1 reads, parses and writes in turn)."
     )
     var threads = ImportOptions().threads
 

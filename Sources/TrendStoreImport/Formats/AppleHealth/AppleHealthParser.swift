@@ -145,12 +145,17 @@ final class AppleHealthParser: RecordParser {
             return .ignored(reason: "starts after the export's ExportDate (device clock error)")
         }
         let rank = Self.rank(of: tag)
-        let local = localDay(of: tag, start: start)
+        // An instant's local day, found when a higher-ranked source may cover it.
+        var local: (start: Int64, end: Int64)?
         for (higher, intervals) in coverage[quantity.index] where higher > rank {
-            let overlapped =
-                end > start
-                ? intervals.overlaps(start: start, end: end)
-                : intervals.overlaps(start: local.start, end: local.end)
+            let overlapped: Bool
+            if end > start {
+                overlapped = intervals.overlaps(start: start, end: end)
+            } else {
+                let day = local ?? localDay(of: tag, start: start)
+                local = day
+                overlapped = intervals.overlaps(start: day.start, end: day.end)
+            }
             if overlapped {
                 return .ignored(
                     reason: "\(quantity.series) also recorded by a higher-priority source")
