@@ -29,8 +29,9 @@ extension Importer {
             stream.maximumRecordBytes = options.maximumRecordBytes
             return stream
         }
-        // A piece is held whole: at most 64 of the longest records the import reads.
-        let longest = options.maximumRecordBytes.multipliedReportingOverflow(by: 64)
+        // A piece is held whole, one a thread: at most 8 of the longest records the import
+        // reads (real exports can be cut at every record or workout).
+        let longest = options.maximumRecordBytes.multipliedReportingOverflow(by: 8)
         let survey = try AppleHealthSurvey(
             stream: try opened(), displayPath: displayPath, pieceBytes: options.sliceBytes,
             longestPiece: longest.overflow ? .max : longest.partialValue)

@@ -137,11 +137,11 @@ struct AppleHealthPiecesTests {
                 "<Workout workoutActivityType=\"HKWorkoutActivityTypeYoga\" startDate=\"2026-03-06 10:00:00 +0100\" endDate=\"2026-03-06 11:00:00 +0100\">\n ",
             at: body.lowerBound)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        // Small records allowed: no piece may exceed 64 of them, and everything after the
+        // Small records allowed: no piece may exceed 8 of them, and everything after the
         // workout's start is one stretch without a place to cut.
         let stream = try ByteStream(path: path)
         let survey = try AppleHealthSurvey(
-            stream: stream, displayPath: path, pieceBytes: 4_096, longestPiece: 64 * 4_096)
+            stream: stream, displayPath: path, pieceBytes: 4_096, longestPiece: 8 * 4_096)
         #expect(survey.cuts == nil)
         let streamed = try await ParallelImportTests.importAndDump(
             path, into: directory.url.appendingPathComponent("streamed"),

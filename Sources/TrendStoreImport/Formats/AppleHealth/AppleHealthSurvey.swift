@@ -18,7 +18,7 @@ struct AppleHealthSurvey: Sendable {
     private(set) var byteCount = 0
 
     /// A place the second pass may cut the file.
-    struct Cut: Sendable, Equatable {
+    struct Cut: Sendable {
         /// The byte offset the piece after it begins at.
         var offset: Int
         /// The line (1-based) that offset lies on.
