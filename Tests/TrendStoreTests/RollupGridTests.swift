@@ -260,6 +260,41 @@ struct RollupGridTests {
     }
 
     @Test(
+        "a write keeps the newest rows of the series it changes, across a gap of days, and leaves other series' rows"
+    )
+    func keptRowsPerSeries() async throws {
+        try await withTemporaryStore(options: Self.hourGrid) { store, _ in
+            func minutes(fromDay day: Int64, days: Int64) -> [Sample] {
+                (0..<(days * 1_440)).map { minute in
+                    let start = day * TimeGrid.day + minute * 60_000
+                    return Sample(
+                        startMilliseconds: start, endMilliseconds: start + 30_000, value: 1.5)
+                }
+            }
+            for series in ["a", "b", "c"] {
+                try await store.write(
+                    minutes(fromDay: 19_700, days: 3), to: series, unit: "kcal")
+            }
+            // Twenty days later, one sample at a time into series b.
+            for sample in minutes(fromDay: 19_722, days: 2).prefix(3) {
+                try await store.write([sample], to: "b", unit: "kcal")
+            }
+            try await store.write(minutes(fromDay: 19_723, days: 1), to: "b", unit: "kcal")
+            var daysBySeries: [UInt32: [Int64]] = [:]
+            for key in try Self.contents(of: store, \.days.database).keys {
+                if let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow) {
+                    daysBySeries[series, default: []].append(day)
+                }
+            }
+            #expect(
+                daysBySeries.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+                    == [[19_701, 19_702], [19_701, 19_702], [19_722, 19_723]])
+            let report = try await store.verify()
+            #expect(report.isHealthy, "\(report.problems)")
+        }
+    }
+
+    @Test(
         "single-sample writes give the summaries one batch gives, byte for byte, in UTC hours and in Nepal's",
         arguments: ["America/Los_Angeles", "Asia/Kathmandu"])
     func appendsMatchABatch(identifier: String) async throws {

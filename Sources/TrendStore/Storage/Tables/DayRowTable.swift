@@ -88,11 +88,6 @@ struct DayRowTable: Sendable {
         try table.withValue(forKey: key, in: txn, body)
     }
 
-    /// The keys of every stored row, in order.
-    func allKeys<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> [[UInt8]] {
-        try table.keys(prefix: [], in: txn)
-    }
-
     /// Puts (or, for `nil`, removes) each row by key, in key order (appending where it can).
     func store(_ rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction) throws {
         try table.putInKeyOrder(rows, in: txn)

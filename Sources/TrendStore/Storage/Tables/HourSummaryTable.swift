@@ -58,6 +58,21 @@ struct HourSummaryTable: Sendable {
         }
     }
 
+    /// The newest UTC day series `id` (of `kind`) has a summary of; `nil` when it has none.
+    func newestDay<T: ReadableTransaction & ~Copyable>(
+        series id: UInt32, kind: SeriesKind, in txn: borrowing T
+    ) throws -> Int64? {
+        guard let group = try keyed.lastIndex(series: id, in: txn),
+            let offset = try keyed.table.withValue(
+                forKey: StorageKey.make(series: id, index: group), in: txn,
+                { HourSummaryCodec.segments(of: $0, kind: kind).keys.max() }) ?? nil
+        else { return nil }
+        // (A damaged key's index may be any number.)
+        let start = group.multipliedReportingOverflow(by: HourSummaryCodec.daysPerRow(kind))
+        let day = start.partialValue.addingReportingOverflow(Int64(offset))
+        return start.overflow || day.overflow ? nil : day.partialValue
+    }
+
     /// Calls `body` with the row under `key` (``StorageKey/make(series:index:)``); `nil`
     /// when there is none.
     func withRow<T: ReadableTransaction & ~Copyable, R>(

@@ -17,6 +17,25 @@ struct SeriesKeyedTable: Sendable {
         }
     }
 
+    /// The greatest index series `id` has an entry at; `nil` when it has none. Reads keys
+    /// only (one cursor seek), so it opens no sealed value.
+    func lastIndex<T: ReadableTransaction & ~Copyable>(series id: UInt32, in txn: borrowing T)
+        throws -> Int64?
+    {
+        try table.withCursor(in: txn) { cursor in
+            let greatest = StorageKey.make(series: id, index: .max)
+            let found = try cursor.seek(atOrAfter: greatest)
+            // The greatest key itself, else the entry before the first one past it.
+            let entry =
+                try found.flatMap { $0.key.elementsEqual(greatest) ? $0 : nil }
+                ?? (found == nil ? try cursor.last() : try cursor.previous())
+            guard let entry, let parsed = StorageKey.parse(entry.key), parsed.series == id else {
+                return nil
+            }
+            return parsed.index
+        }
+    }
+
     /// Calls `body` with the value of series `id` at `index`; `nil` when there is none.
     func withValue<T: ReadableTransaction & ~Copyable, R>(
         series id: UInt32, index: Int64, in txn: borrowing T,

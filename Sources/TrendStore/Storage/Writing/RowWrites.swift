@@ -98,11 +98,10 @@ final class RowWrites {
     }
 
     /// The puts and deletions that leave `days` holding, of each series with changed rows,
-    /// the rows of its ``keptDays`` newest days with rows (a store of the hour grid keeps
-    /// few rows, so all are read).
+    /// the rows of its ``keptDays`` newest days with rows.
     private func newestRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]: [UInt8]?] {
         var rows: [[UInt8]: Bool] = [:]
-        for key in try days.allKeys(in: txn) { rows[key] = true }
+        for key in try storedRows(in: txn) { rows[key] = true }
         for (key, change) in changed { rows[key] = change.holdsSamples }
         var newest: [UInt32: Int64] = [:]
         for (key, present) in rows where present {
@@ -130,6 +129,28 @@ final class RowWrites {
             }
         }
         return result
+    }
+
+    /// The keys of the rows `days` holds of the series with changed rows, found by a few
+    /// lookups however many other series the store holds: a series keeps the rows of the
+    /// ``keptDays`` days up to its newest day with a row, which its newest hour summary
+    /// names (`hours` is keyed series first). A row this misses (one a write of another rule
+    /// left) stays, its figures still its day's; the row of a day the write changes is
+    /// replaced or removed whatever this finds.
+    private func storedRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        for (series, kind) in kinds {
+            guard let newest = try hours.newestDay(series: series, kind: kind, in: txn),
+                newest > .min + Self.keptDays
+            else { continue }
+            for day in (newest - Self.keptDays)...newest {
+                let key = StorageKey.dayRowKey(series: series, day: day)
+                if try days.withRow(forKey: key, in: txn, { _ in true }) == true {
+                    keys.append(key)
+                }
+            }
+        }
+        return keys
     }
 
     /// Rebuilds the hour rows holding the changed days with each day's new segment.
