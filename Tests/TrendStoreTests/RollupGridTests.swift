@@ -37,6 +37,18 @@ struct RollupGridTests {
         return [last - 1, last]
     }
 
+    /// Samples of 30 s starting every minute of `days` whole UTC days from `day` (none
+    /// crossing midnight), the sample of minute `m` (counted from `day`'s start) valued `value(m)`.
+    static func minuteSamples(fromDay day: Int64, days: Int64, value: (Int64) -> Double)
+        -> [Sample]
+    {
+        (0..<(days * 1_440)).map { minute in
+            let start = day * TimeGrid.day + minute * 60_000
+            return Sample(
+                startMilliseconds: start, endMilliseconds: start + 30_000, value: value(minute))
+        }
+    }
+
     static var hourGrid: StoreOptions {
         var options = StoreOptions()
         options.timeZone = TimeZone(identifier: "America/Los_Angeles")
@@ -195,13 +207,7 @@ struct RollupGridTests {
     func deletionsRemoveRows() async throws {
         try await withTemporaryStore(options: Self.hourGrid) { store, _ in
             let dayStart: Int64 = 19_700 * TimeGrid.day
-            // Three whole UTC days of minute samples, none crossing midnight.
-            let samples = (0..<(3 * 1_440)).map { minute -> Sample in
-                let start = dayStart + Int64(minute) * 60_000
-                return Sample(
-                    startMilliseconds: start, endMilliseconds: start + 30_000,
-                    value: Double(minute % 7) + 0.25)
-            }
+            let samples = Self.minuteSamples(fromDay: 19_700, days: 3) { Double($0 % 7) + 0.25 }
             try await store.write(samples, to: "energy", unit: "kcal")
             #expect(try Self.rowDays(of: store) == [19_701, 19_702])
             let removed = try await store.deleteSamples(
@@ -234,12 +240,7 @@ struct RollupGridTests {
     func deletionKeepsNewestRemainingRow() async throws {
         try await withTemporaryStore(options: Self.hourGrid) { store, _ in
             let dayStart: Int64 = 19_700 * TimeGrid.day
-            let samples = (0..<(4 * 1_440)).map { minute -> Sample in
-                let start = dayStart + Int64(minute) * 60_000
-                return Sample(
-                    startMilliseconds: start, endMilliseconds: start + 30_000,
-                    value: Double(minute % 11) + 0.5)
-            }
+            let samples = Self.minuteSamples(fromDay: 19_700, days: 4) { Double($0 % 11) + 0.5 }
             try await store.write(samples, to: "energy", unit: "kcal")
             #expect(try Self.rowDays(of: store) == [19_702, 19_703])
             // From noon of the first day: that day keeps its morning, the three after it are
@@ -265,11 +266,7 @@ struct RollupGridTests {
     func keptRowsPerSeries() async throws {
         try await withTemporaryStore(options: Self.hourGrid) { store, _ in
             func minutes(fromDay day: Int64, days: Int64) -> [Sample] {
-                (0..<(days * 1_440)).map { minute in
-                    let start = day * TimeGrid.day + minute * 60_000
-                    return Sample(
-                        startMilliseconds: start, endMilliseconds: start + 30_000, value: 1.5)
-                }
+                Self.minuteSamples(fromDay: day, days: days) { _ in 1.5 }
             }
             for series in ["a", "b", "c"] {
                 try await store.write(

@@ -143,7 +143,7 @@ final class RowWrites {
             guard let newest = try hours.newestDay(series: series, kind: kind, in: txn),
                 newest > .min + Self.keptDays
             else { continue }
-            for day in (newest - Self.keptDays)...newest {
+            for day in oldestKeptDay(newestDay: newest)...newest {
                 let key = StorageKey.dayRowKey(series: series, day: day)
                 if try days.withRow(forKey: key, in: txn, { _ in true }) == true {
                     keys.append(key)
