@@ -2,16 +2,17 @@ import Foundation
 
 extension Importer {
     /// Reads an Apple Health export, a file or the export in a zip archive (streamed out of
-    /// it once per pass, never to disk): the survey's pass (``AppleHealthSurvey``), then the
-    /// records, in pieces parsed on every thread when the survey could cut the file, else
-    /// as one stream.
+    /// it once per pass, never to disk): the survey's pass (``AppleHealthSurvey``; a file's
+    /// in stretches read on every thread), then the records, in pieces parsed on every
+    /// thread when the survey could cut the file, else as one stream.
     func readAppleHealth(
         path: String, stream: ByteStream, into summary: inout ImportSummary,
         options: ImportOptions, began: Date, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws {
+        let isArchive = try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04]
         let displayPath: String
         let open: () throws(ImportError) -> ByteStream
-        if try stream.peek(4) == [0x50, 0x4B, 0x03, 0x04] {
+        if isArchive {
             let entry = try AppleHealthArchive.exportEntry(in: path)
             let limits = options.expansionLimits
             displayPath = "\(path)/\(entry)"
@@ -32,9 +33,16 @@ extension Importer {
         // A piece is held whole, one a thread: at most 8 of the longest records the import
         // reads (real exports can be cut at every record or workout).
         let longest = options.maximumRecordBytes.multipliedReportingOverflow(by: 8)
-        let survey = try AppleHealthSurvey(
-            stream: try opened(), displayPath: displayPath, pieceBytes: options.sliceBytes,
-            longestPiece: longest.overflow ? .max : longest.partialValue)
+        let longestPiece = longest.overflow ? Int.max : longest.partialValue
+        let survey =
+            isArchive
+            ? try AppleHealthSurvey(
+                stream: try opened(), displayPath: displayPath, pieceBytes: options.sliceBytes,
+                longestPiece: longestPiece)
+            : try AppleHealthSurvey(
+                path: path, displayPath: path, pieceBytes: options.sliceBytes,
+                longestPiece: longestPiece, threads: options.threads,
+                maximumRecordBytes: options.maximumRecordBytes)
         guard let cuts = survey.cuts else {
             let records = AppleHealthParser(
                 displayPath: displayPath, survey: survey, stream: try opened())

@@ -241,4 +241,38 @@ struct AppleHealthVitalsTests {
             #expect(try store.series().map(\.name) == ["activeEnergy"])
         }
     }
+
+    @Test(
+        "megabytes of elements the import skips (activity summaries) between two records are no over-long record, on one thread or two",
+        arguments: [1, 2])
+    func longSkippedRun(threads: Int) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let energy =
+            #"type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal""#
+        // 2.4 MB of elements read past in one call of the scanner, across its buffer's end;
+        // the longest record allowed is far shorter.
+        let summaries = String(
+            repeating:
+                " <ActivitySummary dateComponents=\"2024-01-01\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"Cal\"/>\n",
+            count: 20_000)
+        let path = try directory.file(
+            "export.xml",
+            containing: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <HealthData locale="en_US">
+                 <ExportDate value="2026-11-20 10:00:00 -0800"/>
+                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="1"/>
+                \(summaries) <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-01 00:01:00 -0800" value="2"/>
+                </HealthData>
+                """)
+        try await withTemporaryStore { store, _ in
+            var options = ImportOptions()
+            options.threads = threads
+            options.maximumRecordBytes = 4_096
+            let summary = try await Importer(store: store).importFile(at: path, options: options)
+            #expect(summary.written["activeEnergy"]?.inserted == 2)
+            #expect(try figures(store, "activeEnergy") == (2, 3))
+        }
+    }
 }

@@ -157,4 +157,77 @@ struct AppleHealthPiecesTests {
         #expect(streamed.contents == whole.contents)
         #expect(whole.samples > 5_000, "\(whole.outcome)")
     }
+
+    @Test(
+        "a survey in two stretches, the second from any <Record or <Workout of the export, is the single pass's, or refused when that one lies in a comment or a workout"
+    )
+    func stretches() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.export(in: directory, badValues: true)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let single = try AppleHealthSurvey(
+            stream: try ByteStream(path: path), displayPath: path, pieceBytes: 1,
+            longestPiece: .max)
+        let singleCuts = try #require(single.cuts)
+        // Every candidate, and what a reading by hand says of it.
+        func offsets(of needle: String) -> [Int] {
+            let wanted = Array(needle.utf8)
+            return (0...(bytes.count - wanted.count)).filter {
+                bytes[$0] == wanted[0] && Array(bytes[$0..<($0 + wanted.count)]) == wanted
+            }
+        }
+        let marks = ["<!--", "-->", "<Workout ", "</Workout>"].map { ($0, offsets(of: $0)) }
+        let byMark = Dictionary(uniqueKeysWithValues: marks)
+        func lastStart(of needle: String, before offset: Int) -> Int {
+            byMark[needle]?.last { $0 < offset } ?? -1
+        }
+        let newlines = bytes.indices.filter { bytes[$0] == 0x0A }
+        func line(of offset: Int) -> Int {
+            var (low, high) = (0, newlines.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if newlines[middle] < offset { low = middle + 1 } else { high = middle }
+            }
+            return low + 1
+        }
+        let candidates = (offsets(of: "<Record ") + offsets(of: "<Workout ")).sorted()
+        var random = SeededGenerator(seed: 7)
+        var checked = (kept: 0, refused: 0)
+        for start in candidates {
+            let inComment =
+                lastStart(of: "<!--", before: start) > lastStart(of: "-->", before: start)
+            let inWorkout =
+                lastStart(of: "<Workout ", before: start)
+                > lastStart(of: "</Workout>", before: start)
+            // Every refusable candidate, and a seeded sample of the rest.
+            guard inComment || inWorkout || Int.random(in: 0..<600, using: &random) == 0 else {
+                continue
+            }
+            let survey = try AppleHealthSurvey(
+                path: path, displayPath: path, stretchesFrom: [0, start], size: bytes.count,
+                pieceBytes: 1, longestPiece: .max, maximumRecordBytes: 1 << 20)
+            if inComment || inWorkout {
+                let refused = survey == nil
+                #expect(refused, "at \(start)")
+                checked.refused += 1
+                continue
+            }
+            let stretched = try #require(survey, "at \(start)")
+            let sameCoverage = stretched.coverage == single.coverage
+            #expect(sameCoverage, "at \(start)")
+            #expect(stretched.exportDate == single.exportDate)
+            #expect(stretched.byteCount == bytes.count)
+            // The single pass's cuts, the one before the stretch's start moved to it.
+            let replaced = singleCuts.last { $0.offset <= start }?.offset
+            let cuts = try #require(stretched.cuts)
+            let sameCuts =
+                cuts.map(\.offset) == singleCuts.map { $0.offset == replaced ? start : $0.offset }
+            #expect(sameCuts, "at \(start)")
+            #expect(cuts.allSatisfy { $0.line == line(of: $0.offset) }, "at \(start)")
+            checked.kept += 1
+        }
+        // Both kinds seen: the export holds workouts with a record and a comment inside.
+        #expect(checked.refused >= 4 && checked.kept >= 8, "\(checked)")
+    }
 }

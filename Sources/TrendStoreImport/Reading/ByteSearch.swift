@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds given bytes in a buffer eight at a time with the borrow tests of "Bit Twiddling
 /// Hacks": subtracting `n…n` from a word borrows into the high bit of each byte below `n`
 /// (a byte equal to `c` is a zero byte of `word ^ c…c`); the lowest such byte is found
@@ -48,6 +50,16 @@ enum ByteSearch {
             index += 1
         }
         return nil
+    }
+
+    /// Whether the bytes at `pointer` begin with `needle` (the caller makes sure `needle.count`
+    /// bytes are there).
+    @inline(__always)
+    static func matches(_ needle: [UInt8], at pointer: UnsafeRawPointer) -> Bool {
+        needle.withUnsafeBytes { wanted in
+            guard let wantedBase = wanted.baseAddress else { return true }
+            return memcmp(pointer, wantedBase, wanted.count) == 0
+        }
     }
 
     /// `byte` in every byte of a word.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One tag read by ``XMLTagScanner``: its name and attributes, as bytes copied out of the stream.
 struct XMLTag {
-    /// The element name.
+    /// The element name: the very array the scanner was given in its `interesting` names.
     var name: [UInt8] = []
     /// Whether this is an end tag (`</Workout>`).
     var isEnd = false
@@ -10,22 +10,9 @@ struct XMLTag {
     var isSelfClosing = false
     /// The line the tag starts on, 1-based.
     var line = 0
-    private var storage: [UInt8] = []
-    private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
-
-    init() {}
-
-    init(
-        name: [UInt8], isEnd: Bool, isSelfClosing: Bool, line: Int, storage: [UInt8],
-        attributes: [(name: Range<Int>, value: Range<Int>)]
-    ) {
-        self.name = name
-        self.isEnd = isEnd
-        self.isSelfClosing = isSelfClosing
-        self.line = line
-        self.storage = storage
-        self.attributes = attributes
-    }
+    /// The bytes after the name, copied once; attribute names and values are ranges into them.
+    fileprivate var storage: [UInt8] = []
+    fileprivate var attributes: [(name: Range<Int>, value: Range<Int>)] = []
 
     /// Calls `body` with the raw bytes of attribute `name`, or returns `nil` when it is absent.
     func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
@@ -99,11 +86,13 @@ final class XMLTagScanner {
     private let interesting: [[UInt8]]
     /// The line (1-based) the scanner has read to.
     private(set) var line = 1
+    /// The tag `next()` last read; its buffers are reused for the next.
+    private var tag = XMLTag()
 
     /// Scans `stream`, reporting only elements named in `interesting`.
-    init(stream: ByteStream, interesting: [String]) {
+    init(stream: ByteStream, interesting: [[UInt8]]) {
         self.stream = stream
-        self.interesting = interesting.map { Array($0.utf8) }
+        self.interesting = interesting
     }
 
     var bytesConsumed: Int { stream.bytesConsumed }
@@ -116,14 +105,14 @@ final class XMLTagScanner {
     func next() throws(ImportError) -> XMLTag? {
         var minimum = 1
         while true {
-            var found: XMLTag?
+            var found = false
             var needMore = false
             var truncated = false
-            var available = 0
+            // The bytes of the construct the buffer ends inside, read so far.
+            var unfinished = 0
             var lineCount = line
             let interesting = self.interesting
             let more = try stream.consume(minimum: minimum) { bytes, isFinal in
-                available = bytes.count
                 guard let base = bytes.baseAddress else { return 0 }
                 var position = 0
                 while position < bytes.count {
@@ -135,14 +124,16 @@ final class XMLTagScanner {
                     lineCount += Self.newlines(bytes, position, tagStart)
                     guard let tagEnd = Self.endOfConstruct(bytes, from: tagStart) else {
                         if isFinal { truncated = true } else { needMore = true }
+                        unfinished = bytes.count - tagStart
                         return tagStart
                     }
                     let tagLine = lineCount
                     lineCount += Self.newlines(bytes, tagStart, tagEnd)
-                    if let tag = Self.tag(
-                        bytes, from: tagStart, to: tagEnd, line: tagLine, interesting: interesting)
+                    if Self.read(
+                        bytes, from: tagStart, to: tagEnd, line: tagLine, interesting: interesting,
+                        into: &tag)
                     {
-                        found = tag
+                        found = true
                         return tagEnd
                     }
                     position = tagEnd
@@ -150,15 +141,15 @@ final class XMLTagScanner {
                 return bytes.count
             }
             line = lineCount
-            if let found { return found }
+            if found { return tag }
             if truncated {
                 throw ImportError(
                     file: stream.path, line: line,
                     reason: "the file ends inside a tag, comment or DOCTYPE")
             }
             if !more { return nil }
-            if needMore { try stream.allowRecord(of: available + 1, line: line) }
-            minimum = needMore ? available + 1 : 1
+            if needMore { try stream.allowRecord(of: unfinished + 1, line: line) }
+            minimum = needMore ? unfinished + 1 : 1
         }
     }
 
@@ -239,27 +230,36 @@ final class XMLTagScanner {
         return nil
     }
 
-    /// The tag in `bytes[start..<end]` if it is an interesting element's start or end tag.
-    private static func tag(
+    /// Reads the tag in `bytes[start..<end]` into `tag` if it is an interesting element's
+    /// start or end tag; returns whether it was. `tag`'s buffers are refilled in place, so
+    /// a scan allocates nothing per tag once the caller lets go of the tag before.
+    private static func read(
         _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, line: Int,
-        interesting: [[UInt8]]
-    ) -> XMLTag? {
+        interesting: [[UInt8]], into tag: inout XMLTag
+    ) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         var index = start + 1
         let isEnd = bytes[index] == 0x2F
         if isEnd { index += 1 }
-        guard index < end, bytes[index] != 0x21, bytes[index] != 0x3F else { return nil }
+        guard index < end, bytes[index] != 0x21, bytes[index] != 0x3F else { return false }
         let nameStart = index
         while index < end, !isSpace(bytes[index]), bytes[index] != 0x3E, bytes[index] != 0x2F {
             index += 1
         }
-        let name = bytes[nameStart..<index]
-        guard interesting.contains(where: { name.elementsEqual($0) }) else { return nil }
-        let isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
-        // The attributes' bytes, copied once; names and values are ranges into the copy.
+        let nameLength = index - nameStart
+        guard
+            let name = interesting.first(where: { wanted in
+                wanted.count == nameLength && ByteSearch.matches(wanted, at: base + nameStart)
+            })
+        else { return false }
+        tag.name = name
+        tag.isEnd = isEnd
+        tag.isSelfClosing = end - start >= 2 && bytes[end - 2] == 0x2F
+        tag.line = line
         let attributesStart = index
-        let storage = Array(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
-        var attributes: [(name: Range<Int>, value: Range<Int>)] = []
-        attributes.reserveCapacity(16)
+        tag.storage.removeAll(keepingCapacity: true)
+        tag.storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+        tag.attributes.removeAll(keepingCapacity: true)
         while index < end {
             while index < end, isSpace(bytes[index]) { index += 1 }
             let attributeStart = index
@@ -278,10 +278,8 @@ final class XMLTagScanner {
             let quote = bytes[index]
             index += 1
             let valueStart = index
-            if let base = bytes.baseAddress {
-                index = ByteSearch.first(of: quote, in: base, from: index, to: end) ?? end
-            }
-            attributes.append(
+            index = ByteSearch.first(of: quote, in: base, from: index, to: end) ?? end
+            tag.attributes.append(
                 (
                     (attributeName.lowerBound - attributesStart)..<(attributeName.upperBound
                         - attributesStart),
@@ -289,9 +287,7 @@ final class XMLTagScanner {
                 ))
             index += 1
         }
-        return XMLTag(
-            name: Array(name), isEnd: isEnd, isSelfClosing: isSelfClosing, line: line,
-            storage: storage, attributes: attributes)
+        return true
     }
 
     @inline(__always)

@@ -6,13 +6,13 @@ import Synchronization
 /// (``PartEncoder``) and the rollup rows of its days, the blocks a scan of all time decodes
 /// next (``DecodedBlockCache/prefetch(_:of:storage:)``). Only the work runs elsewhere; the
 /// transaction is used by its own thread alone, which stores what the work gives, in order.
-enum ConcurrentWork {
+package enum ConcurrentWork {
     /// The most threads one transaction's work uses: the cores, at most four.
     static let width = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4)
 
     /// `body(0) … body(count - 1)` in order, each index on one of `count` threads (the
     /// caller's among them); the first error thrown, by index, is rethrown.
-    static func map<Result: Sendable>(
+    package static func map<Result: Sendable>(
         _ count: Int, _ body: @Sendable (Int) throws -> Result
     ) throws -> [Result] {
         guard count > 1 else { return try (0..<count).map(body) }

@@ -52,7 +52,7 @@ final class AppleHealthParser: RecordParser {
         file = displayPath
         coverage = survey.coverage
         exportDate = survey.exportDate
-        scanner = XMLTagScanner(stream: stream, interesting: AppleHealthSurvey.interesting)
+        scanner = XMLTagScanner(stream: stream, interesting: AppleHealthSurvey.Element.all)
     }
 
     var bytesConsumed: Int { scanner.bytesConsumed }
@@ -90,9 +90,10 @@ final class AppleHealthParser: RecordParser {
     }
 
     private func read(_ tag: XMLTag) -> ParsedRecord? {
-        if tag.name.elementsEqual("Record".utf8) && !tag.isEnd { return record(tag) }
-        if tag.name.elementsEqual("Workout".utf8) { return workout(tag) }
-        if tag.name.elementsEqual("WorkoutStatistics".utf8), !tag.isEnd, pendingWorkout != nil,
+        if tag.name == AppleHealthSurvey.Element.record && !tag.isEnd { return record(tag) }
+        if tag.name == AppleHealthSurvey.Element.workout { return workout(tag) }
+        if tag.name == AppleHealthSurvey.Element.workoutStatistics, !tag.isEnd,
+            pendingWorkout != nil,
             let type = tag.string(Self.attribute.type),
             type.hasPrefix("HKQuantityTypeIdentifierDistance"),
             let sum = tag.withAttribute(Self.attribute.sum, NumberParser.double),

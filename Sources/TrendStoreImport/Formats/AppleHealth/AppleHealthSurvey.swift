@@ -25,78 +25,132 @@ struct AppleHealthSurvey: Sendable {
         var line: Int
     }
 
-    /// The elements either pass reads; every other is skipped unparsed.
-    static let interesting = ["HealthData", "ExportDate", "Record", "Workout", "WorkoutStatistics"]
+    /// The names of the elements either pass reads; every other is skipped unparsed. A
+    /// scanned tag's name is one of these very arrays, so comparing with them is cheap.
+    enum Element {
+        static let healthData = Array("HealthData".utf8)
+        static let exportDate = Array("ExportDate".utf8)
+        static let record = Array("Record".utf8)
+        static let workout = Array("Workout".utf8)
+        static let workoutStatistics = Array("WorkoutStatistics".utf8)
+        static let all = [healthData, exportDate, record, workout, workoutStatistics]
+    }
 
-    /// Reads `stream` (the whole export, named `displayPath` in errors), noting places to
-    /// cut about every `pieceBytes` bytes, none of them more than `longestPiece` apart.
+    /// Reads `stream` (the whole export, named `displayPath` in errors) on this thread,
+    /// noting places to cut about every `pieceBytes` bytes, none of them more than
+    /// `longestPiece` apart.
     ///
     /// - Throws: ``ImportError`` for a file that is not an Apple Health export, is truncated
     ///   or holds a malformed tag.
     init(stream: ByteStream, displayPath: String, pieceBytes: Int, longestPiece: Int)
         throws(ImportError)
     {
-        coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
-        let scanner = XMLTagScanner(stream: stream, interesting: Self.interesting)
-        var sawRoot = false
-        var sawRootEnd = false
-        var cuts: [Cut] = [Cut(offset: 0, line: 1)]
-        var inWorkout = false
-        var longestStretch = 0
-        do {
-            while true {
-                let before = Cut(offset: scanner.bytesConsumed, line: scanner.line)
-                guard let tag = try scanner.next() else { break }
-                let name = tag.name
-                if tag.isEnd {
-                    if name.elementsEqual("HealthData".utf8) { sawRootEnd = true }
-                    if name.elementsEqual("Workout".utf8) { inWorkout = false }
-                    continue
-                }
-                let isRecord = name.elementsEqual("Record".utf8)
-                let isWorkout = !isRecord && name.elementsEqual("Workout".utf8)
-                if (isRecord || isWorkout) && !inWorkout,
-                    let last = cuts.last, before.offset - last.offset >= pieceBytes
-                {
-                    longestStretch = max(longestStretch, before.offset - last.offset)
-                    cuts.append(before)
-                }
-                if isWorkout && !tag.isSelfClosing { inWorkout = true }
-                if name.elementsEqual("HealthData".utf8) { sawRoot = true }
-                if name.elementsEqual("ExportDate".utf8) {
-                    exportDate = tag.withAttribute(
-                        AppleHealthParser.attribute.value, TimestampParser.milliseconds)
-                }
-                guard isRecord,
-                    let quantity = tag.withAttribute(
-                        AppleHealthParser.attribute.type, AppleHealthQuantity.of),
-                    let start = tag.withAttribute(
-                        AppleHealthParser.attribute.startDate, TimestampParser.milliseconds),
-                    let end = tag.withAttribute(
-                        AppleHealthParser.attribute.endDate, TimestampParser.milliseconds),
-                    end >= start
-                else { continue }
-                coverage[quantity.index][AppleHealthParser.rank(of: tag), default: .init()].add(
-                    start: start, end: end)
-            }
-        } catch {
-            throw ImportError(
-                file: displayPath, line: error.line, field: error.field, reason: error.reason)
-        }
-        guard sawRoot else {
+        try self.init(
+            stretches: [Stretch(stream: stream, displayPath: displayPath, pieceBytes: pieceBytes)],
+            displayPath: displayPath, longestPiece: longestPiece)
+    }
+
+    /// The survey of the whole file from the surveys of its `stretches`, in file order.
+    init(stretches: [Stretch], displayPath: String, longestPiece: Int) throws(ImportError) {
+        guard stretches.contains(where: \.sawRoot) else {
             throw ImportError(
                 file: displayPath, reason: "no <HealthData> element: not an Apple Health export")
         }
-        guard sawRootEnd else {
+        guard stretches.contains(where: \.sawRootEnd) else {
             throw ImportError(
                 file: displayPath,
                 reason: "the export ends before </HealthData>: the file is truncated")
         }
+        coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
+        var cuts: [Cut] = []
+        var linesBefore = 0
+        for stretch in stretches {
+            for (index, ranks) in stretch.coverage.enumerated() {
+                for (rank, intervals) in ranks {
+                    coverage[index][rank, default: .init()].formUnion(intervals)
+                }
+            }
+            exportDate = stretch.exportDate ?? exportDate
+            cuts += stretch.cuts.map {
+                Cut(offset: byteCount + $0.offset, line: linesBefore + $0.line)
+            }
+            byteCount += stretch.byteCount
+            linesBefore += stretch.lines - 1
+        }
         for index in coverage.indices {
             for rank in coverage[index].keys { coverage[index][rank]?.compact() }
         }
-        byteCount = scanner.bytesConsumed
-        longestStretch = max(longestStretch, byteCount - (cuts.last?.offset ?? 0))
-        self.cuts = longestStretch <= longestPiece ? cuts : nil
+        let ends = cuts.dropFirst().map(\.offset) + [byteCount]
+        let longest = zip(cuts, ends).map { $1 - $0.offset }.max() ?? 0
+        self.cuts = longest <= longestPiece ? cuts : nil
+    }
+}
+
+extension AppleHealthSurvey {
+    /// What the survey finds in a stretch of the file read on its own, from a place between
+    /// two constructs outside any workout: offsets and lines count from the stretch's start.
+    struct Stretch: Sendable {
+        fileprivate(set) var coverage: [[Int: CoverageIntervals]]
+        fileprivate(set) var exportDate: Int64?
+        fileprivate(set) var sawRoot = false
+        fileprivate(set) var sawRootEnd = false
+        /// Places to cut, the stretch's start first.
+        fileprivate(set) var cuts: [Cut] = [Cut(offset: 0, line: 1)]
+        /// Whether the stretch ends inside a workout.
+        fileprivate(set) var endsInWorkout = false
+        fileprivate(set) var byteCount = 0
+        /// The line its last byte lies on.
+        fileprivate(set) var lines = 1
+
+        /// Reads `stream` to its end, noting places to cut at least `pieceBytes` apart.
+        ///
+        /// - Throws: ``ImportError`` for a malformed tag, or a stream that ends inside one.
+        init(stream: ByteStream, displayPath: String, pieceBytes: Int) throws(ImportError) {
+            coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
+            let scanner = XMLTagScanner(stream: stream, interesting: Element.all)
+            var inWorkout = false
+            do {
+                while true {
+                    let before = Cut(offset: scanner.bytesConsumed, line: scanner.line)
+                    guard let tag = try scanner.next() else { break }
+                    let name = tag.name
+                    if tag.isEnd {
+                        if name == Element.healthData { sawRootEnd = true }
+                        if name == Element.workout { inWorkout = false }
+                        continue
+                    }
+                    let isRecord = name == Element.record
+                    let isWorkout = !isRecord && name == Element.workout
+                    if (isRecord || isWorkout) && !inWorkout,
+                        let last = cuts.last, before.offset - last.offset >= pieceBytes
+                    {
+                        cuts.append(before)
+                    }
+                    if isWorkout && !tag.isSelfClosing { inWorkout = true }
+                    if name == Element.healthData { sawRoot = true }
+                    if name == Element.exportDate {
+                        exportDate = tag.withAttribute(
+                            AppleHealthParser.attribute.value, TimestampParser.milliseconds)
+                    }
+                    guard isRecord,
+                        let quantity = tag.withAttribute(
+                            AppleHealthParser.attribute.type, AppleHealthQuantity.of),
+                        let start = tag.withAttribute(
+                            AppleHealthParser.attribute.startDate, TimestampParser.milliseconds),
+                        let end = tag.withAttribute(
+                            AppleHealthParser.attribute.endDate, TimestampParser.milliseconds),
+                        end >= start
+                    else { continue }
+                    coverage[quantity.index][AppleHealthParser.rank(of: tag), default: .init()]
+                        .add(start: start, end: end)
+                }
+            } catch {
+                throw ImportError(
+                    file: displayPath, line: error.line, field: error.field, reason: error.reason)
+            }
+            endsInWorkout = inWorkout
+            byteCount = scanner.bytesConsumed
+            lines = scanner.line
+        }
     }
 }

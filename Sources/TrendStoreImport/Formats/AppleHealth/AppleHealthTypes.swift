@@ -133,7 +133,7 @@ struct AppleHealthQuantity {
     static func of(_ identifier: UnsafeRawBufferPointer) -> AppleHealthQuantity? {
         for (index, candidate) in identifiers.enumerated()
         where candidate.count == identifier.count && candidate.last == identifier.last
-            && identifier.elementsEqual(candidate)
+            && identifier.baseAddress.map({ ByteSearch.matches(candidate, at: $0) }) == true
         {
             return all[index]
         }
@@ -235,9 +235,9 @@ enum SourcePriority {
 
     private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
         guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        guard let base = haystack.baseAddress else { return needle.isEmpty }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start] == needle[0] && ByteSearch.matches(needle, at: base + start)
         }
-        return false
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Intervals are gathered in a buffer that is sorted and merged into the union
 /// whenever it fills; contiguous minute samples collapse into a few intervals a day.
-struct CoverageIntervals {
+struct CoverageIntervals: Sendable, Equatable {
     private var merged: [(start: Int64, end: Int64)] = []
     private var pending: [(start: Int64, end: Int64)] = []
     private let bufferLimit: Int
@@ -12,6 +12,19 @@ struct CoverageIntervals {
     /// Adds `[start, end]` (an instant when they are equal).
     mutating func add(start: Int64, end: Int64) {
         pending.append((start, end))
+        if pending.count >= bufferLimit { compact() }
+    }
+
+    /// Whether the two hold the same intervals in the same state (compacted or not).
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.merged.elementsEqual(rhs.merged, by: ==)
+            && lhs.pending.elementsEqual(rhs.pending, by: ==)
+    }
+
+    /// Adds every interval of `other`.
+    mutating func formUnion(_ other: CoverageIntervals) {
+        pending += other.merged
+        pending += other.pending
         if pending.count >= bufferLimit { compact() }
     }
 
