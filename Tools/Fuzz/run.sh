@@ -18,7 +18,7 @@ seconds="${1:-60}"
 out=.build-fuzz
 mkdir -p "$out/storage" "$out/import" "$out/write" "$out/corpus-storage" "$out/corpus-import" \
     "$out/corpus-write"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name trendstore)
 export SWIFT_BACKTRACE=enable=no  # the runtime's backtracer would hang on the fuzzer's crash reports
 
 clang -c -O2 -g -fsanitize=address -I Sources/CCRC32C/include -o "$out/crc32c.o" \
