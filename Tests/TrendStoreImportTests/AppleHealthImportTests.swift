@@ -10,6 +10,24 @@ private func figures(_ store: TrendStore, _ series: String) throws -> (count: In
     return (samples.count, samples.map(\.value).reduce(0, +))
 }
 
+/// An export dated 2026-11-20 written into `directory`, its body made by `body` from the
+/// attributes of a watch's active energy record.
+private func energyExport(
+    in directory: TemporaryDirectory, _ body: (_ energy: String) -> String
+) throws -> String {
+    let energy =
+        #"type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal""#
+    return try directory.file(
+        "export.xml",
+        containing: """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-11-20 10:00:00 -0800"/>
+            \(body(energy))
+            </HealthData>
+            """)
+}
+
 @Suite("Importing Apple Health exports")
 struct AppleHealthImportTests {
     // The figures below are worked out by hand from Fixtures/apple-health/export.xml (see its comments).
@@ -218,22 +236,16 @@ struct AppleHealthVitalsTests {
     func overlongRecords() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let energy =
-            #"type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal""#
-        let path = try directory.file(
-            "export.xml",
-            containing: """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <HealthData locale="en_US">
-                 <ExportDate value="2026-11-20 10:00:00 -0800"/>
-                 <Record \(energy) startDate="1000-01-01 00:00:00 -0800" endDate="9999-12-31 00:00:00 -0800" value="9000"/>
-                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-15 00:00:01 -0800" value="1"/>
-                 <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-15 00:00:00 -0800" value="2"/>
-                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2020-01-01 00:00:00 -0800" endDate="2026-01-01 00:00:00 -0800" totalDistance="5" totalDistanceUnit="km">
-                  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
-                 </Workout>
-                </HealthData>
-                """)
+        let path = try energyExport(in: directory) { energy in
+            """
+             <Record \(energy) startDate="1000-01-01 00:00:00 -0800" endDate="9999-12-31 00:00:00 -0800" value="9000"/>
+             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-15 00:00:01 -0800" value="1"/>
+             <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-15 00:00:00 -0800" value="2"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2020-01-01 00:00:00 -0800" endDate="2026-01-01 00:00:00 -0800" totalDistance="5" totalDistanceUnit="km">
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
+             </Workout>
+            """
+        }
         try await withTemporaryStore { store, _ in
             let summary = try await Importer(store: store).importFile(at: path)
             #expect(summary.ignored == ["lasts longer than 14 days": 3])
@@ -248,24 +260,18 @@ struct AppleHealthVitalsTests {
     func longSkippedRun(threads: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let energy =
-            #"type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal""#
         // 2.4 MB of elements read past in one call of the scanner, across its buffer's end;
         // the longest record allowed is far shorter.
         let summaries = String(
             repeating:
                 " <ActivitySummary dateComponents=\"2024-01-01\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"Cal\"/>\n",
             count: 20_000)
-        let path = try directory.file(
-            "export.xml",
-            containing: """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <HealthData locale="en_US">
-                 <ExportDate value="2026-11-20 10:00:00 -0800"/>
-                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="1"/>
-                \(summaries) <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-01 00:01:00 -0800" value="2"/>
-                </HealthData>
-                """)
+        let path = try energyExport(in: directory) { energy in
+            """
+             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="1"/>
+            \(summaries) <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-01 00:01:00 -0800" value="2"/>
+            """
+        }
         try await withTemporaryStore { store, _ in
             var options = ImportOptions()
             options.threads = threads
