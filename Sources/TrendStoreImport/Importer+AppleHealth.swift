@@ -34,15 +34,17 @@ extension Importer {
         // reads (real exports can be cut at every record or workout).
         let longest = options.maximumRecordBytes.multipliedReportingOverflow(by: 8)
         let longestPiece = longest.overflow ? Int.max : longest.partialValue
-        let survey =
+        let stretched =
             isArchive
-            ? try AppleHealthSurvey(
+            ? nil
+            : try AppleHealthSurvey(
+                path: path, pieceBytes: options.sliceBytes, longestPiece: longestPiece,
+                threads: options.threads, maximumRecordBytes: options.maximumRecordBytes)
+        let survey =
+            try stretched
+            ?? AppleHealthSurvey(
                 stream: try opened(), displayPath: displayPath, pieceBytes: options.sliceBytes,
                 longestPiece: longestPiece)
-            : try AppleHealthSurvey(
-                path: path, displayPath: path, pieceBytes: options.sliceBytes,
-                longestPiece: longestPiece, threads: options.threads,
-                maximumRecordBytes: options.maximumRecordBytes)
         guard let cuts = survey.cuts else {
             let records = AppleHealthParser(
                 displayPath: displayPath, survey: survey, stream: try opened())

@@ -76,7 +76,7 @@ private func readEveryFormat() {
     // Apple Health: the survey in stretches, in one pass, then the records as one stream
     // and in pieces cut small.
     _ = try? AppleHealthSurvey(
-        path: path, displayPath: "fuzz", pieceBytes: 1, longestPiece: 1 << 20, threads: 3,
+        path: path, pieceBytes: 1, longestPiece: 1 << 20, threads: 3,
         maximumRecordBytes: 1 << 20)
     if let stream = try? ByteStream(path: path),
         let survey = try? AppleHealthSurvey(

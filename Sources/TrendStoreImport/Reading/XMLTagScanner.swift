@@ -17,17 +17,14 @@ struct XMLTag {
     /// Calls `body` with the raw bytes of attribute `name`, or returns `nil` when it is absent.
     func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
         storage.withUnsafeBytes { bytes in
-            name.withUnsafeBytes { wanted in
-                for attribute in attributes where attribute.name.count == wanted.count {
-                    if let base = bytes.baseAddress, let other = wanted.baseAddress,
-                        memcmp(base + attribute.name.lowerBound, other, wanted.count) != 0
-                    {
-                        continue
-                    }
-                    return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
-                }
-                return nil
+            guard let base = bytes.baseAddress else { return nil }
+            for attribute in attributes
+            where attribute.name.count == name.count
+                && ByteSearch.matches(name, at: base + attribute.name.lowerBound)
+            {
+                return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
             }
+            return nil
         }
     }
 

@@ -2,39 +2,32 @@ import TrendStore
 
 extension AppleHealthSurvey {
     /// Surveys the export file at `path` in up to `threads` stretches read at once, each
-    /// beginning at a `<Record ` or `<Workout ` found near an even share of the file.
+    /// beginning at a `<Record ` or `<Workout ` found near an even share of the file; `nil`
+    /// when only a single pass (``init(stream:displayPath:pieceBytes:longestPiece:)``) can
+    /// survey it.
     ///
     /// A stretch is read as if it began between two constructs outside any workout. That
     /// holds when the stretch before it, read the same way, ended between two constructs
     /// (its last tag, comment or DOCTYPE complete) outside any workout: then, stretch by
     /// stretch from the file's start, each read is the one a single pass makes, and the
-    /// survey is the one ``init(stream:displayPath:pieceBytes:longestPiece:)`` gives (the
-    /// same coverage and export date; cuts at each stretch's start besides). When it does
-    /// not hold (a boundary inside a comment, a workout or a malformed tag), or any stretch
-    /// fails, the file is surveyed again in one pass, which gives that pass's answer or error.
+    /// survey is the single pass's (the same coverage and export date; cuts at each
+    /// stretch's start besides). When it does not hold (a boundary inside a comment, a
+    /// workout or a malformed tag), any stretch fails, or the file is too small to share,
+    /// this gives `nil`, and the single pass gives its answer or its error at its line.
     ///
-    /// - Throws: ``ImportError`` as the single pass does.
-    init(
-        path: String, displayPath: String, pieceBytes: Int, longestPiece: Int, threads: Int,
-        maximumRecordBytes: Int
+    /// - Throws: ``ImportError`` for a file the stretches show is no whole export.
+    init?(
+        path: String, pieceBytes: Int, longestPiece: Int, threads: Int, maximumRecordBytes: Int
     ) throws(ImportError) {
         let shortest = pieceBytes.multipliedReportingOverflow(by: 8)
-        if let size = FileRangeSource.regularFileSize(path), !shortest.overflow,
+        guard let size = FileRangeSource.regularFileSize(path), !shortest.overflow,
             let starts = Self.stretchStarts(
-                path: path, size: size, count: min(threads, size / max(1, shortest.partialValue))),
-            let survey = try Self(
-                path: path, displayPath: displayPath, stretchesFrom: starts, size: size,
-                pieceBytes: pieceBytes, longestPiece: longestPiece,
-                maximumRecordBytes: maximumRecordBytes)
-        {
-            self = survey
-            return
-        }
-        let stream = try ByteStream(path: path)
-        stream.maximumRecordBytes = maximumRecordBytes
+                path: path, size: size, count: min(threads, size / max(1, shortest.partialValue)))
+        else { return nil }
         try self.init(
-            stream: stream, displayPath: displayPath, pieceBytes: pieceBytes,
-            longestPiece: longestPiece)
+            path: path, displayPath: path, stretchesFrom: starts, size: size,
+            pieceBytes: pieceBytes, longestPiece: longestPiece,
+            maximumRecordBytes: maximumRecordBytes)
     }
 
     /// Surveys the `size`-byte file at `path` in stretches from each of `starts` (0 first,
