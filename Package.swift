@@ -71,6 +71,9 @@ let package = Package(
             path: "Tools/trendstore"
         ),
         .executableTarget(name: "HostApp", dependencies: ["TrendStore"], path: "Examples/HostApp"),
+        // A second process the tests drive line by line (their commits between its reads).
+        .executableTarget(
+            name: "trendstore-test-peer", dependencies: ["TrendStore"], path: "Tests/Peer"),
         .target(
             name: "TestSupport",
             dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator", "TrendStoreTesting"],

@@ -141,8 +141,12 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// The id of the last transaction committed to the environment by any process: it
-    /// changes with every commit, so comparing it is a cheap way to notice writes.
+    /// The id of the last transaction committed to the environment by any process, read from
+    /// its newest meta page.
+    ///
+    /// A durable commit writes this id before new read transactions can see the commit, so
+    /// a read transaction begun just after may still show the commit before: to tell whether
+    /// what you read changed, compare ``ReadTransaction/snapshotID`` instead.
     ///
     /// The corresponding LMDB function is `mdb_env_info`.
     public func lastTransactionID() throws -> Int {

@@ -155,6 +155,18 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     public func statistics(of database: Database) throws -> DatabaseStatistics {
         try TransactionOperations.statistics(pointer, database: database)
     }
+
+    /// The id of the commit this transaction's snapshot shows: two read transactions with
+    /// the same id see the same data, and a commit of any process after it gives a later
+    /// transaction a greater id.
+    ///
+    /// Compare this, not ``Environment/lastTransactionID()``, to tell whether what you read
+    /// may have changed: a durable commit writes its meta page (which that reads) before it
+    /// publishes the snapshot new readers take, so for a moment the environment's last id is
+    /// ahead of what a read transaction sees.
+    ///
+    /// The corresponding LMDB function is `mdb_txn_id`.
+    public var snapshotID: Int { Int(mdb_txn_id(pointer)) }
 }
 
 extension ReadTransaction {

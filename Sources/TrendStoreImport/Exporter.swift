@@ -13,8 +13,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// a fresh store gives the same samples, bit for bit.
 ///
 /// Values are written as the shortest decimal that reads back to the same double (`-0.0`
-/// included), times as epoch milliseconds. Samples are read one stored block at a time
-/// (``TrendStore/sampleBatches(of:from:to:)``), so memory stays flat for any store.
+/// included), times as epoch milliseconds. Samples are read one stored block at a time from
+/// one snapshot (``StoreSnapshot/forEachSampleBatch(of:from:to:_:)``), so memory stays flat
+/// for any store and the export is never torn by a concurrent write.
 ///
 /// ```swift
 /// let count = try await Exporter(store: store).export(
@@ -30,40 +31,43 @@ public struct Exporter: Sendable {
 
     /// Writes the samples of `series` starting in `[from, to)` to `output`; returns how many.
     ///
+    /// Everything is read in one snapshot of the store (one read transaction), so the export
+    /// is a state the store was in, whatever other processes commit meanwhile. While it runs,
+    /// the pages that snapshot sees are not reused, so a long export beside heavy writes lets
+    /// the data file grow until it ends.
+    ///
     /// - Throws: ``StoreError/unknownSeries(_:closest:)`` for a series the store does not hold,
     ///   or the error of writing to `output`.
     @discardableResult
     public func export(
         series: [String], from: Date, to: Date, format: ExportFormat, to output: FileHandle
     ) async throws -> Int {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        if format == .csv { buffer += Array("series,start,end,value,unit,kind\n".utf8) }
-        var count = 0
-        for name in series {
-            var batches = store.sampleBatches(of: name, from: from, to: to).makeAsyncIterator()
-            // The first read names an unknown series, with the closest names, as every query.
-            var batch = try await batches.next()
-            let unit = try store.unit(of: name) ?? ""
-            let kind = try store.kind(of: name) ?? .cumulative
-            let fields = (
-                series: Self.quoted(SeriesName.normalized(name), for: format),
-                unit: Self.quoted(unit, for: format), kind: kind.rawValue
-            )
-            while let samples = batch {
-                for sample in samples {
-                    Self.append(sample, fields: fields, format: format, to: &buffer)
+        try store.read { snapshot in
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 20)
+            if format == .csv { buffer += Array("series,start,end,value,unit,kind\n".utf8) }
+            var count = 0
+            for name in series {
+                let fields = (
+                    series: Self.quoted(SeriesName.normalized(name), for: format),
+                    unit: Self.quoted(try snapshot.unit(of: name) ?? "", for: format),
+                    kind: (try snapshot.kind(of: name) ?? .cumulative).rawValue
+                )
+                // An unknown series is named here, with the closest names, as by every query.
+                try snapshot.forEachSampleBatch(of: name, from: from, to: to) { samples in
+                    for sample in samples {
+                        Self.append(sample, fields: fields, format: format, to: &buffer)
+                    }
+                    count += samples.count
+                    if buffer.count >= 1 << 20 {
+                        try output.write(contentsOf: buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
                 }
-                count += samples.count
-                if buffer.count >= 1 << 20 {
-                    try output.write(contentsOf: buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-                batch = try await batches.next()
             }
+            try output.write(contentsOf: buffer)
+            return count
         }
-        try output.write(contentsOf: buffer)
-        return count
     }
 
     private static func append(

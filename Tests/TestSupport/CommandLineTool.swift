@@ -3,16 +3,19 @@ import Foundation
 /// The `trendstore` executable built beside the tests, run as a real child process.
 public enum CommandLineTool {
     /// The executable's location: next to the test bundle in the build folder.
-    public static var url: URL? {
+    public static var url: URL? { sibling(named: "trendstore") }
+
+    /// The executable `name` of this package built next to the test bundle.
+    public static func sibling(named name: String) -> URL? {
         var directory = Bundle.main.bundleURL
         for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("trendstore")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
         let fromBuild = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/trendstore")
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)")
         return FileManager.default.isExecutableFile(atPath: fromBuild.path) ? fromBuild : nil
     }
 

@@ -108,4 +108,45 @@ struct ExportTests {
             #expect(batches == 2)
         }
     }
+
+    @Test("an export is one snapshot: another process's two-sample commits are never torn apart")
+    func exportIsSnapshot() async throws {
+        try await withTemporaryStore { store, directory in
+            // Two weeks a year apart: their samples lie in different blocks.
+            let early: Int64 = 1_740_000_000_000
+            let late = early + 365 * 86_400_000
+            let base = (0..<2_000).flatMap { i in
+                [early, late].map {
+                    Sample(
+                        startMilliseconds: $0 - 2_000 * 60_000 + Int64(i) * 60_000,
+                        endMilliseconds: $0 - 2_000 * 60_000 + Int64(i) * 60_000 + 60_000,
+                        value: 1)
+                }
+            }
+            try await store.write(base, to: "e", unit: "kcal")
+            let peer = try PeerProcess(store: directory, durability: "none")
+            defer { peer.quit() }
+            peer.begin("pairs e \(early) \(late) 200")
+            let file = directory.appendingPathComponent("export.csv")
+            var exports = 0
+            var torn = 0
+            repeat {
+                FileManager.default.createFile(atPath: file.path, contents: nil)
+                let output = try FileHandle(forWritingTo: file)
+                try await Exporter(store: store).export(
+                    series: ["e"], from: .distantPast, to: .distantFuture, format: .csv,
+                    to: output)
+                try output.close()
+                let starts = try String(contentsOf: file, encoding: .utf8)
+                    .split(separator: "\n").dropFirst()
+                    .compactMap { Int64($0.split(separator: ",")[1]) }
+                let earlyCount = starts.count { $0 < early + 180 * 86_400_000 }
+                if earlyCount * 2 != starts.count { torn += 1 }
+                exports += 1
+            } while !peer.hasAnswer
+            try peer.finish()
+            #expect(exports > 3)
+            #expect(torn == 0, "\(torn) of \(exports) exports torn")
+        }
+    }
 }

@@ -39,10 +39,10 @@ struct OpenAndClockTests {
             let url = directory.url.appendingPathComponent(name)
             do {
                 let store = try TrendStore(directory: url, options: options)
-                #expect(try store.engine.lastTransactionID() == 3, "\(name)")
+                #expect(try store.engine.snapshotID() == 3, "\(name)")
             }
             let store = try TrendStore(directory: url, options: options)
-            #expect(try store.engine.lastTransactionID() == 3, "\(name)")
+            #expect(try store.engine.snapshotID() == 3, "\(name)")
             #expect(try store.verify().isHealthy)
         }
     }

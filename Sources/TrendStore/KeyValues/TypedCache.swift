@@ -111,21 +111,30 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
     /// What the cache holds for `key`, expired or not.
     ///
     /// A key read lately is answered from memory, without an LMDB lookup or a decode, as
-    /// long as no process has committed since.
+    /// long as no process has committed since it was read: a read transaction tells, so the
+    /// answer is never older than what a read of the store would give.
     public func lookup(_ key: Key) throws -> CacheLookup<Value> {
         let engine = store.engine
         let now = engine.clock().millisecondsSince1970
-        // Read before the entry: a commit in between only makes the kept entry newer.
-        let transactionID = try engine.lastTransactionID()
-        if let kept = memory.entry(for: key, at: transactionID) {
+        // The kept entry is used only when the snapshot it was read in is still the newest
+        // a reader sees; otherwise the entry is read in that newest snapshot.
+        let (transactionID, kept, stored) = try engine.read { txn in
+            let transactionID = Transactions.snapshotID(of: txn)
+            if let kept = memory.entry(for: key, at: transactionID) {
+                return (transactionID, Optional(kept), (key: [UInt8](), value: [UInt8]?.none))
+            }
+            let entryKey = try encodedKey(key)
+            return (
+                transactionID, nil,
+                (key: entryKey, value: try engine.keyValues.entry(forKey: entryKey, in: txn))
+            )
+        }
+        if let kept {
             guard kept.expiresAt > now else { return .expired(kept.value) }
             memory.recordHit(key, at: now)
             return .fresh(kept.value)
         }
-        let entryKey = try encodedKey(key)
-        let stored = try engine.read { txn in try engine.keyValues.entry(forKey: entryKey, in: txn)
-        }
-        guard let stored, let entry = KeyValueEntry(stored),
+        guard let bytes = stored.value, let entry = KeyValueEntry(bytes),
             let value = try? Self.decoder.decode(Value.self, from: entry.value)
         else {
             return .missing
@@ -133,7 +142,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
         memory.keep(
             .init(value: value, expiresAt: entry.expiresAt), for: key, readAt: transactionID)
         guard entry.expiresAt > now else { return .expired(value) }
-        recentReads.withLock { $0[entryKey] = now }
+        recentReads.withLock { $0[stored.key] = now }
         return .fresh(value)
     }
 

@@ -12,7 +12,8 @@ import LMDB
 /// ```
 ///
 /// Each block is one consistent read; a write that commits between two blocks may show in
-/// the later one. For one snapshot of a bounded range, use ``StoreSnapshot/samples(of:from:to:)``.
+/// the later one. For one snapshot of any range, use
+/// ``StoreSnapshot/forEachSampleBatch(of:from:to:_:)`` inside ``TrendStore/read(_:)``.
 public struct SampleBatches: AsyncSequence, Sendable {
     /// A block's samples that start in the range, sorted by start then end.
     public typealias Element = [Sample]
@@ -76,22 +77,31 @@ extension StoreEngine {
     /// holds any, in one read transaction; empty when there are no more.
     func nextBlock(of series: String, from: Int64, before to: Int64) throws -> [Sample] {
         try read { txn in
-            let record = try storage.requireSeries(named: series, in: txn)
-            guard from < to,
-                let firstStart = try storage.blockStarts(
-                    of: record, startingFrom: from, through: to - 1, limit: 1, in: txn
-                ).first
-            else { return [] }
-            var samples: [Sample] = []
-            _ = try storage.withBlock(firstStart, of: record, in: txn) { bytes in
-                try storage.decodeBlock(
-                    bytes, firstStart: firstStart, of: record, zlib: ZlibCodec(),
-                    appendingTo: &samples)
-            }
-            // Empty when its starts from `from` on are all at or after `to`: every later
-            // block starts later still.
-            samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
-            return samples
+            try nextBlock(
+                of: try storage.requireSeries(named: series, in: txn), from: from, before: to,
+                in: txn)
         }
+    }
+
+    /// The samples starting in `[from, to)` of the first stored block of `record` in `txn`
+    /// that holds any; empty when there are no more.
+    func nextBlock<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, from: Int64, before to: Int64, in txn: borrowing T
+    ) throws -> [Sample] {
+        guard from < to,
+            let firstStart = try storage.blockStarts(
+                of: record, startingFrom: from, through: to - 1, limit: 1, in: txn
+            ).first
+        else { return [] }
+        var samples: [Sample] = []
+        _ = try storage.withBlock(firstStart, of: record, in: txn) { bytes in
+            try storage.decodeBlock(
+                bytes, firstStart: firstStart, of: record, zlib: ZlibCodec(),
+                appendingTo: &samples)
+        }
+        // Empty when its starts from `from` on are all at or after `to`: every later
+        // block starts later still.
+        samples.removeAll { $0.startMilliseconds < from || $0.startMilliseconds >= to }
+        return samples
     }
 }

@@ -118,6 +118,41 @@ public struct StoreSnapshot: ~Copyable {
             in: transaction)
     }
 
+    /// Calls `body` with the samples of `series` that start in `[from, to)`, one stored block
+    /// (a few thousand samples) at a time, sorted by start then end: a scan of any length in
+    /// flat memory, all of it from this snapshot (an export is a state that existed).
+    ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` for a series the store does not
+    ///   hold; ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED` before
+    ///   the first block when a damaged page hides blocks from the walk; what `body` throws.
+    public func forEachSampleBatch(
+        of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
+    ) throws {
+        region?.read(series)
+        let record = try engine.storage.requireSeries(named: series, in: transaction)
+        try engine.storage.checkReach(in: transaction)
+        var position = from.millisecondsSince1970
+        let end = to.millisecondsSince1970
+        while position < end {
+            let samples = try engine.nextBlock(
+                of: record, from: position, before: end, in: transaction)
+            guard let last = samples.last else { return }
+            // Samples sharing a start are never split between blocks.
+            position = last.startMilliseconds + 1
+            try body(samples)
+        }
+    }
+
+    /// The unit of `series`, or `nil` when no such series exists.
+    public func unit(of series: String) throws -> String? {
+        try engine.storage.seriesRecord(named: series, in: transaction)?.unit
+    }
+
+    /// The kind of `series`, or `nil` when no such series exists.
+    public func kind(of series: String) throws -> SeriesKind? {
+        try engine.storage.seriesRecord(named: series, in: transaction)?.kind
+    }
+
     /// Every series with its unit, sample count and time span.
     public func series() throws -> [SeriesInfo] {
         region?.readEverySeries()

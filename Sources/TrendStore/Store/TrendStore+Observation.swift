@@ -1,10 +1,11 @@
 import Foundation
+import LMDB
 
 /// A committed write that changed some of the observed series.
 public struct StoreChange: Sendable, Equatable {
     /// The observed series whose samples changed (NFC names, in the order asked for).
     public var series: [String]
-    /// The LMDB transaction id the change was seen at.
+    /// The id of the commit the change was seen at: the snapshot the change counts were read in.
     public var transactionID: Int
 }
 
@@ -12,9 +13,10 @@ extension TrendStore {
     /// The writes that change `series`, as they commit, from this process or any other
     /// process using the store (an app and its widget).
     ///
-    /// The store is polled every `interval` (default 100 ms): first LMDB's last transaction
-    /// id, one read of the memory-mapped meta page that changes with every commit, and only
-    /// when that moved, the observed series' change counts. A change is seen within
+    /// The store is polled every `interval` (default 100 ms): first the id of the commit a
+    /// new read transaction shows, which every commit moves, and only when that moved, the
+    /// observed series' change counts, read in one snapshot with its id, so no commit is
+    /// missed. A change is seen within
     /// `interval` plus one read, well under 250 ms by default; several writes within one
     /// interval come as one element. The sequence ends when the task iterating it is
     /// cancelled or the store is closed.
@@ -32,14 +34,12 @@ extension TrendStore {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var seen = try engine.lastTransactionID()
-                    var counts = try engine.changeCounts(of: names)
+                    var (seen, counts) = try engine.changeCounts(of: names)
                     while !Task.isCancelled {
                         try await Task.sleep(for: interval)
-                        let latest = try engine.lastTransactionID()
-                        guard latest != seen else { continue }
+                        guard try engine.snapshotID() != seen else { continue }
+                        let (latest, now) = try engine.changeCounts(of: names)
                         seen = latest
-                        let now = try engine.changeCounts(of: names)
                         let changed = names.filter { now[$0] != counts[$0] }
                         counts = now
                         if !changed.isEmpty {
@@ -59,27 +59,29 @@ extension TrendStore {
 }
 
 extension StoreEngine {
-    /// LMDB's last committed transaction id, which every commit of any process moves.
-    func lastTransactionID() throws -> Int {
-        try checkOpen()
-        do {
-            return try environment.lastTransactionID()
-        } catch {
-            throw StoreError.wrapping(error, path: directory.path)
-        }
+    /// The id of the commit a read transaction begun now shows, which every commit of any
+    /// process moves once readers can see it.
+    func snapshotID() throws -> Int {
+        try read { txn in Transactions.snapshotID(of: txn) }
     }
 
-    /// The change count of each of `names` (0 for a series that does not exist).
-    func changeCounts(of names: [String]) throws -> [String: UInt64] {
-        try read { txn in
-            var counts: [String: UInt64] = [:]
-            for name in names {
-                counts[name] =
-                    try storage.seriesRecord(named: name, in: txn).map {
-                        try storage.changeCount(of: $0, in: txn)
-                    } ?? 0
-            }
-            return counts
+    /// The change count of each of `names` (0 for a series that does not exist), with the
+    /// id of the snapshot they were read in.
+    func changeCounts(of names: [String]) throws -> (snapshotID: Int, counts: [String: UInt64]) {
+        try read { txn in (Transactions.snapshotID(of: txn), try changeCounts(of: names, in: txn)) }
+    }
+
+    /// The change count of each of `names` in `txn` (0 for a series that does not exist).
+    func changeCounts(of names: [String], in txn: borrowing ReadTransaction) throws -> [String:
+        UInt64]
+    {
+        var counts: [String: UInt64] = [:]
+        for name in names {
+            counts[name] =
+                try storage.seriesRecord(named: name, in: txn).map {
+                    try storage.changeCount(of: $0, in: txn)
+                } ?? 0
         }
+        return counts
     }
 }

@@ -79,17 +79,21 @@ private struct Observation<Value: Sendable> {
     static func evaluate(
         _ query: (borrowing StoreSnapshot) throws -> Value, on engine: StoreEngine
     ) throws -> Observation {
-        // The id first: a commit after it is seen as a change, never missed.
-        let transactionID = try engine.lastTransactionID()
+        // The value, the id and the change counts from one snapshot: a commit after it gives
+        // a later snapshot another id, so it is never missed.
         let region = ReadRegion()
-        let value = try engine.read { txn in
-            try Transactions.lend(txn) { transaction in
+        let (value, transactionID, changeCounts) = try engine.read { txn in
+            let value = try Transactions.lend(txn) { transaction in
                 try query(StoreSnapshot(engine: engine, transaction: transaction, region: region))
             }
+            return (
+                value, Transactions.snapshotID(of: txn),
+                try engine.changeCounts(of: region.series, in: txn)
+            )
         }
         return Observation(
             value: value, region: region, transactionID: transactionID,
-            changeCounts: try engine.changeCounts(of: region.series),
+            changeCounts: changeCounts,
             hour: region.readsClock ? localHour(on: engine) : nil)
     }
 
@@ -98,12 +102,15 @@ private struct Observation<Value: Sendable> {
     /// reads no change counts again.
     mutating func isStale(on engine: StoreEngine) throws -> Bool {
         if region.readsClock && Self.localHour(on: engine) != hour { return true }
-        let latest = try engine.lastTransactionID()
+        let (latest, counts) = try engine.read { txn in
+            let latest = Transactions.snapshotID(of: txn)
+            guard latest != transactionID, !region.readsEverySeries else {
+                return (latest, [String: UInt64]?.none)
+            }
+            return (latest, try engine.changeCounts(of: region.series, in: txn))
+        }
         guard latest != transactionID else { return false }
-        if region.readsEverySeries { return true }
-        // The counts read after the id: a commit in between is seen as a change now or at
-        // the next poll, never missed.
-        guard try engine.changeCounts(of: region.series) == changeCounts else { return true }
+        guard let counts, counts == changeCounts else { return true }
         transactionID = latest
         return false
     }

@@ -19,6 +19,12 @@ enum Transactions {
         try environment.write(sync: sync, body)
     }
 
+    /// The id of the commit `txn` shows: equal ids see equal data, and any later commit
+    /// gives a later transaction a greater one.
+    static func snapshotID(of txn: borrowing ReadTransaction) -> Int {
+        txn.snapshotID
+    }
+
     /// Lends `txn` to `body` as a transaction a snapshot value can hold for its duration.
     static func lend<R>(
         _ txn: borrowing ReadTransaction, _ body: (consuming LentReadTransaction) throws -> R

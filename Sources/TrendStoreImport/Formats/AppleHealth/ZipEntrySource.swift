@@ -47,7 +47,9 @@ final class ZipEntrySource: ByteSource {
         let thread = Thread {
             var produced: Int64 = 0
             do {
-                _ = try handOver.archive.extract(handOver.entry, bufferSize: 1 << 20) { chunk in
+                let checksum = try handOver.archive.extract(
+                    handOver.entry, bufferSize: 1 << 20
+                ) { chunk in
                     produced += Int64(chunk.count)
                     if let reason = Self.overLimit(
                         produced: produced, compressed: compressed, limits: limits)
@@ -55,6 +57,16 @@ final class ZipEntrySource: ByteSource {
                         throw ImportError(file: name, reason: reason)
                     }
                     try state.put(chunk)
+                }
+                // Stored and deflated entries alike: a changed byte of a stored entry is
+                // found only here.
+                let recorded = handOver.entry.checksum
+                guard checksum == recorded else {
+                    throw ImportError(
+                        file: name,
+                        reason:
+                            "is damaged: its bytes have CRC-32 \(Self.hex(checksum)) but the archive records \(Self.hex(recorded))"
+                    )
                 }
                 state.finish(nil)
             } catch let error as ImportError {
@@ -85,6 +97,12 @@ final class ZipEntrySource: ByteSource {
         }
         pendingOffset += count
         return count
+    }
+
+    /// A CRC-32 as eight hex digits.
+    private static func hex(_ checksum: UInt32) -> String {
+        let digits = String(checksum, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// Why `produced` bytes out of `compressed` break the limits, or `nil`.

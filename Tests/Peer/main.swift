@@ -1,0 +1,78 @@
+// A second process for the tests: opens a store and carries out the commands it reads from
+// standard input, one a line, answering each with a line ("ok" and a figure, or "error" and
+// why), so a test can interleave its own reads with this process's commits exactly.
+//
+//   trendstore-test-peer STORE DURABILITY
+//   write SERIES START_MS END_MS VALUE     one sample in one commit
+//   pairs SERIES EARLY_MS LATE_MS COUNT    COUNT commits, commit i writing a minute sample
+//                                          at EARLY + i minutes and one at LATE + i minutes
+//   cache NAMESPACE KEY VALUE              a TypedCache<String, Int> insert
+//   quit
+import Foundation
+import TrendStore
+
+/// Writes `line` to standard output at once (the test waits for it).
+func answer(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let durability = Durability(rawValue: arguments[2]) else {
+    answer("error usage: trendstore-test-peer STORE full|normal|none")
+    exit(2)
+}
+var options = StoreOptions()
+options.durability = durability
+let store: TrendStore
+do {
+    store = try TrendStore(directory: URL(fileURLWithPath: arguments[1]), options: options)
+} catch {
+    answer("error \(error)")
+    exit(1)
+}
+answer("ready")
+
+while let line = readLine() {
+    let words = line.split(separator: " ").map(String.init)
+    do {
+        switch words.first {
+        case "write" where words.count == 5:
+            guard let start = Int64(words[2]), let end = Int64(words[3]),
+                let value = Double(words[4])
+            else { throw PeerError.malformed(line) }
+            try await store.write(
+                [Sample(startMilliseconds: start, endMilliseconds: end, value: value)],
+                to: words[1], unit: "kcal")
+            answer("ok")
+        case "pairs" where words.count == 5:
+            guard let early = Int64(words[2]), let late = Int64(words[3]),
+                let count = Int64(words[4])
+            else { throw PeerError.malformed(line) }
+            for i in 0..<count {
+                let samples = [early, late].map { start in
+                    Sample(
+                        startMilliseconds: start + i * 60_000,
+                        endMilliseconds: start + i * 60_000 + 60_000, value: 1)
+                }
+                try await store.write(samples, to: words[1], unit: "kcal")
+            }
+            answer("ok")
+        case "cache" where words.count == 4:
+            guard let value = Int(words[3]) else { throw PeerError.malformed(line) }
+            try TypedCache<String, Int>(store: store, namespace: words[1])
+                .insert(value, forKey: words[2])
+            answer("ok")
+        case "quit":
+            exit(0)
+        default:
+            throw PeerError.malformed(line)
+        }
+    } catch {
+        answer("error \(error)")
+    }
+}
+
+/// A command this program does not know.
+enum PeerError: Error {
+    case malformed(String)
+}
