@@ -69,7 +69,7 @@ struct FormatOneStoreTests {
 
     /// Checks the store's settings, samples, day curves, heatmap, statistics and cached
     /// weekday averages against `source`.
-    private static func expectAnswers(
+    static func expectAnswers(
         of store: TrendStore, format: Int, fixture: Fixture, source: [String: [Sample]]
     ) throws {
         #expect(try store.formatVersion == format)
