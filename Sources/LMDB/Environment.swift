@@ -1,4 +1,5 @@
 import CLMDB
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -53,6 +54,8 @@ public final class Environment: @unchecked Sendable {
 
     let pointer: OpaquePointer
     let resizeLock = ResizeLock()
+    /// Where each write transaction records its own id (``stampCommits(in:key:)``), if anywhere.
+    let commitStamp = Mutex<CommitStamp?>(nil)
     /// The directory holding `data.mdb` and `lock.mdb`.
     public let path: String
     /// The options the environment was opened with.
@@ -67,7 +70,8 @@ public final class Environment: @unchecked Sendable {
     ///   - path: A directory; it must exist.
     ///   - options: Map size, limits, read-only mode and file permissions.
     /// - Throws: ``LMDBError`` when the directory cannot be opened, the file is not an
-    ///   LMDB file (``LMDBError/Code/invalid``) or was written by an incompatible version.
+    ///   LMDB file (``LMDBError/Code/invalid``) or was written by an incompatible version,
+    ///   or is empty or shorter than its pages (``LMDBError/Code/corrupted``).
     public init(path: String, options: Options = Options()) throws {
         do {
             pointer = try Self.open(path: path, options: options, lockless: false)
@@ -93,6 +97,7 @@ public final class Environment: @unchecked Sendable {
 
     private static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer
     {
+        try checkFiles(in: path)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "create environment for \(path)")
         guard let env else { throw LMDBError(code: .invalid, operation: "create environment") }
@@ -202,25 +207,6 @@ public final class Environment: @unchecked Sendable {
 
     func checkOpen(_ operation: String) throws {
         if isClosed { throw LMDBError(code: .closed, operation: "\(operation) in \(path)") }
-    }
-
-    /// Refuses a data file shorter than the pages its meta page claims: reading past the end
-    /// of a memory-mapped file would kill the process instead of failing.
-    private static func checkNotTruncated(_ env: OpaquePointer, path: String) throws {
-        var info = MDB_envinfo()
-        var pages = MDB_stat()
-        try check(mdb_env_info(env, &info), "read environment info of \(path)")
-        try check(mdb_env_stat(env, &pages), "read environment stat of \(path)")
-        let needed = (info.me_last_pgno + 1) * Int(pages.ms_psize)
-        var status = stat()
-        guard lstat(path + "/data.mdb", &status) == 0 else { return }
-        if Int(status.st_size) < needed {
-            throw LMDBError(
-                code: .corrupted,
-                operation:
-                    "open \(path): the data file is \(status.st_size) bytes but its pages reach \(needed) (truncated)"
-            )
-        }
     }
 
     /// The current size of the memory map in bytes (0 once closed).
@@ -334,6 +320,7 @@ public final class Environment: @unchecked Sendable {
                     do {
                         try commitSyncing(sync)
                         result = try body(transaction)
+                        try stamp(transaction)
                     } catch {
                         mdb_txn_abort(txn)
                         throw error

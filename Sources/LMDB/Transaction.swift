@@ -218,6 +218,9 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     /// @unchecked: used by one thread, within one write call.
     final class State: @unchecked Sendable {
         var mapFull = false
+        /// Whether a put, deletion or emptying was asked for: a transaction that changed
+        /// nothing commits without writing, and is not stamped (``Environment/stampCommits(in:key:)``).
+        var changes = false
     }
 
     let pointer: OpaquePointer
@@ -267,6 +270,7 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataVal = MDB_val(
             mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        state.changes = true
         let rc = mdb_put(
             pointer, database.handle, &keyVal, &dataVal, append ? UInt32(MDB_APPEND) : 0)
         if rc == MDB_MAP_FULL { state.mapFull = true }
@@ -291,6 +295,7 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
             mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let rc = mdb_del(pointer, database.handle, &keyVal, nil)
         if rc == MDB_NOTFOUND { return false }
+        state.changes = true
         try check(rc, "delete from database \(database)")
         return true
     }
@@ -307,6 +312,7 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     ///
     /// The corresponding LMDB function is `mdb_drop`.
     public func removeAll(in database: Database) throws {
+        state.changes = true
         try check(mdb_drop(pointer, database.handle, 0), "empty database \(database)")
     }
 }

@@ -17,4 +17,20 @@
         }
         return try EncryptionKey(rawBytes: bytes)
     }
+
+    extension Fixtures {
+        /// A copy of the committed encrypted store `relative` in `directory`
+        /// (``copyOfStore(_:in:)``), and options holding its key, read from the `key.hex`
+        /// committed beside it.
+        public static func copyOfEncryptedStore(_ relative: String, in directory: URL) throws
+            -> (URL, StoreOptions)
+        {
+            var options = StoreOptions()
+            guard let key = try encryptionKey(inFile: path(relative) + "/key.hex") else {
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            options.encryptionKey = key
+            return (try copyOfStore(relative, in: directory), options)
+        }
+    }
 #endif

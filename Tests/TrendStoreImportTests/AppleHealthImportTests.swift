@@ -12,7 +12,7 @@ private func figures(_ store: TrendStore, _ series: String) throws -> (count: In
 
 /// An export dated 2026-11-20 written into `directory`, its body made by `body` from the
 /// attributes of a watch's active energy record.
-private func energyExport(
+func energyExport(
     in directory: TemporaryDirectory, _ body: (_ energy: String) -> String
 ) throws -> String {
     let energy =
@@ -279,6 +279,25 @@ struct AppleHealthVitalsTests {
             let summary = try await Importer(store: store).importFile(at: path, options: options)
             #expect(summary.written["activeEnergy"]?.inserted == 2)
             #expect(try figures(store, "activeEnergy") == (2, 3))
+        }
+    }
+
+    @Test("an attribute is parsed as its messages show it: entities decoded first")
+    func entitiesInValues() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try energyExport(in: directory) { energy in
+            """
+             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="&#49;&#46;5"/>
+             <Record \(energy) startDate="2026-01-01 00:01:00 -0800" endDate="2026-01-01 00:02:00 -0800" value="&#50;x"/>
+            """
+        }
+        try await withTemporaryStore { store, _ in
+            var options = ImportOptions()
+            options.skipInvalid = true
+            let summary = try await Importer(store: store).importFile(at: path, options: options)
+            #expect(try figures(store, "activeEnergy") == (1, 1.5))
+            #expect(summary.skippedExamples.first?.contains("\"2x\"") == true, "\(summary)")
         }
     }
 }

@@ -98,6 +98,26 @@ private func mountSmallFileSystem(in directory: TemporaryDirectory) throws -> UR
 @Suite("A small file system that fills up")
 struct SmallFileSystemTests {
     @Test(
+        "a store on a read-only file system says so when asked to write, and still answers reads",
+        .enabled(if: canMountTmpfs))
+    func readOnlyFileSystem() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let mountPoint = try mountSmallFileSystem(in: directory)
+        defer { _ = try? runProgram("/bin/umount", [mountPoint.path]) }
+        let store = mountPoint.appendingPathComponent("store").path
+        let csv = try directory.file("one.csv", containing: "series,start,end,value\ne,0,60000,1\n")
+        #expect(try CommandLineTool.run(["import", csv, "--store", store]).status == 0)
+        #expect(
+            try runProgram("/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0)
+        let write = try CommandLineTool.run(["import", csv, "--store", store])
+        #expect(write.status == 1)
+        #expect(write.output.contains("Read-only file system"), "\(write.output)")
+        #expect(!write.output.contains("Permission denied"), "\(write.output)")
+        #expect(try CommandLineTool.run(["info", "--store", store]).status == 0)
+    }
+
+    @Test(
         "an import onto a 1 MiB tmpfs stops with a clear error; the store opens, verifies and keeps whole batches",
         .enabled(if: canMountTmpfs))
     func tmpfs() async throws {

@@ -49,6 +49,30 @@ struct HostileFileTests {
     private static let exportHead =
         "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2026-01-02 00:00:00 +0000\"/>\n"
 
+    @Test("a zip of hundreds of XML entries is refused after a bounded search")
+    func manyEntries() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Each entry 256 KiB of whitespace, each opened only up to its first 64 KiB.
+        let entries = (0..<200).map {
+            (
+                "entry-\($0).xml", head: "<?xml version=\"1.0\"?>\n", filler: "        ",
+                times: 1 << 15
+            )
+        }
+        let path = try zip(entries, to: "many.zip", in: directory)
+        let began = ContinuousClock.now
+        try await withTemporaryStore { store, _ in
+            do {
+                _ = try await Importer(store: store).importFile(at: path)
+                Issue.record("a zip of 200 XML entries was accepted")
+            } catch let error as ImportError {
+                #expect(error.reason.contains("more than 32 XML entries"), "\(error)")
+            }
+        }
+        #expect(ContinuousClock.now - began < .seconds(30))
+    }
+
     @Test("a zip whose export expands past the limit is refused without writing to disk")
     func zipBomb() async throws {
         let directory = try TemporaryDirectory()

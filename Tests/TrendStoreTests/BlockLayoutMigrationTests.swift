@@ -69,8 +69,11 @@ struct BlockLayoutMigrationTests {
 
         let store = try TrendStore(directory: copy)
         let newBlocks = try Self.blocks(of: store)
-        #expect(try store.formatVersion == 2)
-        #expect(try store.appliedMigrations().last == "0002-blocks-to-layout-2")
+        #expect(try store.formatVersion == 3)
+        #expect(
+            try store.appliedMigrations().suffix(2) == [
+                "0002-blocks-to-layout-2", "0003-commit-stamps",
+            ])
         #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
         // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
         #expect(Double(newBlocks.bytes) < 0.97 * Double(oldBlocks.bytes))
@@ -95,10 +98,7 @@ struct BlockLayoutMigrationTests {
             let fixture = "stores/format-1/los-angeles-encrypted"
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            let copy = try Fixtures.copyOfStore(fixture, in: directory.url)
-            var options = StoreOptions()
-            options.encryptionKey = try #require(
-                try encryptionKey(inFile: Fixtures.path(fixture) + "/key.hex"))
+            let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
             let source = try independentlyReadSamples(
                 Fixtures.path("stores/format-1/source.csv"))
 
@@ -110,7 +110,7 @@ struct BlockLayoutMigrationTests {
             await old.close()
 
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 2)
+            #expect(try store.formatVersion == 3)
             #expect(Set(try Self.blocks(of: store).layouts) == [2])
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
@@ -121,7 +121,7 @@ struct BlockLayoutMigrationTests {
         }
     #endif
 
-    @Test("a store of a later format (3) is refused with its format, writable or read-only")
+    @Test("a store of a later format (4) is refused with its format, writable or read-only")
     func laterFormatIsRefused() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -129,13 +129,13 @@ struct BlockLayoutMigrationTests {
             let store = try TrendStore(directory: directory.url)
             try store.engine.write { txn, _ in
                 try txn.put(
-                    [3, 0, 0, 0], forKey: Array("storage-format".utf8),
+                    [4, 0, 0, 0], forKey: Array("storage-format".utf8),
                     in: store.engine.tables.meta.database)
             }
             await store.close()
         }
         let refusal = StoreError.incompatibleFormat(
-            "storage format 3; this TrendStore reads formats 1 to 2")
+            "storage format 4; this TrendStore reads formats 1 to 3")
         #expect(throws: refusal) { try TrendStore(directory: directory.url) }
         var readOnly = StoreOptions()
         readOnly.readOnly = true
@@ -187,7 +187,7 @@ struct BlockLayoutMigrationTests {
         let store = try TrendStore(directory: copy)
         let blocks = try Self.blocks(of: store)
         #expect(Set(blocks.layouts) == [2] && blocks.layouts.count >= 102)
-        #expect(try store.formatVersion == 2)
+        #expect(try store.formatVersion == 3)
         #expect(try await store.verify().isHealthy)
         for (name, samples) in Self.before {
             #expect(

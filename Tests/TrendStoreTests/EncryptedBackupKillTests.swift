@@ -3,6 +3,7 @@
     import Testing
     import TestSupport
     import TrendStore
+    import TrendStoreTesting
 
     /// A key-changing copy killed at any moment leaves the original untouched and no copy
     /// holding data that opens.
@@ -66,6 +67,33 @@
                 }
             }
             print("backup kill trials: \(outcomes)")
+        }
+
+        @Test(
+            "a backup removes the partial copies to the same place that killed backups left, and no other's"
+        )
+        func partialsOfKilledRunsRemoved() async throws {
+            try await withTemporaryStore { store, _ in
+                try await store.write(
+                    [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "e",
+                    unit: "kcal")
+                let parent = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "partials-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: parent) }
+                // No process has the largest pid; this one is running.
+                let dead = parent.appendingPathComponent(".copy.partial-2147483646-old")
+                let running = parent.appendingPathComponent(
+                    ".copy.partial-\(ProcessInfo.processInfo.processIdentifier)-busy")
+                for partial in [dead, running] {
+                    try FileManager.default.createDirectory(
+                        at: partial, withIntermediateDirectories: true)
+                    try Data("plaintext".utf8).write(to: partial.appendingPathComponent("data.mdb"))
+                }
+                try await store.backup(
+                    to: parent.appendingPathComponent("copy"), encryptingWith: .random())
+                #expect(!FileManager.default.fileExists(atPath: dead.path))
+                #expect(FileManager.default.fileExists(atPath: running.path))
+            }
         }
 
         /// What the store at `url` holds: its series and every verification count.

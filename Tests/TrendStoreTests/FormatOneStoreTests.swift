@@ -49,13 +49,14 @@ struct FormatOneStoreTests {
         try Self.expectAnswers(of: before, format: 1, fixture: fixture, source: source)
         await before.close()
 
-        // Writable: its blocks are rewritten in layout 2 and it records format 2.
+        // Writable: its blocks are rewritten in layout 2 and it records format 3.
         let store = try TrendStore(directory: copy)
         #expect(
             try store.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+                "0003-commit-stamps",
             ])
-        try Self.expectAnswers(of: store, format: 2, fixture: fixture, source: source)
+        try Self.expectAnswers(of: store, format: 3, fixture: fixture, source: source)
         // Writable: a new sample lands and the store still verifies.
         let late = Sample(
             startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TestSupport
+import TrendStoreGenerator
 
 @testable import TrendStore
 
 /// The stores of format 2 committed under `Fixtures/stores/format-2/` (FORMAT.md), made by
 /// TrendStore 1.1 from the same source file as those of format 1: every later release must
 /// open them and answer as that file says, read-only as they are and writable after its own
-/// migrations. They are never regenerated.
+/// migrations (format 3: the commit stamp). They are never regenerated.
 @Suite("Stores of format 2")
 struct FormatTwoStoreTests {
     static let fixtures = FormatOneStoreTests.fixtures.map {
@@ -33,9 +34,11 @@ struct FormatTwoStoreTests {
             of: before, format: 2, fixture: fixture, source: source)
         await before.close()
 
+        // Writable: it is stamped and records format 3.
         let store = try TrendStore(directory: copy)
+        #expect(try store.appliedMigrations() == migrations + ["0003-commit-stamps"])
         try FormatOneStoreTests.expectAnswers(
-            of: store, format: 2, fixture: fixture, source: source)
+            of: store, format: 3, fixture: fixture, source: source)
         let late = Sample(
             startMilliseconds: FormatOneStoreTests.refreshedAt,
             endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
@@ -46,19 +49,61 @@ struct FormatTwoStoreTests {
         #expect(try await store.verify().isHealthy)
     }
 
+    /// How long a migrating import of the first fixture takes, measured once.
+    static let importMicroseconds: Double = {
+        guard let directory = try? TemporaryDirectory() else { return 50_000 }
+        defer { directory.remove() }
+        guard let copy = try? Fixtures.copyOfStore(fixtures[0].directory, in: directory.url),
+            let late = try? BlockLayoutMigrationTests.lateCSV(in: directory)
+        else { return 50_000 }
+        let began = ContinuousClock.now
+        _ = try? CommandLineTool.run(["import", late, "--store", copy.path])
+        let took = ContinuousClock.now - began
+        return Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12
+    }()
+
+    @Test(
+        "killed at a random moment of an import that migrates it to format 3, the store opens as format 2 or 3, then finishes, healthy",
+        .serialized, arguments: 0..<8)
+    func killDuringMigration(trial: Int) async throws {
+        let fixture = Self.fixtures[0]
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+        let late = try BlockLayoutMigrationTests.lateCSV(in: directory)
+        var random = SeededGenerator(seed: UInt64(trial) &+ 2_000)
+        // The migration commits within the first tens of milliseconds of the process: the
+        // wait blocks this thread rather than sleep on a pool other tests keep busy.
+        let (process, _) = try CommandLineTool.start(["import", late, "--store", copy.path])
+        usleep(UInt32(Double.random(in: 0...1.1, using: &random) * Self.importMicroseconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let killed = try TrendStore(directory: copy, options: readOnly)
+        let format = try killed.formatVersion
+        #expect(format == 2 || format == 3)
+        for (name, samples) in source {
+            #expect(try killed.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+        }
+        await killed.close()
+        let store = try TrendStore(directory: copy)
+        #expect(try store.formatVersion == 3)
+        #expect(try await store.verify().isHealthy)
+        print("format 2 → 3 kill trial \(trial): opened as format \(format), finished, healthy")
+    }
+
     #if Encryption
         @Test("the encrypted store of format 2 opens under its key and holds its source file")
         func encrypted() async throws {
             let fixture = "stores/format-2/los-angeles-encrypted"
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            let copy = try Fixtures.copyOfStore(fixture, in: directory.url)
-            var options = StoreOptions()
-            options.encryptionKey = try #require(
-                try encryptionKey(inFile: Fixtures.path(fixture) + "/key.hex"))
+            let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
             let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 2)
+            #expect(try store.formatVersion == 3)
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
                 #expect(

@@ -40,6 +40,11 @@ struct ExportCommand: AsyncParsableCommand {
         guard ExportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be csv or ndjson, not \(format)")
         }
+        if series.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        {
+            throw ValidationError("--series \"\(series)\" names an empty series")
+        }
+        if let out { try OutputPath.validate(out, option: "--out") }
     }
 
     func run() async throws {
@@ -49,7 +54,12 @@ struct ExportCommand: AsyncParsableCommand {
             let zone = store.defaultTimeZone
             let output: FileHandle
             if let out {
-                guard FileManager.default.createFile(atPath: out, contents: nil),
+                // An encrypted store's samples in the clear are as private as its backups.
+                let isPrivate = try store.encryptionCipher != nil
+                guard
+                    FileManager.default.createFile(
+                        atPath: out, contents: nil,
+                        attributes: isPrivate ? [.posixPermissions: 0o600] : nil),
                     let handle = FileHandle(forWritingAtPath: out)
                 else { throw CommandFailure("\(out): cannot be created for writing") }
                 output = handle

@@ -52,6 +52,7 @@ struct GenerateCommand: AsyncParsableCommand {
         guard (out == nil) != (storePath == nil) else {
             throw ValidationError("give exactly one of --out FILE.csv and --store DIR")
         }
+        if let out { try OutputPath.validate(out, option: "--out") }
         guard (0...9).contains(decimals ?? 3) else {
             throw ValidationError("--decimals must be between 0 and 9")
         }

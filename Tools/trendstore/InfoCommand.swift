@@ -21,7 +21,9 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let store = try location.open(readOnly: defaultZone == nil)
+            let store = try StoreDamage.exitingOnDamage(of: location) {
+                try location.open(readOnly: defaultZone == nil)
+            }
             if let defaultZone { try await store.setDefaultTimeZone(defaultZone) }
             let series = try store.series()
             let samples = series.reduce(0) { $0 + $1.sampleCount }

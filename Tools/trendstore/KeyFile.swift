@@ -48,19 +48,44 @@ struct KeyFileOption: ParsableArguments {
     /// Reading and writing key files.
     enum KeyFile {
         /// The key in the file at `path`: its 32 bytes, or 64 hexadecimal characters (with
-        /// surrounding white space).
+        /// surrounding white space). At most 4 KiB are read, whatever the file (a link to a
+        /// large file, a device); a file that group or others may read is used with a
+        /// warning on standard error, as ssh warns of a private key.
         ///
-        /// - Throws: ``CommandFailure`` naming the file when it cannot be read or holds no key.
+        /// - Throws: ``CommandFailure`` naming the file when it cannot be read (with the
+        ///   system's reason) or holds no key.
         static func read(_ path: String) throws -> EncryptionKey {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            guard let size = (attributes?[.size] as? NSNumber)?.intValue else {
-                throw CommandFailure("key file \(path): cannot be read")
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                throw CommandFailure("key file \(path): \(String(cString: strerror(errno)))")
             }
-            // A key file is small: a larger one is not read into memory.
-            guard size <= 4_096, let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("key file \(path): not a key (\(size) bytes)")
+            defer { close(descriptor) }
+            // The opened file itself, not the name: a link is stated where it leads.
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                throw CommandFailure("key file \(path): \(String(cString: strerror(errno)))")
             }
-            let bytes = [UInt8](data)
+            guard (status.st_mode & S_IFMT) == S_IFREG else {
+                throw CommandFailure("key file \(path): not a regular file")
+            }
+            if status.st_mode & 0o077 != 0 {
+                FileHandle.standardError.write(
+                    Data(
+                        "trendstore: warning: key file \(path) may be read by other users (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it\n"
+                            .utf8))
+            }
+            let limit = 4_096
+            let data: Data?
+            do {
+                data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+                    .read(upToCount: limit + 1)
+            } catch {
+                throw CommandFailure("key file \(path): \(error.localizedDescription)")
+            }
+            let bytes = [UInt8](data ?? Data())
+            guard bytes.count <= limit else {
+                throw CommandFailure("key file \(path): not a key (larger than \(limit) bytes)")
+            }
             if bytes.count == 32 { return try EncryptionKey(rawBytes: bytes) }
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
                 in: .whitespacesAndNewlines)

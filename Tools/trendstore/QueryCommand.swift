@@ -90,7 +90,7 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
     @OptionGroup var context: QueryContext
 
     func validate() throws {
-
+        if let svg { try OutputPath.validate(svg, option: "--svg") }
     }
 
     func run() async throws {
@@ -149,6 +149,7 @@ struct HeatmapCommand: AsyncParsableCommand {
     func validate() throws {
         guard from <= to else { throw ValidationError("--from must not be after --to") }
         guard !names.isEmpty else { throw ValidationError("--series names no series") }
+        if let svg { try OutputPath.validate(svg, option: "--svg") }
     }
 
     var names: [String] {

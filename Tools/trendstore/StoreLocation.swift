@@ -13,6 +13,11 @@ struct StoreLocation: ParsableArguments {
 
     @OptionGroup var key: KeyFileOption
 
+    func validate() throws {
+        // An empty path would silently mean the current directory.
+        if store?.isEmpty == true { throw ValidationError("--store names no directory") }
+    }
+
     /// The directory the store lives in.
     var directory: URL {
         if let store { return URL(fileURLWithPath: store) }
@@ -52,14 +57,15 @@ struct StoreLocation: ParsableArguments {
                 throw CommandFailure("store \(path): is a file, not a store directory")
             }
             guard access(path, R_OK | X_OK) == 0, readOnly || access(path, W_OK) == 0 else {
+                // The system's reason: "Read-only file system" is not "Permission denied".
                 throw CommandFailure(
-                    "store \(path): Permission denied (cannot \(readOnly ? "read" : "write") the directory)"
+                    "store \(path): \(String(cString: strerror(errno))) (cannot \(readOnly ? "read" : "write") the directory)"
                 )
             }
         }
         if readOnly && !holdsStore { throw CommandFailure("store \(path): no store there") }
         // Given whether or not the files are there yet: another process may be creating the
-        // store, and the settings are decided by whichever of the two records them first.
+        // store, and the settings are those of whichever data file is put in place first.
         options.timeZone = timeZone
         options.rollupGrid = grid
         return try TrendStore(directory: directory, options: options)

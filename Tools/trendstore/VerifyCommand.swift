@@ -27,15 +27,8 @@ struct VerifyCommand: AsyncParsableCommand {
     /// The check itself: damage found or a store that cannot be read is exit status 3.
     private func check() async throws {
         try await reportingErrors {
-            let report: VerificationReport
-            do {
-                report = try location.open(readOnly: true).verify()
-            } catch let error where StoreDamage.isDamage(error) {
-                FileHandle.standardError.write(
-                    Data(
-                        "trendstore: store \(location.directory.path) is unreadable: \(Terminal.safe("\(error)"))\n"
-                            .utf8))
-                throw ExitCode(3)
+            let report = try StoreDamage.exitingOnDamage(of: location) {
+                try location.open(readOnly: true).verify()
             }
             if json {
                 print(try JSONOutput.encode(report))
@@ -61,6 +54,21 @@ enum StoreDamage {
         -30796, -30797, -30793, -30794, -30795, -30784, -30798, -30782, -30781, -30780,
     ]
 
+    /// Runs `body`; a damage error it throws is one line on standard error and exit
+    /// status 3, naming the store at `location`.
+    static func exitingOnDamage<R>(of location: StoreLocation, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error where isDamage(error) {
+            FileHandle.standardError.write(
+                Data(
+                    "trendstore: store \(location.directory.path) is unreadable: \(Terminal.safe("\(error)"))\n"
+                        .utf8))
+            throw ExitCode(3)
+        }
+    }
+
+    /// Whether `error` says the store's file is damaged.
     static func isDamage(_ error: any Error) -> Bool {
         guard let error = error as? StoreError else { return false }
         switch error {

@@ -21,7 +21,7 @@ enum BlockLayoutMigration {
     static func apply(_ context: MigrationContext, _ txn: borrowing WriteTransaction, _: Date)
         throws -> MigrationProgress
     {
-        try context.meta.recordFormat(StorageFormat.current, in: txn)
+        try context.meta.recordFormat(2, in: txn)
         let next = try context.storage.rewriteLayoutOneBlocks(
             from: try context.meta.blockRewritePosition(in: txn), limit: blocksPerBatch, in: txn)
         try context.meta.setBlockRewritePosition(next, in: txn)

@@ -68,6 +68,8 @@ enum Migrator {
             identifier: "0001-v1-average-to-v2-weekday-averages", apply: V1AverageMigration.apply),
         Migration(
             identifier: BlockLayoutMigration.identifier, batches: BlockLayoutMigration.apply),
+        Migration(
+            identifier: CommitStampMigration.identifier, apply: CommitStampMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

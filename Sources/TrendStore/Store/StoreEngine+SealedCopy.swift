@@ -17,6 +17,7 @@ extension StoreEngine {
         ).environment
         defer { EnvironmentRegistry.release(destination) }
         let meta = try MetaTable(in: destination)
+        meta.stampCommits(of: destination)
         let sealing = try StoreEncryption.newStore(options: options)
         let sealedMeta = meta.sealed(by: sealing?.1)
         let copy = try StoreTables(in: destination, meta: sealedMeta, sealer: sealing?.1)

@@ -31,13 +31,17 @@ extension StoreEngine {
             case DayRowTable.name:
                 if let (id, day) = StorageKey.parseDayRow(key) {
                     return .damagedRollup(
-                        series: name(id), dayStart: day * TimeGrid.day, reason: reason)
+                        series: name(id), dayStart: TimeGrid.clampedStart(ofDay: day),
+                        reason: reason)
                 }
             case HourSummaryTable.name:
                 if let (id, group) = StorageKey.parse(key) {
-                    let days = HourSummaryCodec.daysPerRow(record(id)?.kind ?? .cumulative)
+                    let kind = record(id)?.kind ?? .cumulative
+                    let day =
+                        HourSummaryCodec.firstDay(ofGroup: group, kind: kind)
+                        ?? (group < 0 ? Int64.min : Int64.max)
                     return .damagedRollup(
-                        series: name(id), dayStart: group * days * TimeGrid.day,
+                        series: name(id), dayStart: TimeGrid.clampedStart(ofDay: day),
                         reason: "hour summary " + reason)
                 }
             default:

@@ -38,12 +38,13 @@ final class StoreEngine: Sendable {
     let commits: CommitSignal
 
     init(directory: URL, options: StoreOptions) throws {
-        let creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
+        var creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
         if creating {
             let madeDirectory = !FileManager.default.fileExists(atPath: directory.path)
             try Self.createDirectory(directory)
             do {
                 try NewStoreFiles.checkRoom(in: directory)
+                creating = try NewStoreFiles.create(in: directory, options: options)
             } catch {
                 if madeDirectory { try? FileManager.default.removeItem(at: directory) }
                 throw error
@@ -82,19 +83,20 @@ final class StoreEngine: Sendable {
         clock = options.clock
         let createdStore: Bool
         do {
-            // A new store's tables in one commit. In an existing store, the settings come
-            // first: a store of a development build is refused before any table is created.
-            if creating { try StoreTables.create(in: environment) }
+            // The settings first: a store of a development build, or a data file without a
+            // store's settings, is refused before any table is created.
             let meta = try MetaTable(in: environment)
+            if !options.readOnly { meta.stampCommits(of: environment) }
             let settings = try StoreSettings.load(
-                environment: environment, meta: meta, options: options, path: directory.path)
+                environment: environment, meta: meta, options: options, path: directory.path,
+                creating: false)
             tables = try StoreTables(
                 in: environment, meta: settings.meta ?? meta, sealer: settings.sealer)
             caches = AggregateCache(payloads: tables.payloads)
             storage = SampleStorage(
                 tables: tables, rollupGrid: settings.rollupGrid,
                 hourPhase: settings.hourPhase, readsHourSummaries: options.readsHourSummaries)
-            createdStore = settings.isNew
+            createdStore = creating
             storedZone = Mutex(settings.storedTimeZone)
             timeZone = options.timeZone ?? settings.storedTimeZone
         } catch {

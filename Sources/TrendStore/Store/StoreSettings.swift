@@ -36,22 +36,26 @@ struct StoreSettings {
     /// none), all in one transaction; an existing store keeps the zone, grid and phase it
     /// recorded: opening never changes them (SPEC §4).
     ///
-    /// What a new store records is decided in the write transaction that records it, from
-    /// what that transaction reads: when two processes create one store at once, the second
-    /// finds the first one's settings there and uses them, so every process works with the
-    /// settings the store records.
+    /// Only a store being made (`creating`, in the private directory of ``NewStoreFiles``)
+    /// records new settings; an existing data file without them is damage. Two processes
+    /// making one store at once each make their own file, and the one linked into place
+    /// first is the store both then open, so every process works with the settings it
+    /// records.
     ///
     /// An encrypted store's key is checked against its key-check record before any sealed
     /// record is read; a new store created with a key (``StoreOptions/encryptionKey``)
     /// records its encryption in the same transaction as its settings.
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of a development build, of
-    ///   an unknown format, or whose settings are missing or unreadable; the key errors of
+    ///   an unknown format, or whose settings are unreadable;
+    ///   ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED` for an
+    ///   existing data file without settings; the key errors of
     ///   ``StoreEncryption/sealer(for:options:path:)`` and
     ///   ``StoreError/wrongEncryptionKey(path:)``.
-    static func load(environment: Environment, meta: MetaTable, options: StoreOptions, path: String)
-        throws -> StoreSettings
-    {
+    static func load(
+        environment: Environment, meta: MetaTable, options: StoreOptions, path: String,
+        creating: Bool
+    ) throws -> StoreSettings {
         let newStore = NewStore(
             zone: options.timeZone, grid: options.rollupGrid,
             opensIncompleteCopy: options.opensIncompleteCopy)
@@ -74,13 +78,22 @@ struct StoreSettings {
         }
         let found = try Transactions.read(in: environment) {
             txn -> (StoreSettings?, StoredSettings) in
+            try meta.checkCommitStamp(
+                format: try meta.formatSettings(in: txn).format, in: txn, path: path)
             if let settings = try existing(in: txn) { return (settings, StoredSettings()) }
             // A store without a format (or of a development build) has no sealed records.
             return (nil, try meta.settings(in: txn))
         }
         if let settings = found.0 { return settings }
-        if environment.options.readOnly || found.1.developmentFormat != nil {
-            return try decide(found.1, newStore: newStore)
+        if found.1.developmentFormat != nil { return try decide(found.1, newStore: newStore) }
+        // A new store's data file appears with its settings (``NewStoreFiles``): one
+        // without them lost them, and writing new ones would hide that.
+        guard creating else {
+            throw StoreError.storage(
+                path: path, operation: "open", code: LMDBError.Code.corrupted.rawValue,
+                reason:
+                    "its data file holds no store settings: it is damaged (or not a TrendStore store) and is left as it is; run trendstore verify, then restore a backup"
+            )
         }
         return try Transactions.write(in: environment) { txn in
             if let settings = try existing(in: txn) { return settings }

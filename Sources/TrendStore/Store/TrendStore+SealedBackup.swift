@@ -8,11 +8,12 @@
         /// other threads and processes go on reading and writing it.
         ///
         /// The copy is written beside `directory` under a hidden name
-        /// (`.NAME.partial-UUID`) marked incomplete, then opened with `key` and verified, and
-        /// only then marked complete and renamed to `directory`; the original is only read. A copy stopped before it finished (a
-        /// killed process, a full disk) leaves no store at `directory`, and the partial one it
-        /// leaves refuses to open (``StoreError/incompatibleFormat(_:)``): delete it and copy
-        /// again. No value reaches the disk in the clear unless `key` is `nil`.
+        /// (`.NAME.partial-PID-UUID`) marked incomplete, then opened with `key` and verified,
+        /// and only then marked complete and renamed to `directory`; the original is only
+        /// read. A copy stopped before it finished (a killed process, a full disk) leaves no
+        /// store at `directory`; the partial one a killed process leaves refuses to open
+        /// (``StoreError/incompatibleFormat(_:)``) and is removed by the next backup to the
+        /// same `directory`. No value reaches the disk in the clear unless `key` is `nil`.
         ///
         /// - Returns: The report of verifying the copy, which is healthy.
         /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when `directory` holds a
@@ -28,8 +29,11 @@
                     path: directory.path,
                     reason: "already holds a store; back up into a new directory")
             }
-            let partial = directory.deletingLastPathComponent().appendingPathComponent(
-                ".\(directory.lastPathComponent).partial-\(UUID().uuidString)")
+            // Partial copies to the same place by processes since killed are removed.
+            let parent = directory.deletingLastPathComponent()
+            let prefix = ".\(directory.lastPathComponent).partial-"
+            ProcessOwnedDirectory.removeAbandoned(in: parent, prefix: prefix)
+            let partial = parent.appendingPathComponent(ProcessOwnedDirectory.name(prefix: prefix))
             try StoreEngine.createDirectory(partial)
             do {
                 var options = StoreOptions()

@@ -14,7 +14,9 @@ struct XMLTag {
     fileprivate var storage: [UInt8] = []
     fileprivate var attributes: [(name: Range<Int>, value: Range<Int>)] = []
 
-    /// Calls `body` with the raw bytes of attribute `name`, or returns `nil` when it is absent.
+    /// Calls `body` with the bytes of attribute `name`, XML's predefined and numeric
+    /// entities decoded (so a value is parsed as its messages show it), or returns `nil`
+    /// when it is absent.
     func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
         storage.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return nil }
@@ -22,15 +24,20 @@ struct XMLTag {
             where attribute.name.count == name.count
                 && ByteSearch.matches(name, at: base + attribute.name.lowerBound)
             {
-                return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[attribute.value])
+                guard let start = raw.baseAddress, memchr(start, 0x26, raw.count) != nil else {
+                    return body(raw)
+                }
+                let decoded = Array(XMLEntities.decode(String(decoding: raw, as: UTF8.self)).utf8)
+                return decoded.withUnsafeBytes(body)
             }
             return nil
         }
     }
 
-    /// Attribute `name` as a string with XML's predefined and numeric entities decoded.
+    /// Attribute `name` as a string, its entities decoded.
     func string(_ name: [UInt8]) -> String? {
-        withAttribute(name) { XMLEntities.decode(String(decoding: $0, as: UTF8.self)) }
+        withAttribute(name) { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -33,6 +33,17 @@ enum HourSummaryCodec {
         }
     }
 
+    /// The first UTC day of group `group`, or `nil` when its days lie beyond
+    /// ``TimeGrid/representableDays`` (a damaged key's group may be any number).
+    static func firstDay(ofGroup group: Int64, kind: SeriesKind) -> Int64? {
+        let days = daysPerRow(kind)
+        let range = TimeGrid.representableDays
+        guard group >= range.lowerBound / days, group <= range.upperBound / days - 1 else {
+            return nil
+        }
+        return group * days
+    }
+
     /// The group (row) holding `day`.
     @inline(__always)
     static func group(ofDay day: Int64, kind: SeriesKind) -> Int64 {

@@ -86,7 +86,8 @@ struct IntegrityCheck {
 
         /// Whether a sample of a damaged block could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {
-            let dayStart = day * TimeGrid.day
+            // A damaged key's day may be any number; no sample reaches one beyond Int64's.
+            guard let dayStart = TimeGrid.checkedStart(ofDay: day) else { return false }
             let reach = dayStart - record.maximumDuration
             return damagedRanges.contains {
                 $0.lowerBound < dayStart + TimeGrid.day && $0.upperBound > reach
@@ -167,9 +168,11 @@ struct IntegrityCheck {
         where !expectedDays.contains(day) && !dependsOnDamage(day) {
             do {
                 try row.withUnsafeBytes { try RollupRowCodec.forEachSlot($0) { _, _, _, _ in } }
-                problem(.orphanRollup, day * TimeGrid.day, "rollup row for a day without samples")
+                problem(
+                    .orphanRollup, TimeGrid.clampedStart(ofDay: day),
+                    "rollup row for a day without samples")
             } catch {
-                problem(.damagedRollup, day * TimeGrid.day, "\(error)")
+                problem(.damagedRollup, TimeGrid.clampedStart(ofDay: day), "\(error)")
             }
         }
     }
@@ -184,10 +187,27 @@ struct IntegrityCheck {
         problem: (VerificationReport.Problem.Kind, Int64, String) -> Void
     ) throws {
         var stored: [Int64: [UInt8]] = [:]
-        let daysPerRow = HourSummaryCodec.daysPerRow(record.kind)
         try storage.hours.forEachRow(series: record.id, in: txn) { group, row in
+            guard let firstDay = HourSummaryCodec.firstDay(ofGroup: group, kind: record.kind)
+            else {
+                problem(
+                    .damagedRollup, TimeGrid.clampedStart(ofDay: group < 0 ? .min : .max),
+                    "hour summary under group \(group), a time no sample can have")
+                return
+            }
+            // Every segment's form, whatever its day: a row the rollups do not explain may
+            // still be read by a query of its days.
+            do {
+                try HourSummaryCodec.forEachSegment(
+                    row, series: record.id, group: group, kind: record.kind,
+                    phase: storage.hourPhase, isWanted: { _ in false }
+                ) { _, _ in }
+            } catch {
+                problem(.damagedRollup, firstDay * TimeGrid.day, "hour summary: \(error)")
+                return
+            }
             for (offset, segment) in HourSummaryCodec.segments(of: row, kind: record.kind) {
-                stored[group * daysPerRow + Int64(offset)] = segment
+                stored[firstDay + Int64(offset)] = segment
             }
         }
         for (day, row) in rows.sorted(by: { $0.key < $1.key }) {
@@ -203,12 +223,14 @@ struct IntegrityCheck {
                 problem(
                     found == nil
                         ? .missingRollup : expected == nil ? .orphanRollup : .rollupMismatch,
-                    day * TimeGrid.day,
+                    TimeGrid.clampedStart(ofDay: day),
                     "hour summary differs from the one built from the day's rollup row")
             }
         }
         for day in stored.keys.sorted() where rows[day] == nil && !unchecked(day) {
-            problem(.orphanRollup, day * TimeGrid.day, "hour summary of a day without a rollup row")
+            problem(
+                .orphanRollup, TimeGrid.clampedStart(ofDay: day),
+                "hour summary of a day without a rollup row")
         }
     }
 

@@ -34,7 +34,8 @@ struct EncryptionRecords: Equatable, Sendable {
 /// key-check record is sealed: `plain` reads and writes those, `table` the others.
 struct MetaTable: Sendable {
     private let table: RawTable
-    private let plain: RawTable
+    /// The records kept in the clear (``clearKeys``), unsealed in every store.
+    let plain: RawTable
     /// The database's name.
     static let name = "meta"
 
@@ -51,6 +52,7 @@ struct MetaTable: Sendable {
     private static let keyCheckKey = Array("key-check".utf8)
     private static let incompleteCopyKey = Array("incomplete-copy".utf8)
     private static let blockRewriteKey = Array("block-rewrite-position".utf8)
+    static let commitStampKey = Array("commit-stamp".utf8)
     /// What the key-check record seals.
     private static let keyCheckText = Array("trendstore-key-check".utf8)
 
@@ -98,7 +100,7 @@ struct MetaTable: Sendable {
     /// copy not yet finished.
     static let clearKeys: Set<[UInt8]> = [
         formatKey, encryptionKey, derivationKey, developmentFormatKey, developmentWindowKey,
-        incompleteCopyKey,
+        incompleteCopyKey, commitStampKey,
     ]
 
     /// The table of the sealed records (every record in a plain store), for copies between

@@ -7,8 +7,15 @@ import ZIPFoundation
 /// localized) name; `__MACOSX/` entries, `export_cda.xml` (a clinical document) and
 /// `workout-routes/` GPX files are passed over because their content does not match.
 /// An archive holding two such entries is refused, naming both, rather than one picked.
+///
+/// The search is bounded whatever the archive's directory says: at most
+/// ``maximumCandidates`` entries are opened (Health's zips hold two XML entries), each
+/// inflated to its first 64 KiB at most.
 enum AppleHealthArchive {
     private struct EnoughRead: Error {}
+
+    /// The most XML entries opened to look for the export's root.
+    static let maximumCandidates = 32
 
     /// The path, inside the zip, of its one Apple Health export.
     static func exportEntry(in zipPath: String) throws(ImportError) -> String {
@@ -19,9 +26,18 @@ enum AppleHealthArchive {
             throw ImportError(file: zipPath, reason: "not a readable zip archive (\(error))")
         }
         var found: [String] = []
+        var candidates = 0
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
             guard entry.path.lowercased().hasSuffix(".xml") || !entry.path.contains(".") else {
                 continue
+            }
+            candidates += 1
+            guard candidates <= maximumCandidates else {
+                throw ImportError(
+                    file: zipPath,
+                    reason:
+                        "the zip holds more than \(maximumCandidates) XML entries: not an Apple Health export as Health writes it"
+                )
             }
             var head = Data()
             do {

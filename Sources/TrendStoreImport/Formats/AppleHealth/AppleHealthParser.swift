@@ -9,7 +9,8 @@ import TrendStore
 ///   series per type, values converted to the series' unit; other types are counted as ignored.
 /// - `Workout` elements become one sample each in a series named after the activity
 ///   (`HKWorkoutActivityTypeRunning` → `Running`), valued at the distance in metres
-///   (`totalDistance`, or the sum of its `WorkoutStatistics` distances; 0 when none).
+///   (`totalDistance`, or the sum of its `WorkoutStatistics` distances; 0 when none). A
+///   `Workout` that begins inside another, or is never closed, is a malformed record.
 /// - Double counting: the survey gathers, per type and source rank (``SourcePriority``),
 ///   the time the samples cover; this pass drops a sample that a higher-ranked source's
 ///   samples of the same type overlap. An instant sample (a daily total written by an app)
@@ -67,7 +68,13 @@ final class AppleHealthParser: RecordParser {
                 throw ImportError(
                     file: file, line: error.line, field: error.field, reason: error.reason)
             }
-            guard let tag else { return nil }
+            guard let tag else {
+                // A workout still open at the end would vanish from the summary.
+                guard let open = pendingWorkout else { return nil }
+                pendingWorkout = nil
+                return invalid(
+                    open.line, "Workout", "is never closed: the file ends before its </Workout>")
+            }
             if let record = read(tag) { queued.append(record) }
         }
         return queued.removeFirst()
@@ -194,6 +201,11 @@ final class AppleHealthParser: RecordParser {
             return emit(pending)
         }
         let line = tag.line
+        if let outer = pendingWorkout {
+            // Left out with a reason; the next </Workout> closes the outer one, as the
+            // survey's cuts assume.
+            return invalid(line, "Workout", "begins inside the Workout of line \(outer.line)")
+        }
         guard let type = tag.string(Self.attribute.activityType) else {
             return invalid(line, "workoutActivityType", "is missing")
         }
