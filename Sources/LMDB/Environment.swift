@@ -146,23 +146,6 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// The id of the last transaction committed to the environment by any process, read from
-    /// its newest meta page.
-    ///
-    /// A durable commit writes this id before new read transactions can see the commit, so
-    /// a read transaction begun just after may still show the commit before: to tell whether
-    /// what you read changed, compare ``ReadTransaction/snapshotID`` instead.
-    ///
-    /// The corresponding LMDB function is `mdb_env_info`.
-    public func lastTransactionID() throws -> Int {
-        try resizeLock.withShared {
-            try checkOpen("read the last transaction id")
-            var info = MDB_envinfo()
-            try check(mdb_env_info(pointer, &info), "read environment info of \(path)")
-            return info.me_last_txnid
-        }
-    }
-
     /// Writes a consistent copy of the environment into the existing directory `destination`,
     /// which must hold no `data.mdb`, while readers and writers go on. With `compacting`, free
     /// pages are left out and the copy is as small as its data.

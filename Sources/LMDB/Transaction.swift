@@ -160,10 +160,10 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     /// the same id see the same data, and a commit of any process after it gives a later
     /// transaction a greater id.
     ///
-    /// Compare this, not ``Environment/lastTransactionID()``, to tell whether what you read
-    /// may have changed: a durable commit writes its meta page (which that reads) before it
-    /// publishes the snapshot new readers take, so for a moment the environment's last id is
-    /// ahead of what a read transaction sees.
+    /// Compare this, not the last id LMDB's environment information gives (`mdb_env_info`),
+    /// to tell whether what you read may have changed: a durable commit writes its meta page
+    /// (which that reads) before it publishes the snapshot new readers take, so for a moment
+    /// the environment's last id is ahead of what a read transaction sees.
     ///
     /// The corresponding LMDB function is `mdb_txn_id`.
     public var snapshotID: Int { Int(mdb_txn_id(pointer)) }

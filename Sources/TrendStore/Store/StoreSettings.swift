@@ -10,8 +10,6 @@ struct StoreSettings {
     let rollupGrid: RollupGrid
     /// Where the hour summaries begin within UTC hours, fixed when the store was created.
     let hourPhase: HourPhase
-    /// Whether the store recorded no format before: this open creates it.
-    let isNew: Bool
     /// Seals and opens the store's values when it is encrypted.
     var sealer: ValueSealer?
     /// `meta`, its records sealed by `sealer`.
@@ -131,8 +129,7 @@ struct StoreSettings {
             let grid = newStore.grid ?? .suited(to: zone)
             return StoreSettings(
                 storedTimeZone: zone, rollupGrid: grid,
-                hourPhase: grid == .hour ? HourPhase(localHoursOf: zone) ?? .utc : .utc,
-                isNew: true)
+                hourPhase: grid == .hour ? HourPhase(localHoursOf: zone) ?? .utc : .utc)
         }
         guard StorageFormat.readable.contains(format) else {
             throw StoreError.incompatibleFormat(
@@ -157,6 +154,6 @@ struct StoreSettings {
             throw StoreError.incompatibleFormat(
                 "hour phase of \(phaseMilliseconds) ms in a store of the \(grid.rawValue) grid")
         }
-        return StoreSettings(storedTimeZone: zone, rollupGrid: grid, hourPhase: phase, isNew: false)
+        return StoreSettings(storedTimeZone: zone, rollupGrid: grid, hourPhase: phase)
     }
 }
