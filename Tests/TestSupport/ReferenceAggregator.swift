@@ -96,7 +96,7 @@ public final class ReferenceAggregator {
     }
 
     /// The greatest end among samples starting at or before `now` that overlap
-    /// `[start of the date of now, now]` (SPEC §3.1).
+    /// `[start of the date of now, now]`.
     public func latestSampleTimestamp(samples: [Sample], now: Int64) -> Int64? {
         guard let dayStart = start(of: date(of: now)) else { return nil }
         return samples.filter { sample in
@@ -111,7 +111,7 @@ public final class ReferenceAggregator {
         LocalDate(dayNumber: label(of: instant).date)
     }
 
-    /// The weekday average as SPEC §3.2 defines it, from per-day reference curves.
+    /// The weekday average (the mean curve of the non-empty matching days of the 70 before today), from per-day reference curves.
     public func weekdayAverage(
         samples: [Sample], weekday: Int, now: Int64, windowDays: Int = 70,
         includeEmpty: Bool = false

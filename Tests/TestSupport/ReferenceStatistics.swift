@@ -23,7 +23,7 @@ public struct ReferenceBucket: Sendable {
     public var latest: Sample?
 }
 
-/// Interval statistics (SPEC §3.4) computed the slow, obvious way from raw samples.
+/// Interval statistics computed the slow, obvious way from raw samples.
 ///
 /// Local dates come from `Calendar` through ``ReferenceAggregator/date(of:)``, one label per
 /// 30-second step (every offset change since 1970 falls on one). A bucket's start is the

@@ -16,7 +16,7 @@ private func withLegacyStore(_ body: (TrendStore) async throws -> Void) async th
 
 @Suite("Importing the legacy cache files")
 struct LegacyCacheImportTests {
-    // The fixtures were written by a script from the shapes in SPEC §5; the values below are the ones it wrote.
+    // The fixtures were written by a script from the shapes the Health Trends app writes; the values below are the ones it wrote.
     @Test(
         "v1 average-data-cache.json (ISO-8601 dates) seeds all seven weekdays as migrated, ignoring the now marker"
     )

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import TrendStore
 
-/// Cached figures belong to the zone they were computed for (SPEC §4, issue 13 item 8).
+/// Cached figures belong to the zone they were computed for (issue 13 item 8).
 @Suite("Caches per time zone")
 struct CacheZoneTests {
     private static let losAngeles = TimeZone(identifier: "America/Los_Angeles")!

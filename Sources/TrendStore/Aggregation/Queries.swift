@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-/// The aggregates of SPEC §3 computed from a store's samples and rollups, inside any
+/// The aggregates computed from a store's samples and rollups, inside any
 /// transaction the caller holds: today's curve, day curves, weekday averages, heatmaps.
 struct Queries {
     let storage: SampleStorage
@@ -127,7 +127,7 @@ struct Queries {
 }
 
 extension Queries {
-    /// Interval statistics of `series` (SPEC §3.4), inside any transaction.
+    /// Interval statistics of `series` inside any transaction.
     func statistics<T: ReadableTransaction & ~Copyable>(
         of series: String, from: Date, to: Date, interval: StatisticsInterval, anchor: Date?,
         zone: TimeZone, options: StatisticsOptions, fromRawSamples: Bool = false,

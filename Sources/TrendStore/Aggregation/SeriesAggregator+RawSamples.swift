@@ -68,7 +68,7 @@ extension SeriesAggregator {
     }
 
     /// The greatest end among the samples that start at or before `now` and overlap
-    /// `[from, now]`, or `nil` when none does (SPEC §3.1).
+    /// `[from, now]`, or `nil` when none does.
     ///
     /// A sample with a duration overlaps when it starts at or before `now` and ends after
     /// `from` (so one starting exactly at `now` counts); an instant sample when it lies

@@ -1,6 +1,6 @@
 import LMDB
 
-/// Computes interval statistics of one series (SPEC §3.4) from its rollups: the
+/// Computes interval statistics of one series from its rollups: the
 /// quarter-hours inside each run of a bucket are rollup slots (whole summary hours, see
 /// ``HourPhase``, hour summaries), and only the parts of a run that are not quarter-aligned
 /// (an anchor off the grid, buckets shorter than a quarter-hour, a historical offset)

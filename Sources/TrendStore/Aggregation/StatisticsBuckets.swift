@@ -10,7 +10,7 @@ struct BucketSpan {
     let runs: DayRuns
 }
 
-/// Lays out the buckets of a statistics query (SPEC §3.4): fixed lengths of absolute time
+/// Lays out the buckets of a statistics query: fixed lengths of absolute time
 /// from the anchor for minutes and hours; wall-clock dates, runs of seven dates from the
 /// anchor's date, or calendar months for days, weeks and months. The range snaps outward
 /// to whole buckets: the first holds `from`, the last holds the instant before `to`.

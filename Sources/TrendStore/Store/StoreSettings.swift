@@ -32,7 +32,8 @@ struct StoreSettings {
     /// ``RollupGrid/suited(to:)``) as its rollup grid, and with the hour grid the phase of
     /// that zone's local hours (``HourPhase/init(localHoursOf:)``, UTC hours when they have
     /// none), all in one transaction; an existing store keeps the zone, grid and phase it
-    /// recorded: opening never changes them (SPEC §4).
+    /// recorded: opening, in any zone, never changes them (only an explicit call changes the
+    /// default zone).
     ///
     /// Only a store being made (`creating`, in the private directory of ``NewStoreFiles``)
     /// records new settings; an existing data file without them is damage. Two processes

@@ -204,7 +204,7 @@ final class SQLitePeer {
     }
 }
 
-/// Averages of per-day hourly sums: the weekday pattern of SPEC §3.2, from either SQLite path.
+/// Averages of per-day hourly sums: the weekday pattern, from either SQLite path.
 func averagePattern(_ days: [(hourly: [Double], hasData: Bool)]) -> [Double]? {
     let included = days.filter(\.hasData)
     guard !included.isEmpty else { return nil }

@@ -18,7 +18,8 @@ struct SlotExtremes: Equatable {
 
     /// Adds `sample` to `slot`, where `isFirst` says the slot had no sample yet.
     ///
-    /// The latest sample is the one with the greatest start, then the greatest end (SPEC §3.4).
+    /// The latest sample is the one with the greatest start, then the greatest end, as
+    /// HealthKit-style statistics define the most recent sample.
     @inline(__always)
     mutating func add(_ sample: Sample, slot: Int, isFirst: Bool) {
         if isFirst {

@@ -3,7 +3,7 @@ import TrendStore
 
 /// The Health Trends app's cache files, read into the store's caches.
 ///
-/// Shapes (SPEC §5): `average-data-cache.json` (v1: one pattern for all days),
+/// Shapes, as the Health Trends app writes them: `average-data-cache.json` (v1: one pattern for all days),
 /// `average-data-cache-v2.json` (`weekdayData` keyed "1"…"7"), and `energy-data.json`
 /// (today). Dates are ISO-8601 strings or numbers of seconds since 2001-01-01 (Swift's
 /// default). In a pattern, a point's `hour` is the end of the hour it closes: local
