@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import TrendStore
+
+/// The stores of format 3 committed under `Fixtures/stores/format-3/` (FORMAT.md), made by
+/// TrendStore 1.1 (commit stamps) from the same source file as those of formats 1 and 2: every later release
+/// must open them and answer as that file says, read-only as they are and writable after its
+/// own migrations. They are never regenerated.
+@Suite("Stores of format 3")
+struct FormatThreeStoreTests {
+    static let fixtures = FormatOneStoreTests.fixtures.map {
+        FormatOneStoreTests.Fixture(
+            directory: $0.directory.replacingOccurrences(of: "format-1", with: "format-3"),
+            zone: $0.zone, grid: $0.grid, hourSummaryMinute: $0.hourSummaryMinute)
+    }
+    /// The migrations a store of format 3 records.
+    static let migrations = [
+        "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2", "0003-commit-stamps",
+    ]
+
+    @Test(
+        "a committed store of format 3 opens read-only and writable, verifies, and answers as its source file and the wall-clock reference say",
+        arguments: fixtures)
+    func opensAndAnswers(_ fixture: FormatOneStoreTests.Fixture) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+        var readOnly = StoreOptions()
+        readOnly.readOnly = true
+        let before = try TrendStore(directory: copy, options: readOnly)
+        #expect(try before.appliedMigrations() == Self.migrations)
+        try FormatOneStoreTests.expectAnswers(
+            of: before, format: 3, fixture: fixture, source: source)
+        await before.close()
+
+        let store = try TrendStore(directory: copy)
+        #expect(try store.appliedMigrations() == Self.migrations)
+        try FormatOneStoreTests.expectAnswers(
+            of: store, format: 3, fixture: fixture, source: source)
+        let late = Sample(
+            startMilliseconds: FormatOneStoreTests.refreshedAt,
+            endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
+        try await store.write([late], to: "activeEnergy", unit: "kcal")
+        #expect(
+            try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
+                == (source["activeEnergy"]?.count ?? 0) + 1)
+        #expect(try await store.verify().isHealthy)
+    }
+
+    #if Encryption
+        @Test("the encrypted store of format 3 opens under its key and holds its source file")
+        func encrypted() async throws {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let (copy, options) = try Fixtures.copyOfEncryptedStore(
+                "stores/format-3/los-angeles-encrypted", in: directory.url)
+            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+            let store = try TrendStore(directory: copy, options: options)
+            #expect(try store.formatVersion == 3)
+            #expect(try store.encryptionCipher == "AES-256-GCM")
+            for (name, samples) in source {
+                #expect(
+                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            }
+            #expect(try await store.verify().isHealthy)
+            var keyless = StoreOptions()
+            keyless.readOnly = true
+            #expect(throws: StoreError.self) { try TrendStore(directory: copy, options: keyless) }
+        }
+    #endif
+}
