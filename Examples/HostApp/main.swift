@@ -157,6 +157,23 @@ func runAsApp() async throws {
     for bucket in hours.buckets where bucket.average != nil {
         print(bucket.start, bucket.average!, bucket.minimum!, bucket.maximum!)
     }
+
+    // A watch and a phone count the same minutes: where they overlap the watch counts
+    // (Health's default order), so the day shows 3,000 + a quarter of the phone's 2,000.
+    let watchSteps = (0..<30).map { minute in
+        let start = now.addingTimeInterval(-7_200 + 60 * Double(minute))
+        return Sample(start: start, end: start.addingTimeInterval(60), value: 100)
+    }
+    let phoneSteps = [
+        Sample(
+            start: now.addingTimeInterval(-7_200), end: now.addingTimeInterval(-4_800), value: 2_000
+        )
+    ]
+    try await store.write(watchSteps, to: "steps", unit: "count", source: "Apple Watch")
+    try await store.write(phoneSteps, to: "steps", unit: "count", source: "iPhone")
+    let stepDay = LocalDate(containing: now.addingTimeInterval(-7_200), in: store.defaultTimeZone)
+    let merged = try store.dayCurve(of: "steps", on: stepDay)
+    let phoneAlone = try store.dayCurve(of: "steps", on: stepDay, source: "iPhone")
     await store.close()
 
     try check(observed.count == 2, "the widget's write was not observed: \(observed)")
@@ -165,6 +182,9 @@ func runAsApp() async throws {
     try check(today.total > 0 && today.latestSampleTimestamp != nil, "today's curve is empty")
     try check(cached.value.curve.total == today.total, "the cached curve differs from the query")
     try check(removed > 0, "nothing was pruned")
+    try check(
+        merged.total == 3_500 && phoneAlone.total == 2_000,
+        "sources: merged \(merged.total), the phone alone \(phoneAlone.total)")
     try check(
         hours.buckets.compactMap(\.maximum).max() == 99
             && hours.buckets.compactMap(\.minimum).min() == 60,

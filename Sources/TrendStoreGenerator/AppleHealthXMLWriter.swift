@@ -3,8 +3,8 @@ import TrendStore
 
 /// Writes samples as an Apple Health `export.xml`, for import tests and benchmarks at scale.
 ///
-/// Energy becomes Apple Watch `Record`s (with an iPhone duplicate overlapping every
-/// 20th minute, which the importer must drop), activities become `Workout`s. Every
+/// Energy becomes Apple Watch `Record`s (with an iPhone duplicate of every 20th minute,
+/// which the watch covers, so it counts nothing), activities become `Workout`s. Every
 /// timestamp is written with the offset of `zone` at the export date, as real exports do.
 public final class AppleHealthXMLWriter {
     private let handle: FileHandle

@@ -3,18 +3,21 @@ import TrendStore
 
 /// The formats ``Exporter`` writes: the importer's CSV and NDJSON.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    /// `series,start,end,value,unit,kind`, times in epoch milliseconds.
+    /// `series,start,end,value,unit,kind,source`, times in epoch milliseconds; the source
+    /// empty for the default source.
     case csv
-    /// One `{"series", "start", "end", "value", "unit", "kind"}` object per line.
+    /// One `{"series", "start", "end", "value", "unit", "kind"}` object per line, with
+    /// `"source"` for a sample of a source other than the default.
     case ndjson
 }
 
-/// Writes a store's samples in the importer's own formats, so that importing an export into
-/// a fresh store gives the same samples, bit for bit.
+/// Writes a store's samples in the importer's own formats, with their sources, so that
+/// importing an export into a fresh store gives the same samples and sources, bit for bit
+/// (and so the same figures, once the same priority orders are set).
 ///
 /// Values are written as the shortest decimal that reads back to the same double (`-0.0`
 /// included), times as epoch milliseconds. Samples are read one stored block at a time from
-/// one snapshot (``StoreSnapshot/forEachSampleBatch(of:from:to:_:)``), so memory stays flat
+/// one snapshot (``StoreSnapshot/forEachSampleBatch(of:from:to:source:_:)``), so memory stays flat
 /// for any store and the export is never torn by a concurrent write.
 ///
 /// ```swift
@@ -45,23 +48,29 @@ public struct Exporter: Sendable {
         try store.read { snapshot in
             var buffer: [UInt8] = []
             buffer.reserveCapacity(1 << 20)
-            if format == .csv { buffer += Array("series,start,end,value,unit,kind\n".utf8) }
+            if format == .csv {
+                buffer += Array("series,start,end,value,unit,kind,source\n".utf8)
+            }
             var count = 0
             for name in series {
-                let fields = (
-                    series: Self.quoted(SeriesName.normalized(name), for: format),
-                    unit: Self.quoted(try snapshot.unit(of: name) ?? "", for: format),
-                    kind: (try snapshot.kind(of: name) ?? .cumulative).rawValue
-                )
                 // An unknown series is named here, with the closest names, as by every query.
-                try snapshot.forEachSampleBatch(of: name, from: from, to: to) { samples in
-                    for sample in samples {
-                        Self.append(sample, fields: fields, format: format, to: &buffer)
-                    }
-                    count += samples.count
-                    if buffer.count >= 1 << 20 {
-                        try output.write(contentsOf: buffer)
-                        buffer.removeAll(keepingCapacity: true)
+                for source in try snapshot.sources(of: name) {
+                    let fields = Fields(
+                        series: Self.quoted(SeriesName.normalized(name), for: format),
+                        unit: Self.quoted(try snapshot.unit(of: name) ?? "", for: format),
+                        kind: (try snapshot.kind(of: name) ?? .cumulative).rawValue,
+                        source: source.name.isEmpty ? "" : Self.quoted(source.name, for: format))
+                    try snapshot.forEachSampleBatch(
+                        of: name, from: from, to: to, source: source.name
+                    ) { samples in
+                        for sample in samples {
+                            Self.append(sample, fields: fields, format: format, to: &buffer)
+                        }
+                        count += samples.count
+                        if buffer.count >= 1 << 20 {
+                            try output.write(contentsOf: buffer)
+                            buffer.removeAll(keepingCapacity: true)
+                        }
                     }
                 }
             }
@@ -70,21 +79,26 @@ public struct Exporter: Sendable {
         }
     }
 
+    /// The fields every sample of one source of one series shares, quoted for the format.
+    private struct Fields {
+        let series: String, unit: String, kind: String
+        /// Empty for the default source.
+        let source: String
+    }
+
     private static func append(
-        _ sample: Sample, fields: (series: String, unit: String, kind: String),
-        format: ExportFormat,
-        to buffer: inout [UInt8]
+        _ sample: Sample, fields: Fields, format: ExportFormat, to buffer: inout [UInt8]
     ) {
         // Swift's description of a Double is the shortest decimal that reads back to it.
         let value = "\(sample.value)"
         switch format {
         case .csv:
             buffer += Array(
-                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit),\(fields.kind)\n"
+                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit),\(fields.kind),\(fields.source)\n"
                     .utf8)
         case .ndjson:
             buffer += Array(
-                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit),\"kind\":\"\(fields.kind)\"}\n"
+                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit),\"kind\":\"\(fields.kind)\"\(fields.source.isEmpty ? "" : ",\"source\":\(fields.source)")}\n"
                     .utf8)
         }
     }

@@ -19,6 +19,8 @@ public struct ImportOptions: Sendable {
     public var defaultUnit = ""
     /// The kind of a new series when the file does not name one (`nil`: cumulative).
     public var defaultKind: SeriesKind?
+    /// The source of records that name none (`nil`: the default source).
+    public var defaultSource: String?
     /// The series the legacy energy cache files belong to.
     public var legacySeries = "activeEnergy"
     /// The longest record (a CSV or NDJSON line, an XML tag) read, in bytes; a longer one
@@ -70,8 +72,11 @@ public struct ImportSummary: Sendable, Codable {
     public var skipped = 0
     /// The first few skipped records, as `file:line: field: reason`.
     public var skippedExamples: [String] = []
-    /// Well-formed records left out by the format's rules (types not imported, duplicate sources), by reason.
+    /// Well-formed records left out by the format's rules (types not imported), by reason.
     public var ignored: [String: Int] = [:]
+    /// What the import read past without an error, as `file:line: what`: a CSV header's
+    /// columns the importer does not know, whose values it leaves out.
+    public var warnings: [String] = []
     /// The cache keys a legacy cache file was imported into.
     public var cachesWritten: [String] = []
     /// Samples in committed batches.
@@ -132,6 +137,9 @@ public struct Importer: Sendable {
         if format == .csv {
             let source = try SampleCSVParser(
                 stream: stream, skipInvalid: options.skipInvalid, sliceBytes: options.sliceBytes)
+            summary.warnings += source.unknownColumns.map {
+                "\(path):1: column \"\($0)\" is not one the importer reads; its values were left out"
+            }
             try await read(
                 source, workers: options.threads - 1, into: &summary, options: options,
                 began: began, progress: progress)
@@ -207,7 +215,9 @@ public struct Importer: Sendable {
                 if options.dryRun { continue }
                 while !rest.isEmpty {
                     let part = rest.prefix(batchSize - batch.count)
-                    batch.add(part, series: entry.series, unit: entry.unit, kind: entry.kind)
+                    batch.add(
+                        part, series: entry.series, unit: entry.unit, kind: entry.kind,
+                        source: entry.source)
                     rest = rest.dropFirst(part.count)
                     if batch.count >= batchSize {
                         try await write(&batch, summary: &summary, options: options)
@@ -319,11 +329,15 @@ public struct Importer: Sendable {
         guard batch.count > 0 else { return }
         // A series whose file names no unit keeps its stored unit, or gets the default when
         // new: resolved by the write's own transaction, not read beforehand.
-        let parts = batch.series.sorted(by: { $0.name < $1.name }).map { pending in
+        let parts = batch.series.sorted(by: {
+            ($0.name, $0.source ?? "") < ($1.name, $1.source ?? "")
+        })
+        .map { pending in
             SeriesSamples(
                 series: pending.name, unit: pending.unit ?? options.defaultUnit,
                 kind: pending.kind ?? options.defaultKind, samples: pending.samples,
-                unitIsDefault: pending.unit == nil)
+                unitIsDefault: pending.unit == nil,
+                source: pending.source ?? options.defaultSource)
         }
         do {
             for (series, result) in try await store.write(parts) {
@@ -338,25 +352,26 @@ public struct Importer: Sendable {
     }
 }
 
-/// Samples read but not yet written, grouped by series.
+/// Samples read but not yet written, grouped by series and source.
 struct PendingBatch {
-    private(set) var series: [(name: String, unit: String?, kind: SeriesKind?, samples: [Sample])] =
-        []
-    private var indexOfSeries: [String: Int] = [:]
+    private(set) var series:
+        [(name: String, source: String?, unit: String?, kind: SeriesKind?, samples: [Sample])] = []
+    private var indexOfSeries: [[String?]: Int] = [:]
     private var lastIndex = -1
     private(set) var count = 0
 
     mutating func add(
-        _ samples: ArraySlice<Sample>, series name: String, unit: String?, kind: SeriesKind?
+        _ samples: ArraySlice<Sample>, series name: String, unit: String?, kind: SeriesKind?,
+        source: String?
     ) {
         // Files mostly hold long runs of one series: check the last one before hashing.
-        if lastIndex < 0 || series[lastIndex].name != name {
-            if let index = indexOfSeries[name] {
+        if lastIndex < 0 || series[lastIndex].name != name || series[lastIndex].source != source {
+            if let index = indexOfSeries[[name, source]] {
                 lastIndex = index
             } else {
                 lastIndex = series.count
-                indexOfSeries[name] = lastIndex
-                series.append((name, unit, kind, []))
+                indexOfSeries[[name, source]] = lastIndex
+                series.append((name, source, unit, kind, []))
             }
         }
         series[lastIndex].samples.append(contentsOf: samples)

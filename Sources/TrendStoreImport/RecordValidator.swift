@@ -1,7 +1,8 @@
 import TrendStore
 
-/// Checks the series name of each record a reader produced against the store's rules
-/// (NFC, 1 to 255 bytes), naming the file, line and field of a broken one. Samples are
+/// Checks the series and source names of each record a reader produced against the store's
+/// rules (NFC, 1 to 255 bytes; a source may be empty), naming the file, line and field of a
+/// broken one. Samples are
 /// checked against ``SampleRules`` by ``ParsedSliceBuilder``.
 struct RecordValidator {
     let file: String
@@ -33,5 +34,22 @@ struct RecordValidator {
             throw ImportError(file: file, line: line, field: "series", reason: lastProblem ?? "")
         }
         return name
+    }
+
+    /// The source's normalised name (empty: the default source).
+    ///
+    /// - Throws: ``ImportError`` naming the file, line and field when it is too long.
+    func validate(source: String, line: Int) throws(ImportError) -> String {
+        do {
+            return try SourceName.validated(source)
+        } catch {
+            let reason: String
+            if case .invalidArgument(_, let why) = error {
+                reason = why
+            } else {
+                reason = "\(error)"
+            }
+            throw ImportError(file: file, line: line, field: "source", reason: reason)
+        }
     }
 }

@@ -39,23 +39,37 @@ struct AppleHealthImportTests {
             let summary = try await Importer(store: store).importFile(at: Fixtures.path(fixture))
             #expect(summary.format == .appleHealth)
             #expect(summary.recordsRead == 19)
-            #expect(summary.ignored.values.reduce(0, +) == 4)
+            #expect(summary.ignored.values.reduce(0, +) == 2)
             #expect(
                 summary.ignored["record type HKCategoryTypeIdentifierSleepAnalysis is not imported"]
                     == 1)
             #expect(
                 summary.ignored["starts after the export's ExportDate (device clock error)"] == 1)
-            #expect(summary.ignored["activeEnergy also recorded by a higher-priority source"] == 1)
-            #expect(summary.ignored["steps also recorded by a higher-priority source"] == 1)
 
-            // Watch minutes 0.5 + 0.75 + 2, the iPhone's non-overlapping 4.25, the iOS 9 record's 1.25.
+            // Every record is kept with its source; the watch's (with and without a device
+            // attribute) rank above the iPhone's, the app's last.
             let energy = try figures(store, "activeEnergy")
-            #expect(energy.count == 5 && energy.total == 8.75)
+            #expect(energy.count == 6 && energy.total == 17.75)
+            #expect(
+                try store.sources(of: "activeEnergy").map(\.name) == [
+                    "Max’s Apple Watch", "Max’s Apple Watch (Watch)", "Max’s iPhone",
+                ])
+            // Merged: the watch's 0.5 + 0.75 + 2, the last 30 s of the iPhone's first 9 over
+            // 120 s (2.25, not counted: a quarter uncovered), its uncovered 4.25, the iOS 9
+            // record's 1.25.
+            let los = try #require(TimeZone(identifier: "America/Los_Angeles"))
+            let week = try store.heatmap(
+                of: ["activeEnergy"], from: LocalDate("2026-03-06")!,
+                through: LocalDate("2026-03-12")!, timeZone: los)
+            #expect(week.days.reduce(0) { $0 + $1.count } == 5)
+            #expect(abs(week.days.reduce(0) { $0 + $1.total } - 11) < 1e-9)
             #expect(try store.unit(of: "activeEnergy") == "kcal")
             let basal = try figures(store, "basalEnergy")  // 418.4 kJ
             #expect(basal.count == 1 && abs(basal.total - 100) < 1e-9)
-            // the app's 1200 daily total is dropped
-            #expect(try figures(store, "steps") == (2, 1200))
+            // The app's 1200 daily total, an instant no higher source covers, counts.
+            #expect(try figures(store, "steps") == (3, 2400))
+            #expect(
+                try store.sources(of: "steps").map(\.name) == ["Max’s iPhone", "Pedometer&Co"])
             let distance = try figures(store, "distanceWalkingRunning")
             #expect(distance.count == 2 && abs(distance.total - (1500 + 1609.344)) < 1e-9)
             #expect(
@@ -175,17 +189,16 @@ struct AppleHealthVitalsTests {
         try await withTemporaryStore(options: options) { store, _ in
             let summary = try await Importer(store: store).importFile(
                 at: Fixtures.path("apple-health/vitals.xml"))
-            // Each type's records, less the ones the de-duplication rule drops (one each of
-            // heart rate and steps, by the fixture's comments).
+            // Each type's records, every one kept with its source.
             let expected:
                 [(type: String, series: String, dropped: Int, kind: SeriesKind, unit: String)] = [
-                    ("HeartRate", "heartRate", 1, .discrete, "count/min"),
+                    ("HeartRate", "heartRate", 0, .discrete, "count/min"),
                     ("RestingHeartRate", "restingHeartRate", 0, .discrete, "count/min"),
                     ("HeartRateVariabilitySDNN", "heartRateVariability", 0, .discrete, "ms"),
                     ("BodyMass", "bodyMass", 0, .discrete, "kg"),
                     ("OxygenSaturation", "oxygenSaturation", 0, .discrete, "%"),
                     ("BodyTemperature", "bodyTemperature", 0, .discrete, "degC"),
-                    ("StepCount", "steps", 1, .cumulative, "count"),
+                    ("StepCount", "steps", 0, .cumulative, "count"),
                     ("AppleExerciseTime", "exerciseTime", 0, .cumulative, "min"),
                 ]
             for type in expected {
@@ -219,14 +232,16 @@ struct AppleHealthVitalsTests {
                     from, Self.instant("2026-03-01T23:00:00Z"),
                     Self.instant("2026-03-02T23:00:00Z"),
                 ])
-            #expect(heart.buckets.map(\.average) == [74, 87, nil])
+            // A discrete type merges nothing: the iPhone's 80 counts beside the watch's readings.
+            #expect(heart.buckets.map(\.average) == [75.5, 87, nil])
             #expect(heart.buckets.map(\.minimum) == [60, 64, nil])
             #expect(heart.buckets.map(\.maximum) == [90, 110, nil])
-            #expect(heart.buckets.map(\.count) == [3, 2, nil])
+            #expect(heart.buckets.map(\.count) == [4, 2, nil])
             #expect(heart.buckets.map { $0.mostRecent?.value } == [90, 64, nil])
             let steps = try store.statistics(
                 of: "steps", from: from, to: to, interval: .days(1), options: [.sum, .count])
-            #expect(steps.buckets.map(\.sum) == [800, 1000, nil])
+            // The iPhone's 500 is half covered by the watch's 800: 250 counts, not as a sample.
+            #expect(steps.buckets.map(\.sum) == [1050, 1000, nil])
             #expect(steps.buckets.map(\.count) == [1, 1, nil])
         }
     }

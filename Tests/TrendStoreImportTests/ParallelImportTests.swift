@@ -59,7 +59,7 @@ struct ParallelImportTests {
             for database in [
                 storage.meta.database, storage.series.database, storage.blocks.database,
                 storage.days.database, storage.hours.database,
-            ] {
+            ] + (storage.sources.map { [$0.database] } ?? []) {
                 try txn.withCursor(database) { cursor in
                     try cursor.forEach { key, value in
                         entries.append(Array(key) + [0xFF] + Array(value))

@@ -36,10 +36,12 @@ struct FormatThreeStoreTests {
             of: before, format: 3, fixture: fixture, source: source)
         await before.close()
 
+        // Writable: it records format 4 (sources); its samples are the default source's.
         let store = try TrendStore(directory: copy)
-        #expect(try store.appliedMigrations() == Self.migrations)
+        #expect(try store.appliedMigrations() == Self.migrations + ["0004-sources"])
         try FormatOneStoreTests.expectAnswers(
-            of: store, format: 3, fixture: fixture, source: source)
+            of: store, format: 4, fixture: fixture, source: source)
+        #expect(try store.sources(of: "activeEnergy").map(\.name) == [""])
         let late = Sample(
             startMilliseconds: FormatOneStoreTests.refreshedAt,
             endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
@@ -48,6 +50,26 @@ struct FormatThreeStoreTests {
             try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
                 == (source["activeEnergy"]?.count ?? 0) + 1)
         #expect(try await store.verify().isHealthy)
+
+        // A second source over the first sample: the watch counts there, the rest is as before.
+        let energy = try #require(source["activeEnergy"]?.first)
+        try await store.write([energy], to: "activeEnergy", unit: "kcal", source: "Apple Watch")
+        #expect(try store.sources(of: "activeEnergy").map(\.name) == ["Apple Watch", ""])
+        #expect(
+            try store.samples(
+                of: "activeEnergy", from: .distantPast, to: .distantFuture, source: "Apple Watch")
+                == [energy])
+        #expect(try await store.verify().isHealthy)
+    }
+
+    @Test(
+        "killed at a random moment of an import that migrates it to format 4, the store opens as format 3 or 4, then finishes, healthy",
+        .serialized, arguments: 0..<8)
+    func killDuringMigration(trial: Int) async throws {
+        let format = try await FormatTwoStoreTests.killMigratingImport(
+            of: Self.fixtures[0].directory, seed: UInt64(trial) &+ 3_000)
+        #expect(format == 3 || format == 4)
+        print("format 3 → 4 kill trial \(trial): opened as format \(format), finished, healthy")
     }
 
     #if Encryption
@@ -59,7 +81,7 @@ struct FormatThreeStoreTests {
                 "stores/format-3/los-angeles-encrypted", in: directory.url)
             let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 3)
+            #expect(try store.formatVersion == 4)
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
                 #expect(

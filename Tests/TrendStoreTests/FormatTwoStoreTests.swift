@@ -34,11 +34,12 @@ struct FormatTwoStoreTests {
             of: before, format: 2, fixture: fixture, source: source)
         await before.close()
 
-        // Writable: it is stamped and records format 3.
+        // Writable: it is stamped and records format 4.
         let store = try TrendStore(directory: copy)
-        #expect(try store.appliedMigrations() == migrations + ["0003-commit-stamps"])
+        #expect(
+            try store.appliedMigrations() == migrations + ["0003-commit-stamps", "0004-sources"])
         try FormatOneStoreTests.expectAnswers(
-            of: store, format: 3, fixture: fixture, source: source)
+            of: store, format: 4, fixture: fixture, source: source)
         let late = Sample(
             startMilliseconds: FormatOneStoreTests.refreshedAt,
             endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
@@ -63,16 +64,26 @@ struct FormatTwoStoreTests {
     }()
 
     @Test(
-        "killed at a random moment of an import that migrates it to format 3, the store opens as format 2 or 3, then finishes, healthy",
+        "killed at a random moment of an import that migrates it to format 4, the store opens as format 2, 3 or 4, then finishes, healthy",
         .serialized, arguments: 0..<8)
     func killDuringMigration(trial: Int) async throws {
-        let fixture = Self.fixtures[0]
+        let format = try await Self.killMigratingImport(
+            of: Self.fixtures[0].directory, seed: UInt64(trial) &+ 2_000)
+        #expect((2...4).contains(format))
+        print("format 2 → 4 kill trial \(trial): opened as format \(format), finished, healthy")
+    }
+
+    /// Kills an import into a copy of the committed store `fixture` at a random moment of the
+    /// migrations it runs (drawn from `seed`), checks that the killed store holds its source
+    /// file's samples and that a writable open finishes the migrations, healthy; returns the
+    /// format the killed store opened as.
+    static func killMigratingImport(of fixture: String, seed: UInt64) async throws -> Int {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+        let copy = try Fixtures.copyOfStore(fixture, in: directory.url)
         let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
         let late = try BlockLayoutMigrationTests.lateCSV(in: directory)
-        var random = SeededGenerator(seed: UInt64(trial) &+ 2_000)
+        var random = SeededGenerator(seed: seed)
         // The migration commits within the first tens of milliseconds of the process: the
         // wait blocks this thread rather than sleep on a pool other tests keep busy.
         let (process, _) = try CommandLineTool.start(["import", late, "--store", copy.path])
@@ -83,15 +94,14 @@ struct FormatTwoStoreTests {
         readOnly.readOnly = true
         let killed = try TrendStore(directory: copy, options: readOnly)
         let format = try killed.formatVersion
-        #expect(format == 2 || format == 3)
         for (name, samples) in source {
             #expect(try killed.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
         }
         await killed.close()
         let store = try TrendStore(directory: copy)
-        #expect(try store.formatVersion == 3)
+        #expect(try store.formatVersion == Int(StorageFormat.current))
         #expect(try await store.verify().isHealthy)
-        print("format 2 → 3 kill trial \(trial): opened as format \(format), finished, healthy")
+        return format
     }
 
     #if Encryption
@@ -103,7 +113,7 @@ struct FormatTwoStoreTests {
             let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
             let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 3)
+            #expect(try store.formatVersion == 4)
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
                 #expect(

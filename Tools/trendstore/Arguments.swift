@@ -54,6 +54,15 @@ enum Arguments {
         return kind
     }
 
+    /// A source name: NFC, at most 255 UTF-8 bytes (empty: the default source).
+    static func source(_ text: String) throws -> String {
+        do {
+            return try SourceName.validated(text)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
     /// A rollup grid: `quarterHour` or `hour`.
     static func grid(_ text: String) throws -> RollupGrid {
         guard let grid = RollupGrid(rawValue: text) else {

@@ -30,6 +30,12 @@ struct ImportCommand: AsyncParsableCommand {
         transform: Arguments.kind)
     var kind: SeriesKind?
 
+    @Option(
+        help:
+            "The source (device or app) of records that name none (default: the default source).",
+        transform: Arguments.source)
+    var source: String?
+
     @Option(help: "The series legacy energy cache files belong to.")
     var series = "activeEnergy"
 
@@ -140,6 +146,7 @@ struct ImportCommand: AsyncParsableCommand {
         options.skipInvalid = skipInvalid
         options.defaultUnit = unit
         options.defaultKind = kind
+        options.defaultSource = source
         options.legacySeries = series
         options.batchSize = batchSize
         options.atomic = atomic
@@ -187,6 +194,7 @@ enum ImportReport {
         for (reason, count) in summary.ignored.sorted(by: { $0.key < $1.key }) {
             lines.append("  ignored \(count): \(reason)")
         }
+        for warning in summary.warnings { lines.append("  warning: \(warning)") }
         if summary.skipped > 0 {
             lines.append("  skipped \(summary.skipped) records, for example:")
             lines += summary.skippedExamples.map { "    \($0)" }

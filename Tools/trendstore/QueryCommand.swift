@@ -22,13 +22,15 @@ struct ReferenceInstant: ParsableArguments {
     var now: Date?
 }
 
-/// Options shared by the queries: the store, the zone and the reference instant.
+/// Options shared by the queries: the store, the zone, the reference instant and the source.
 struct QueryContext: ParsableArguments {
     @OptionGroup var location: StoreLocation
 
     @OptionGroup var reference: ReferenceInstant
 
     @OptionGroup var zoneOption: ZoneOption
+
+    @OptionGroup var sourceOption: SourceOption
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
@@ -49,7 +51,9 @@ struct TodayCommand: AsyncParsableCommand {
         try await reportingErrors {
             let store = try context.location.open(readOnly: true)
             let zone = context.zoneOption.zone(for: store)
-            let curve = try store.todayCurve(of: series, now: context.instant, timeZone: zone)
+            let curve = try store.todayCurve(
+                of: series, now: context.instant, timeZone: zone,
+                source: context.sourceOption.source)
             if context.json {
                 print(try JSONOutput.encode(TodayJSON(curve)))
                 return
@@ -103,9 +107,10 @@ struct WeekdayAverageCommand: AsyncParsableCommand {
                 of: series, weekday: day, now: now,
                 options: WeekdayAverageOptions(
                     window: allTime ? .allTime : .days(70), includeEmptyDays: includeEmpty),
-                timeZone: zone)
+                timeZone: zone, source: context.sourceOption.source)
             if let svg {
-                let today = try store.todayCurve(of: series, now: now, timeZone: zone)
+                let today = try store.todayCurve(
+                    of: series, now: now, timeZone: zone, source: context.sourceOption.source)
                 try SVGCharts.weekdayChart(average: average, today: today, now: now, zone: zone)
                     .write(toFile: svg, atomically: true, encoding: .utf8)
             }
@@ -175,7 +180,9 @@ struct HeatmapCommand: AsyncParsableCommand {
                     "a heatmap of more than 20 years is not drawn; use --json, which streams any range"
                 )
             }
-            let heatmap = try store.heatmap(of: names, from: first, through: last, timeZone: zone)
+            let heatmap = try store.heatmap(
+                of: names, from: first, through: last, timeZone: zone,
+                source: context.sourceOption.source)
             if let svg {
                 try SVGCharts.heatmap(heatmap).write(toFile: svg, atomically: true, encoding: .utf8)
             }
@@ -197,7 +204,10 @@ struct HeatmapCommand: AsyncParsableCommand {
         let bucket = try JSONOutput.encode(Heatmap.bucketKey(for: names))
         output.write("{\n  \"bucket\" : \(bucket),\n  \"days\" : [")
         var separator = "\n"
-        try store.forEachHeatmapDay(of: names, from: from, through: through, timeZone: zone) {
+        try store.forEachHeatmapDay(
+            of: names, from: from, through: through, timeZone: zone,
+            source: context.sourceOption.source
+        ) {
             day in
             output.write(separator + "    " + (try JSONOutput.encodeLine(day)))
             separator = ",\n"

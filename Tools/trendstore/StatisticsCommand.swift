@@ -45,6 +45,8 @@ struct StatisticsCommand: AsyncParsableCommand {
 
     @OptionGroup var zoneOption: ZoneOption
 
+    @OptionGroup var sourceOption: SourceOption
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -65,7 +67,7 @@ struct StatisticsCommand: AsyncParsableCommand {
             let answer = try store.statistics(
                 of: series, from: from.instant(in: zone), to: to.instant(in: zone),
                 interval: interval, anchor: anchor?.instant(in: zone), timeZone: zone,
-                options: options)
+                options: options, source: sourceOption.source)
             if json {
                 var output = BufferedOutput()
                 StatisticsJSON.write(answer, to: &output)

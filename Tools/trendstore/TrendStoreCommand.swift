@@ -16,7 +16,7 @@ struct TrendStoreCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self,
             VerifyCommand.self, BackupCommand.self, PruneCommand.self, ExportCommand.self,
-            CacheCommand.self,
+            CacheCommand.self, SourcesCommand.self,
         ] + encryptionCommands)
 
     #if Encryption
@@ -60,6 +60,7 @@ struct TrendStoreCommand: AsyncParsableCommand {
 
     private static let knownCommandNames: Set<String> = [
         "import", "generate", "query", "info", "verify", "cache", "today", "weekday-average",
-        "heatmap", "list", "refresh", "clear", "backup", "prune", "export", "keygen",
+        "heatmap", "list", "refresh", "clear", "backup", "prune", "export", "keygen", "sources",
+        "priority",
     ]
 }

@@ -8,13 +8,13 @@ struct Queries {
 
     /// Today's curve up to `now`, inside any transaction.
     func todayCurve<T: ReadableTransaction & ~Copyable>(
-        of series: String, now: Date, zone: TimeZone, in txn: borrowing T
+        of series: String, now: Date, zone: TimeZone, source: String? = nil, in txn: borrowing T
     ) throws -> DayCurve {
         let instant = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
         let grid = LocalDayGrid(zone: zone, from: today, through: today)
         let record = try requireCumulative(series, for: "today's curve", in: txn)
-        let aggregator = SeriesAggregator(storage: storage, record: record)
+        let aggregator = try self.aggregator(of: record, source: source, in: txn)
         let figures = try aggregator.figures(of: today, in: grid, until: instant, txn: txn)
         let latest = try aggregator.latestEnd(
             from: grid.bounds(of: today).start, now: instant, txn: txn)
@@ -26,7 +26,7 @@ struct Queries {
     /// The weekday averages of `weekdays`, and the instants their candidate days span.
     func weekdayAverages<T: ReadableTransaction & ~Copyable>(
         of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
-        zone: TimeZone, in txn: borrowing T
+        zone: TimeZone, source: String? = nil, in txn: borrowing T
     ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
         _ = try SampleRules.instant(now, argument: .now)
         let today = LocalDate(containing: now, in: zone)
@@ -66,8 +66,8 @@ struct Queries {
             LocalDate.init(dayNumber:)
         )
         .filter { curves[Weekday(of: $0).rawValue - 1] != nil }
-        try SeriesAggregator(
-            storage: storage, record: record, usesRollups: !options.fromRawSamples
+        try aggregator(
+            of: record, source: source, usesRollups: !options.fromRawSamples, in: txn
         )
         .forEachDay(of: dates, in: grid, txn: txn) { index, figures in
             curves[Weekday(of: dates[index]).rawValue - 1]?.add(dates[index], figures)
@@ -78,12 +78,13 @@ struct Queries {
 
     /// The whole cumulative hourly curve of `date`.
     func dayCurve<T: ReadableTransaction & ~Copyable>(
-        of series: String, on date: LocalDate, zone: TimeZone, in txn: borrowing T
+        of series: String, on date: LocalDate, zone: TimeZone, source: String? = nil,
+        in txn: borrowing T
     ) throws -> DayCurve {
         try SampleRules.checkDates(date)
         let grid = LocalDayGrid(zone: zone, from: date, through: date)
         let record = try requireCumulative(series, for: "a day's curve", in: txn)
-        let figures = try SeriesAggregator(storage: storage, record: record).figures(
+        let figures = try aggregator(of: record, source: source, in: txn).figures(
             of: date, in: grid, txn: txn)
         return DayCurve(
             series: record.name, date: date, cumulative: figures.cumulative,
@@ -94,7 +95,7 @@ struct Queries {
     /// first, computing a year at a time so memory stays flat over any range.
     func forEachHeatmapDay<T: ReadableTransaction & ~Copyable>(
         of series: [String], from: LocalDate, through: LocalDate, zone: TimeZone,
-        in txn: borrowing T, _ body: (HeatmapDay) throws -> Void
+        source: String? = nil, in txn: borrowing T, _ body: (HeatmapDay) throws -> Void
     ) throws {
         try SampleRules.checkDates(from, through)
         guard from <= through else {
@@ -104,8 +105,8 @@ struct Queries {
         let names = Set(series.map(SeriesName.normalized)).sorted()
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
         let aggregators = try names.map {
-            SeriesAggregator(
-                storage: storage, record: try storage.requireSeries(named: $0, in: txn))
+            try aggregator(
+                of: try storage.requireSeries(named: $0, in: txn), source: source, in: txn)
         }
         var first = from
         while first <= through {
@@ -131,7 +132,7 @@ extension Queries {
     func statistics<T: ReadableTransaction & ~Copyable>(
         of series: String, from: Date, to: Date, interval: StatisticsInterval, anchor: Date?,
         zone: TimeZone, options: StatisticsOptions, fromRawSamples: Bool = false,
-        in txn: borrowing T
+        source: String? = nil, in txn: borrowing T
     ) throws -> IntervalStatistics {
         let start = try SampleRules.instant(from, argument: .range)
         let end = try SampleRules.instant(to, argument: .range)
@@ -151,8 +152,9 @@ extension Queries {
         }
         let spans = try StatisticsBuckets.layout(
             from: start, to: end, interval: interval, anchor: anchorInstant, zone: zone)
+        let read = try reading(record, source: source, in: txn)
         let figures = try StatisticsAggregator(
-            storage: storage, record: record, usesRollups: !fromRawSamples
+            storage: storage, record: read.record, usesRollups: read.usesRollups && !fromRawSamples
         )
         .figures(of: spans, txn: txn)
         let buckets = zip(spans, figures).map { span, figures in
@@ -174,6 +176,28 @@ extension Queries {
         return IntervalStatistics(
             series: record.name, kind: record.kind, timeZone: zone, interval: interval,
             options: options, buckets: buckets)
+    }
+
+    /// The aggregator of `record`'s figures: merged from every source, or of `source` alone.
+    func aggregator<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, source: String?, usesRollups: Bool = true, in txn: borrowing T
+    ) throws -> SeriesAggregator {
+        let read = try reading(record, source: source, in: txn)
+        return SeriesAggregator(
+            storage: storage, record: read.record, usesRollups: read.usesRollups && usesRollups)
+    }
+
+    /// What a query of `record` reads: the series (its rollups hold the merged figures of
+    /// every source), or with `source` that source's stream alone, from its samples (the
+    /// rollups hold no one source's figures) unless it is the series' only source.
+    ///
+    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for a source the series lacks.
+    func reading<T: ReadableTransaction & ~Copyable>(
+        _ record: SeriesRecord, source: String?, in txn: borrowing T
+    ) throws -> (record: SeriesRecord, usesRollups: Bool) {
+        guard let source else { return (record, true) }
+        let stream = try storage.stream(of: record, named: source, in: txn)
+        return record.hasSources ? (stream.record, false) : (record, true)
     }
 
     /// The record of `series`, which must be cumulative for `query` (an hourly curve).

@@ -40,7 +40,11 @@ extension SeriesAggregator {
         }
         if let firstRaw, let lastRaw {
             try forEachRawSample(startingFrom: firstRaw, through: lastRaw - 1, txn: txn) {
-                totals.add($0, slots: addSlots)
+                sample, role in
+                // A piece of a merged sample counts where its head starts, not again.
+                if role != .piece {
+                    totals.add(sample, counts: role != .uncountedHead, slots: addSlots)
+                }
             }
         }
         totals.finish(slots: addSlots)
@@ -88,15 +92,15 @@ private struct DayTotals {
     }
 
     /// Adds `sample` to the day of the raw run holding its start (if any), after adding the
-    /// slot runs before that run.
+    /// slot runs before that run; it adds to the day's count when it `counts` as a sample.
     @inline(__always)
-    mutating func add(_ sample: Sample, slots: SlotAdder) {
+    mutating func add(_ sample: Sample, counts: Bool, slots: SlotAdder) {
         let start = sample.startMilliseconds
         while next < runs.count, fromSlots[next] || runs[next].end <= start {
             passRun(slots: slots)
         }
         guard next < runs.count, runs[next].start <= start else { return }
-        counts[runs[next].day] += 1
+        if counts { self.counts[runs[next].day] += 1 }
         sums[runs[next].day] += sample.value
     }
 

@@ -82,8 +82,8 @@ extension SeriesAggregator {
             let last = samples.partitioningIndex { $0.startMilliseconds > end }
             guard first < last else { continue }
             addRaw(
-                samples[first..<last], from: span.start, to: end, closed: holdsNow,
-                hour: span.hour, into: &figures)
+                samples[first..<last], roles: block.roles, from: span.start, to: end,
+                closed: holdsNow, hour: span.hour, into: &figures)
         }
     }
 }

@@ -3,13 +3,18 @@ import LMDB
 /// Raw reads: the samples of a range, decoded through the decoded-block cache, and the
 /// latest sample end before now.
 extension SeriesAggregator {
-    /// The samples starting in `[from, through]`, in order, through the decoded-block cache.
+    /// The samples starting in `[from, through]`, in order, through the decoded-block cache,
+    /// with their roles when they are the merged view of several sources.
     func rawSamples<T: ReadableTransaction & ~Copyable>(
         startingFrom from: Int64, through: Int64, txn: borrowing T
-    ) throws -> [Sample] {
-        var result: [Sample] = []
-        try forEachRawSample(startingFrom: from, through: through, txn: txn) { result.append($0) }
-        return result
+    ) throws -> (samples: [Sample], roles: [SampleRole]?) {
+        var samples: [Sample] = []
+        var roles: [SampleRole]? = record.hasSources ? [] : nil
+        try forEachRawSample(startingFrom: from, through: through, txn: txn) { sample, role in
+            samples.append(sample)
+            roles?.append(role)
+        }
+        return (samples, roles)
     }
 
     /// The decoded blocks that may hold samples starting in `[from, through]`, in time order,
@@ -30,6 +35,8 @@ extension SeriesAggregator {
     func prefetchBlocks<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T
     ) throws -> Int64? {
+        // A series of several sources is read merged, range by range.
+        guard !record.hasSources else { return nil }
         let cache = storage.decodedBlocks
         var blocks: [(firstStart: Int64, header: BlockCodec.Header, bytes: [UInt8])] = []
         var samples = 0
@@ -52,16 +59,17 @@ extension SeriesAggregator {
         return next
     }
 
-    /// Calls `body` with each sample starting in `[from, through]`, in order, through the
-    /// decoded-block cache.
+    /// Calls `body` with each sample starting in `[from, through]` and its role, in order,
+    /// through the decoded-block cache.
     func forEachRawSample<T: ReadableTransaction & ~Copyable>(
-        startingFrom from: Int64, through: Int64, txn: borrowing T, _ body: (Sample) -> Void
+        startingFrom from: Int64, through: Int64, txn: borrowing T,
+        _ body: (Sample, SampleRole) -> Void
     ) throws {
         try forEachDecodedBlock(from: from, through: through, txn: txn) { block in
             let samples = block.samples
             var index = samples.partitioningIndex { $0.startMilliseconds >= from }
             while index < samples.count && samples[index].startMilliseconds <= through {
-                body(samples[index])
+                body(samples[index], block.roles?[index] ?? .whole)
                 index += 1
             }
         }
@@ -76,6 +84,13 @@ extension SeriesAggregator {
     func latestEnd<T: ReadableTransaction & ~Copyable>(from: Int64, now: Int64, txn: borrowing T)
         throws -> Int64?
     {
+        if record.hasSources {
+            // Every source's samples, whether or not a higher source covers them.
+            return try storage.streams(of: record, in: txn).compactMap {
+                try SeriesAggregator(storage: storage, record: $0.record).latestEnd(
+                    from: from, now: now, txn: txn)
+            }.max()
+        }
         var latest: Int64?
         try forEachDecodedBlock(from: from - record.maximumDuration, through: now, txn: txn) {
             block in
@@ -99,9 +114,19 @@ extension SeriesAggregator {
 
     /// Calls `body` with each decoded block that may hold samples starting in
     /// `[from, through]`, in time order, from one cursor walk.
+    ///
+    /// For a series of several sources the one block passed is their merged view over the
+    /// range (``SampleStorage/merged(_:of:startingFrom:through:in:zlib:)``).
     fileprivate func forEachDecodedBlock<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, txn: borrowing T, _ body: (DecodedBlock) throws -> Void
     ) throws {
+        if record.hasSources {
+            let merged = try storage.merged(
+                try storage.streams(of: record, in: txn), of: record, startingFrom: from,
+                through: through, in: txn, zlib: zlib)
+            try body(DecodedBlock(samples: merged.samples, roles: merged.roles))
+            return
+        }
         try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
             firstStart, bytes in
             try body(

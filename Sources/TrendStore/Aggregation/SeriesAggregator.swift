@@ -208,11 +208,11 @@ struct SeriesAggregator {
                         rows, from: span.start, to: min(span.end, cut ?? .max), hour: span.hour,
                         into: &figures)
                     if let now, let cut, span.end > cut {
-                        let samples = try rawSamples(
+                        let raw = try rawSamples(
                             startingFrom: cut - record.maximumDuration, through: now, txn: txn)
                         Self.addRaw(
-                            samples[...], from: cut, to: now, closed: true, hour: span.hour,
-                            into: &figures)
+                            raw.samples[...], roles: raw.roles, from: cut, to: now, closed: true,
+                            hour: span.hour, into: &figures)
                     }
                 } else {
                     // readsRaw(span, hours: hours, cut: cut) holds here.
@@ -279,15 +279,24 @@ struct SeriesAggregator {
         }
     }
 
-    /// Adds the part of `samples` inside `[from, to)` (or `[from, to]` when `closed`) to hour `hour`.
+    /// Adds the part of `samples` inside `[from, to)` (or `[from, to]` when `closed`) to hour
+    /// `hour`; `roles`, indexed as the slice's base, says what each stands for in a merged
+    /// view of several sources (`nil`: each counts whole).
     static func addRaw(
-        _ samples: ArraySlice<Sample>, from: Int64, to: Int64, closed: Bool, hour: Int,
-        into figures: inout LocalDayFigures
+        _ samples: ArraySlice<Sample>, roles: [SampleRole]? = nil, from: Int64, to: Int64,
+        closed: Bool, hour: Int, into figures: inout LocalDayFigures
     ) {
-        for sample in samples {
+        for index in samples.indices {
+            let sample = samples[index]
             let start = sample.startMilliseconds
             let end = sample.endMilliseconds
             let startsInside = start >= from && (start < to || (closed && start == to))
+            if let role = roles?[index], role != .whole {
+                addMerged(
+                    sample, role, startsInside: startsInside, from: from, to: to, hour: hour,
+                    into: &figures)
+                continue
+            }
             if end == start {
                 guard startsInside else { continue }
                 figures.hourly[hour] += sample.value
@@ -304,6 +313,32 @@ struct SeriesAggregator {
                 figures.count += 1
                 figures.startSum += sample.value
             }
+        }
+    }
+
+    /// Adds a head or a piece of a merged view: a head counts (when it counts as a sample)
+    /// and adds its value to the start sum where it starts; a piece is prorated.
+    private static func addMerged(
+        _ sample: Sample, _ role: SampleRole, startsInside: Bool, from: Int64, to: Int64,
+        hour: Int, into figures: inout LocalDayFigures
+    ) {
+        switch role {
+        case .whole: return
+        case .countedHead, .uncountedHead:
+            guard startsInside else { return }
+            if role == .countedHead { figures.count += 1 }
+            figures.startSum += sample.value
+            figures.hasData = true
+        case .piece:
+            let overlap =
+                min(sample.endMilliseconds, to) - max(sample.startMilliseconds, from)
+            guard overlap > 0 else { return }
+            if !figures.hourly.isEmpty {
+                figures.hourly[hour] += Proration.share(
+                    of: sample.value, overlap: overlap,
+                    duration: Double(sample.endMilliseconds - sample.startMilliseconds))
+            }
+            figures.hasData = true
         }
     }
 }

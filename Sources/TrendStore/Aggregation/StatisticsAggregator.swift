@@ -117,17 +117,17 @@ struct StatisticsAggregator {
         case .cumulative:
             // The proration of curves' unaligned spans, into one bucket.
             var span = LocalDayFigures(hourly: [0])
+            let samples = try raw.rawSamples(
+                startingFrom: range.lowerBound - record.maximumDuration,
+                through: range.upperBound - 1, txn: txn)
             SeriesAggregator.addRaw(
-                try raw.rawSamples(
-                    startingFrom: range.lowerBound - record.maximumDuration,
-                    through: range.upperBound - 1, txn: txn)[...],
-                from: range.lowerBound, to: range.upperBound, closed: false, hour: 0,
-                into: &span)
+                samples.samples[...], roles: samples.roles, from: range.lowerBound,
+                to: range.upperBound, closed: false, hour: 0, into: &span)
             figures.addProrated(span.hourly[0], count: UInt64(span.count), touched: span.hasData)
         case .discrete:
             try raw.forEachRawSample(
                 startingFrom: range.lowerBound, through: range.upperBound - 1, txn: txn
-            ) { sample in
+            ) { sample, _ in
                 figures.addMembers(
                     count: 1, sum: sample.value, minimum: sample.value, maximum: sample.value,
                     latest: sample)

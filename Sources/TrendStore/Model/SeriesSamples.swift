@@ -6,6 +6,9 @@ public struct SeriesSamples: Sendable, Codable, Equatable {
     public var unit: String
     /// The samples, in any order.
     public var samples: [Sample]
+    /// The source the samples came from (a device or an app, such as `Apple Watch`): at most
+    /// 255 UTF-8 bytes, any characters; `nil` or empty for the default source.
+    public var source: String?
     /// The kind of a series this write creates (`nil`: cumulative); for an existing series
     /// a kind other than its own is an error, and `nil` accepts any.
     public var kind: SeriesKind?
@@ -17,12 +20,13 @@ public struct SeriesSamples: Sendable, Codable, Equatable {
     /// Creates a part of a write.
     public init(
         series: String, unit: String, kind: SeriesKind? = nil, samples: [Sample],
-        unitIsDefault: Bool = false
+        unitIsDefault: Bool = false, source: String? = nil
     ) {
         self.series = series
         self.unit = unit
         self.kind = kind
         self.samples = samples
         self.unitIsDefault = unitIsDefault
+        self.source = source
     }
 }

@@ -72,6 +72,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case statistics
         /// The bytes of an encryption key.
         case encryptionKey
+        /// A source name, or a source a series does not have.
+        case source
     }
 
     /// A stable name of the case, for host apps to switch on or log; it never changes

@@ -70,6 +70,7 @@ enum Migrator {
             identifier: BlockLayoutMigration.identifier, batches: BlockLayoutMigration.apply),
         Migration(
             identifier: CommitStampMigration.identifier, apply: CommitStampMigration.apply),
+        Migration(identifier: SourcesMigration.identifier, apply: SourcesMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

@@ -13,7 +13,7 @@ import LMDB
 ///
 /// Each block is one consistent read; a write that commits between two blocks may show in
 /// the later one. For one snapshot of any range, use
-/// ``StoreSnapshot/forEachSampleBatch(of:from:to:_:)`` inside ``TrendStore/read(_:)``.
+/// ``StoreSnapshot/forEachSampleBatch(of:from:to:source:_:)`` inside ``TrendStore/read(_:)``.
 public struct SampleBatches: AsyncSequence, Sendable {
     /// A block's samples that start in the range, sorted by start then end.
     public typealias Element = [Sample]

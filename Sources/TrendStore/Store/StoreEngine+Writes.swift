@@ -9,13 +9,14 @@ extension StoreEngine {
         for part in parts {
             var part = part
             part.series = try SeriesName.validated(part.series)
+            part.source = try SourceName.validated(part.source ?? SourceName.defaultSource)
             batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
             let rows = RowWrites(storage: storage)
             for (part, batch) in batches {
-                let record =
+                var record =
                     try storage.seriesRecord(named: part.series, in: txn)
                     ?? storage.createSeries(
                         named: part.series, unit: part.unit, kind: part.kind ?? .cumulative,
@@ -28,8 +29,18 @@ extension StoreEngine {
                     throw StoreError.kindMismatch(
                         series: part.series, stored: record.kind, given: kind)
                 }
-                var writer = SeriesWriter(
-                    storage: storage, record: record, zlib: zlib, rows: rows)
+                let source = part.source ?? SourceName.defaultSource
+                var writer: SeriesWriter
+                if source.isEmpty && !record.hasSources {
+                    writer = SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
+                } else {
+                    let stream = try storage.stream(named: source, of: &record, in: txn)
+                    try storage.noteDuration(
+                        batch.maximumDuration, of: stream, series: &record, in: txn)
+                    writer = SeriesWriter(
+                        storage: storage, record: stream.record, zlib: zlib, rows: rows,
+                        mergedSeries: record)
+                }
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 try changed(record, try writer.finish(in: txn), in: txn)
             }
@@ -38,14 +49,19 @@ extension StoreEngine {
         }
     }
 
-    /// Removes the samples of `name` whose start lies in `[from, to)`.
+    /// Removes the samples of `name` whose start lies in `[from, to)`, of every source.
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
             let rows = RowWrites(storage: storage)
-            var writer = SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
-            let removed = try writer.delete(from: from, to: to, in: txn)
-            try changed(record, try writer.finish(in: txn), in: txn)
+            var removed = 0
+            for stream in try storage.streams(of: record, in: txn) {
+                var writer = SeriesWriter(
+                    storage: storage, record: stream.record, zlib: zlib, rows: rows,
+                    mergedSeries: record.hasSources ? record : nil)
+                removed += try writer.delete(from: from, to: to, in: txn)
+                try changed(record, try writer.finish(in: txn), in: txn)
+            }
             try rows.flush(in: txn)
             return removed
         }

@@ -18,20 +18,24 @@ extension TrendStore {
     ///   - now: The reference instant; its local date is "today" (default: the store's
     ///     clock, ``StoreOptions/clock``, the one the cache rules read).
     ///   - timeZone: The zone of the local day (default: the store's).
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist.
+    ///   - source: One source whose figures alone are wanted (default: every source, merged
+    ///     by the series' priority order, <doc:Sources>).
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist,
+    ///   ``StoreError/invalidArgument(_:reason:)`` for a source it does not have.
     /// - Complexity: Reads two or three rollup rows and the block around `now`
-    ///   (decoded once, then cached while unchanged).
+    ///   (decoded once, then cached while unchanged); one source alone reads its samples.
     public nonisolated func todayCurve(
-        of series: String, now: Date? = nil, timeZone: TimeZone? = nil
+        of series: String, now: Date? = nil, timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> DayCurve {
-        try read { try $0.todayCurve(of: series, now: now, timeZone: timeZone) }
+        try read { try $0.todayCurve(of: series, now: now, timeZone: timeZone, source: source) }
     }
 
-    /// The whole cumulative hourly curve of a local date.
+    /// The whole cumulative hourly curve of a local date: of every source merged, or of
+    /// `source` alone.
     public nonisolated func dayCurve(
-        of series: String, on date: LocalDate, timeZone: TimeZone? = nil
+        of series: String, on date: LocalDate, timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> DayCurve {
-        try read { try $0.dayCurve(of: series, on: date, timeZone: timeZone) }
+        try read { try $0.dayCurve(of: series, on: date, timeZone: timeZone, source: source) }
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -51,25 +55,30 @@ extension TrendStore {
     ///     (default: the store's clock, ``StoreOptions/clock``).
     ///   - options: The window, and whether empty days count as zeros.
     ///   - timeZone: The zone of local days (default: the store's).
-    /// - Complexity: Reads about two rollup rows per candidate day.
+    ///   - source: One source whose figures alone are wanted (default: every source, merged).
+    /// - Complexity: Reads about two rollup rows per candidate day; one source alone reads
+    ///   its samples.
     public nonisolated func weekdayAverage(
         of series: String, weekday: Weekday, now: Date? = nil,
         options: WeekdayAverageOptions = .init(),
-        timeZone: TimeZone? = nil
+        timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> WeekdayAverage {
         try read {
             try $0.weekdayAverage(
-                of: series, weekday: weekday, now: now, options: options, timeZone: timeZone)
+                of: series, weekday: weekday, now: now, options: options, timeZone: timeZone,
+                source: source)
         }
     }
 
-    /// The average patterns of all seven weekdays at once, Sunday first.
+    /// The average patterns of all seven weekdays at once, Sunday first: of every source
+    /// merged, or of `source` alone.
     public nonisolated func weekdayAverages(
         of series: String, now: Date? = nil, options: WeekdayAverageOptions = .init(),
-        timeZone: TimeZone? = nil
+        timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> [WeekdayAverage] {
         try read {
-            try $0.weekdayAverages(of: series, now: now, options: options, timeZone: timeZone)
+            try $0.weekdayAverages(
+                of: series, now: now, options: options, timeZone: timeZone, source: source)
         }
     }
 
@@ -83,12 +92,19 @@ extension TrendStore {
     /// let year = try store.heatmap(of: ["Run", "Ride"], from: LocalDate("2026-01-01")!, through: LocalDate("2026-12-31")!)
     /// ```
     ///
+    /// A sample of a series of several sources counts as its priority order says
+    /// (<doc:Sources>); with `source`, that source's samples alone count.
+    ///
     /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when a series does not exist.
     /// - Complexity: One cursor walk over each series' rollups in the range.
     public nonisolated func heatmap(
-        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
+        source: String? = nil
     ) throws -> Heatmap {
-        try read { try $0.heatmap(of: series, from: from, through: through, timeZone: timeZone) }
+        try read {
+            try $0.heatmap(
+                of: series, from: from, through: through, timeZone: timeZone, source: source)
+        }
     }
 
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
@@ -98,11 +114,11 @@ extension TrendStore {
     /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
     public nonisolated func forEachHeatmapDay(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
-        _ body: (HeatmapDay) throws -> Void
+        source: String? = nil, _ body: (HeatmapDay) throws -> Void
     ) throws {
         try read {
             try $0.forEachHeatmapDay(
-                of: series, from: from, through: through, timeZone: timeZone, body)
+                of: series, from: from, through: through, timeZone: timeZone, source: source, body)
         }
     }
 }

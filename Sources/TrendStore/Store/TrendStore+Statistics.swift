@@ -30,6 +30,8 @@ extension TrendStore {
     ///   - anchor: An instant on the bucket grid (default: local midnight of `from`).
     ///   - timeZone: The zone of calendar buckets (default: the store's).
     ///   - options: The figures to compute.
+    ///   - source: One source whose figures alone are wanted (default: every source, merged
+    ///     by the series' priority order; a discrete series' sources all count).
     /// - Throws: ``StoreError/unknownSeries(_:closest:)``,
     ///   ``StoreError/unsupportedForKind(series:kind:reason:)`` for an average, minimum,
     ///   maximum or most recent of a cumulative series, ``StoreError/invalidArgument(_:reason:)``
@@ -38,12 +40,13 @@ extension TrendStore {
     ///   samples only where a bucket's edge is not on a quarter-hour.
     public nonisolated func statistics(
         of series: String, from: Date, to: Date, interval: StatisticsInterval,
-        anchor: Date? = nil, timeZone: TimeZone? = nil, options: StatisticsOptions
+        anchor: Date? = nil, timeZone: TimeZone? = nil, options: StatisticsOptions,
+        source: String? = nil
     ) throws -> IntervalStatistics {
         try read {
             try $0.statistics(
                 of: series, from: from, to: to, interval: interval, anchor: anchor,
-                timeZone: timeZone, options: options)
+                timeZone: timeZone, options: options, source: source)
         }
     }
 }

@@ -76,17 +76,21 @@ public actor TrendStore {
     ///   - unit: The unit of the values; a new series is created with it.
     ///   - kind: The kind of the series when this write creates it (`nil`: cumulative);
     ///     for an existing series, `nil` or its own kind.
+    ///   - source: The device or app the samples came from (`nil`: the default source);
+    ///     where sources overlap, the series' priority order says which counts (<doc:Sources>).
     /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` for a non-finite value
     ///   or an end before the start, ``StoreError/invalidSeriesName(_:reason:)``,
     ///   ``StoreError/unitMismatch(series:stored:given:)``,
-    ///   ``StoreError/kindMismatch(series:stored:given:)``; nothing is written then.
+    ///   ``StoreError/kindMismatch(series:stored:given:)``, ``StoreError/invalidArgument(_:reason:)``
+    ///   for a source name longer than 255 bytes; nothing is written then.
     @discardableResult
     public func write(
-        _ samples: [Sample], to series: String, unit: String, kind: SeriesKind? = nil
+        _ samples: [Sample], to series: String, unit: String, kind: SeriesKind? = nil,
+        source: String? = nil
     ) throws -> WriteSummary {
         let name = try SeriesName.validated(series)
         return try engine.write([
-            SeriesSamples(series: name, unit: unit, kind: kind, samples: samples)
+            SeriesSamples(series: name, unit: unit, kind: kind, samples: samples, source: source)
         ])[name] ?? WriteSummary()
     }
 
@@ -142,11 +146,15 @@ public actor TrendStore {
         try engine.deleteSeries(named: series)
     }
 
-    /// The samples of `series` that start in `[from, to)`, sorted by start then end.
+    /// The samples of `series` that start in `[from, to)`, sorted by start then end: those of
+    /// `source` alone, or (`nil`) of every source, as written, whether or not a higher source
+    /// covers them.
     ///
     /// - Complexity: Decodes every block the range touches.
-    public nonisolated func samples(of series: String, from: Date, to: Date) throws -> [Sample] {
-        try read { try $0.samples(of: series, from: from, to: to) }
+    public nonisolated func samples(
+        of series: String, from: Date, to: Date, source: String? = nil
+    ) throws -> [Sample] {
+        try read { try $0.samples(of: series, from: from, to: to, source: source) }
     }
 
     /// Calls `body` with the samples of `series` starting in `[from, to)`, one stored block

@@ -2,7 +2,8 @@ import Foundation
 import TrendStore
 
 /// Reads newline-delimited JSON: one object per line with `series`, `start`, `end`,
-/// `value` and optionally `unit`; times as epoch milliseconds or ISO-8601 strings.
+/// `value` and optionally `unit`, `kind` and `source`; times as epoch milliseconds or
+/// ISO-8601 strings.
 final class NDJSONParser: RecordParser {
     private let reader: CSVLineReader
     private let file: String
@@ -57,8 +58,12 @@ final class NDJSONParser: RecordParser {
             }
             kind = parsed
         }
+        if let value = object["source"], !(value is NSNull), strings.source == nil {
+            return invalid("source", "not a string")
+        }
         return .sample(
             series: series, unit: unit?.isEmpty == true ? nil : unit, kind: kind,
+            source: strings.source?.isEmpty == true ? nil : strings.source,
             sample: Sample(
                 startMilliseconds: start, endMilliseconds: end, value: value),
             line: lineNumber)
@@ -101,33 +106,39 @@ final class NDJSONParser: RecordParser {
         return nil
     }
 
-    /// The `series` and `unit` strings of a line's object. Foundation's `JSONSerialization`
+    /// The `series`, `unit` and `source` strings of a line's object. Foundation's `JSONSerialization`
     /// drops a U+FEFF that opens a string, so a line holding one has them read again by
     /// `JSONDecoder`, which keeps it: a name survives export and import unchanged.
     private static func strings(of object: [String: Any], line: [UInt8]) -> Names {
-        let read = Names(series: object["series"] as? String, unit: object["unit"] as? String)
+        let read = Names(
+            series: object["series"] as? String, unit: object["unit"] as? String,
+            source: object["source"] as? String)
         guard line.firstRange(of: [0xEF, 0xBB, 0xBF]) != nil,
             let exact = try? JSONDecoder().decode(Names.self, from: Data(line))
         else { return read }
-        return Names(series: exact.series ?? read.series, unit: exact.unit ?? read.unit)
+        return Names(
+            series: exact.series ?? read.series, unit: exact.unit ?? read.unit,
+            source: exact.source ?? read.source)
     }
 
-    /// A line's series and unit strings, each `nil` when missing or not a string.
+    /// A line's series, unit and source strings, each `nil` when missing or not a string.
     private struct Names: Decodable {
         let series: String?
         let unit: String?
+        let source: String?
 
-        init(series: String?, unit: String?) {
-            (self.series, self.unit) = (series, unit)
+        init(series: String?, unit: String?, source: String?) {
+            (self.series, self.unit, self.source) = (series, unit, source)
         }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             series = try? container.decode(String.self, forKey: .series)
             unit = try? container.decode(String.self, forKey: .unit)
+            source = try? container.decode(String.self, forKey: .source)
         }
 
-        private enum Keys: CodingKey { case series, unit }
+        private enum Keys: CodingKey { case series, unit, source }
     }
 
     private static func instant(_ value: Any?) -> Int64? {

@@ -3,8 +3,11 @@ import TrendStore
 /// One record read from an input file: a sample for a series, or a record that is malformed.
 enum ParsedRecord {
     /// A sample read on `line`; `unit` and `kind` are `nil` when the file does not say (the
-    /// series' own are then kept, or the import's defaults given to a new series).
-    case sample(series: String, unit: String?, kind: SeriesKind?, sample: Sample, line: Int)
+    /// series' own are then kept, or the import's defaults given to a new series), `source`
+    /// when the record names none (the import's default source is then used).
+    case sample(
+        series: String, unit: String?, kind: SeriesKind?, source: String?, sample: Sample,
+        line: Int)
     /// A malformed record, with where and why (boxed: errors are rare and large, and every
     /// record is returned by value).
     indirect case invalid(ImportError)

@@ -2,8 +2,10 @@ import Foundation
 import TrendStore
 
 /// Reads the importer's CSV: a header naming `series`, `start`, `end` and `value`
-/// (suffixes such as `start_epoch_ms` are fine) and optionally `unit` and `kind`
-/// (`cumulative` or `discrete`), then one sample per row.
+/// (suffixes such as `start_epoch_ms` are fine) and optionally `unit`, `kind`
+/// (`cumulative` or `discrete`) and `source` (the device or app; empty: the import's
+/// default source), in any order, then one sample per row. Other columns are listed in
+/// ``unknownColumns`` (the import warns of them) and left out.
 ///
 /// The file is cut into slices at record ends (``CSVSlicer``), and each slice is parsed
 /// in place, on any thread: fields are read straight from the slice's bytes, numbers by
@@ -13,16 +15,19 @@ import TrendStore
 final class SampleCSVParser: SliceSource {
     /// The header's columns.
     struct Columns: Sendable {
-        let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?
+        let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, source: Int?
         /// How many fields the columns read span.
         let needed: Int
         /// How many fields the header has, and so every row.
         let count: Int
 
-        init(series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, count: Int) {
+        init(
+            series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, source: Int?,
+            count: Int
+        ) {
             (self.series, self.start, self.end, self.value) = (series, start, end, value)
-            (self.unit, self.kind, self.count) = (unit, kind, count)
-            needed = max(series, start, end, value, unit ?? 0, kind ?? 0) + 1
+            (self.unit, self.kind, self.source, self.count) = (unit, kind, source, count)
+            needed = max(series, start, end, value, unit ?? 0, kind ?? 0, source ?? 0) + 1
         }
     }
 
@@ -34,6 +39,8 @@ final class SampleCSVParser: SliceSource {
     private let stream: ByteStream
     /// The lines of the header.
     let linesBefore: Int
+    /// The header's columns the importer does not read, in order.
+    let unknownColumns: [String]
 
     /// Reads the header of `stream`.
     ///
@@ -63,7 +70,13 @@ final class SampleCSVParser: SliceSource {
         columns = Columns(
             series: try column("series"), start: try column("start"), end: try column("end"),
             value: try column("value"), unit: header.firstIndex(of: "unit"),
-            kind: header.firstIndex(of: "kind"), count: header.count)
+            kind: header.firstIndex(of: "kind"), source: header.firstIndex(of: "source"),
+            count: header.count)
+        let read = [
+            columns.series, columns.start, columns.end, columns.value, columns.unit, columns.kind,
+            columns.source,
+        ]
+        unknownColumns = header.indices.filter { !read.contains($0) }.map { header[$0] }
     }
 
     var totalBytes: Int { stream.totalBytes }
@@ -95,8 +108,9 @@ private struct SliceParse {
     /// A quoted row's unescaped fields.
     private var storage: [UInt8] = []
     private var storageRanges: [Range<Int>] = []
-    /// The previous row's series, unit and kind fields (offsets into the slice) and entry.
-    private var previous: (series: Range<Int>, unit: Range<Int>, kind: Range<Int>, entry: Int)?
+    /// The previous row's series, unit, kind and source fields (offsets into the slice) and entry.
+    private var previous:
+        (series: Range<Int>, unit: Range<Int>, kind: Range<Int>, source: Range<Int>, entry: Int)?
 
     init(file: String, columns: SampleCSVParser.Columns, skipInvalid: Bool, maximumRecordBytes: Int)
     {
@@ -223,10 +237,11 @@ private struct SliceParse {
         let seriesRange = bounds.range(columns.series)
         let unitRange = columns.unit.map(bounds.range) ?? 0..<0
         let kindRange = columns.kind.map(bounds.range) ?? 0..<0
+        let sourceRange = columns.source.map(bounds.range) ?? 0..<0
         var entry: Int?
         if inSlice, let previous,
             same(base, previous.series, seriesRange), same(base, previous.unit, unitRange),
-            same(base, previous.kind, kindRange)
+            same(base, previous.kind, kindRange), same(base, previous.source, sourceRange)
         {
             entry = previous.entry
         } else if seriesRange.isEmpty {
@@ -250,7 +265,8 @@ private struct SliceParse {
         }
         if entry == nil {
             entry = resolveEntry(base, bounds, line: line)
-            previous = inSlice ? entry.map { (seriesRange, unitRange, kindRange, $0) } : nil
+            previous =
+                inSlice ? entry.map { (seriesRange, unitRange, kindRange, sourceRange, $0) } : nil
         }
         guard let entry else { return }
         builder.add(
@@ -265,6 +281,14 @@ private struct SliceParse {
         func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
         func quoted(_ index: Int) -> String { Self.quoted(field(index)) }
         let series = String(decoding: field(columns.series), as: UTF8.self)
+        var source: String?
+        if let column = columns.source {
+            guard let text = String(validating: field(column), as: UTF8.self) else {
+                invalid("source", notUTF8, line)
+                return nil
+            }
+            source = text.isEmpty ? nil : text
+        }
         var unit: String?
         if let column = columns.unit {
             guard let text = String(validating: field(column), as: UTF8.self) else {
@@ -285,7 +309,8 @@ private struct SliceParse {
             }
         }
         do {
-            return try builder.entry(series: series, unit: unit, kind: kind, line: line)
+            return try builder.entry(
+                series: series, unit: unit, kind: kind, source: source, line: line)
         } catch {
             builder.invalid(error)
             return nil

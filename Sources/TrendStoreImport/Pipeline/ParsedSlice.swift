@@ -16,7 +16,10 @@ struct ParsedSlice: Sendable {
         var unit: String?
         /// The kind the records named, or `nil` when they named none.
         var kind: SeriesKind?
-        /// The first line naming this series with this unit and kind, relative to the slice.
+        /// The source the records named (normalised), or `nil` when they named none.
+        var source: String?
+        /// The first line naming this series with this unit, kind and source, relative to the
+        /// slice.
         var line: Int
     }
 
@@ -54,7 +57,8 @@ struct ParsedSliceBuilder {
     private let skipInvalid: Bool
     private var currentEntry = -1
     /// The entry asked for last: most records name the same series as the one before.
-    private var lastEntry: (series: String, unit: String?, kind: SeriesKind?, index: Int)?
+    private var lastEntry:
+        (series: String, unit: String?, kind: SeriesKind?, source: String?, index: Int)?
 
     /// A builder for records of `file`.
     init(file: String, skipInvalid: Bool) {
@@ -65,27 +69,32 @@ struct ParsedSliceBuilder {
     /// Whether a record has stopped the import: nothing more is added then.
     private(set) var hasFailed = false
 
-    /// The index of the entry for `series` with `unit` and `kind`, adding it when new.
+    /// The index of the entry for `series` with `unit`, `kind` and `source`, adding it when new.
     ///
-    /// - Throws: ``ImportError`` naming the line when the series name breaks the store's rules.
-    mutating func entry(series: String, unit: String?, kind: SeriesKind?, line: Int)
-        throws(ImportError) -> Int
-    {
+    /// - Throws: ``ImportError`` naming the line when the series or source name breaks the
+    ///   store's rules.
+    mutating func entry(
+        series: String, unit: String?, kind: SeriesKind?, source: String? = nil, line: Int
+    ) throws(ImportError) -> Int {
         if let lastEntry, lastEntry.series == series, lastEntry.unit == unit,
-            lastEntry.kind == kind
+            lastEntry.kind == kind, lastEntry.source == source
         {
             return lastEntry.index
         }
         let name = try validator.validate(series: series, line: line)
+        let sourceName = try source.map { (text) throws(ImportError) in
+            try validator.validate(source: text, line: line)
+        }
         let index =
             slice.entries.firstIndex {
-                $0.series == name && $0.unit == unit && $0.kind == kind
+                $0.series == name && $0.unit == unit && $0.kind == kind && $0.source == sourceName
             } ?? slice.entries.count
         if index == slice.entries.count {
             slice.entries.append(
-                ParsedSlice.Entry(series: name, unit: unit, kind: kind, line: line))
+                ParsedSlice.Entry(
+                    series: name, unit: unit, kind: kind, source: sourceName, line: line))
         }
-        lastEntry = (series, unit, kind, index)
+        lastEntry = (series, unit, kind, source, index)
         return index
     }
 

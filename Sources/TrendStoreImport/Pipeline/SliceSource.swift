@@ -72,12 +72,12 @@ final class RecordParserBlocks: SliceSource {
             }
             builder.countRecord()
             switch record {
-            case let .sample(name, unit, kind, sample, line):
+            case let .sample(name, unit, kind, source, sample, line):
                 lastLine = max(lastLine, line)
                 let relative = line - lineBase
                 do {
                     let entry = try builder.entry(
-                        series: name, unit: unit, kind: kind, line: relative)
+                        series: name, unit: unit, kind: kind, source: source, line: relative)
                     builder.add(sample, entry: entry, line: relative)
                 } catch {
                     builder.invalid(error)

@@ -1,14 +1,19 @@
 import Synchronization
 
-/// A decoded block with the running maximum of its ends, shared read-only between queries.
+/// A decoded block with the running maximum of its ends, shared read-only between queries;
+/// or the merged view of several sources' samples over a range, made for one read.
 final class DecodedBlock: Sendable {
     /// The samples, sorted by start then end.
     let samples: [Sample]
     /// `prefixMaximumEnd[i]` is the greatest end among `samples[0...i]`.
     let prefixMaximumEnd: [Int64]
+    /// What each sample stands for in the merged view of several sources (``SourceMerge``);
+    /// `nil` for a stored block, whose samples all count whole.
+    let roles: [SampleRole]?
 
-    init(samples: [Sample]) {
+    init(samples: [Sample], roles: [SampleRole]? = nil) {
         self.samples = samples
+        self.roles = roles
         var running = Int64.min
         prefixMaximumEnd = samples.map { sample in
             running = max(running, sample.endMilliseconds)

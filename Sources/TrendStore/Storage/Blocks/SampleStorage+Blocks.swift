@@ -45,14 +45,16 @@ extension SampleStorage {
         in txn: borrowing T
     ) throws -> Bool {
         var count = 0
-        try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
-            firstStart, bytes in
-            do {
-                count += try BlockCodec.header(bytes).count
-            } catch {
-                throw blockDamage(record, firstStart: firstStart, error)
+        for stream in try streams(of: record, in: txn) where count <= limit {
+            try forEachBlock(of: stream.record, startingFrom: from, through: through, in: txn) {
+                firstStart, bytes in
+                do {
+                    count += try BlockCodec.header(bytes).count
+                } catch {
+                    throw blockDamage(record, firstStart: firstStart, error)
+                }
+                return count <= limit
             }
-            return count <= limit
         }
         return count > limit
     }
@@ -145,46 +147,77 @@ extension SampleStorage {
             of: record, from: from, to: to, in: txn, zlib: ZlibCodec(), body)
     }
 
-    /// Every series with its sample count and time span, read from block headers.
+    /// Every series with its sample count and time span (of all its sources), read from
+    /// block headers.
     func seriesInfos<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> [SeriesInfo]
     {
         try allSeriesRecords(in: txn).map { record in
-            var count = 0
-            var first = Int64.max
-            var last = Int64.min
-            try blocks.forEachBlock(series: record.id, in: txn) { firstStart, bytes in
-                let header: BlockCodec.Header
-                do {
-                    header = try BlockCodec.header(bytes)
-                } catch {
-                    throw blockDamage(record, firstStart: firstStart, error)
-                }
-                count += header.count
-                first = min(first, header.minimumStart)
-                last = max(last, header.maximumEnd)
-                return true
+            var span = StreamSpan()
+            for stream in try streams(of: record, in: txn) {
+                span.add(try self.span(of: stream.record, in: txn))
             }
             return SeriesInfo(
-                name: record.name, unit: record.unit, kind: record.kind, sampleCount: count,
-                firstStart: count > 0 ? Date(milliseconds: first) : nil,
-                lastEnd: count > 0 ? Date(milliseconds: last) : nil)
+                name: record.name, unit: record.unit, kind: record.kind,
+                sampleCount: span.count, firstStart: span.firstStart, lastEnd: span.lastEnd)
         }
     }
 
-    /// The earliest sample start of `record`, from its first block's header.
+    /// The sample count and time span of the blocks of `record` (one stream), from their headers.
+    func span<T: ReadableTransaction & ~Copyable>(of record: SeriesRecord, in txn: borrowing T)
+        throws -> StreamSpan
+    {
+        var span = StreamSpan()
+        try blocks.forEachBlock(series: record.id, in: txn) { firstStart, bytes in
+            do {
+                let header = try BlockCodec.header(bytes)
+                span.add(
+                    StreamSpan(
+                        count: header.count, first: header.minimumStart, last: header.maximumEnd))
+            } catch {
+                throw blockDamage(record, firstStart: firstStart, error)
+            }
+            return true
+        }
+        return span
+    }
+
+    /// The earliest sample start of `record` (of any of its sources), from the first block
+    /// headers.
     func firstStart<T: ReadableTransaction & ~Copyable>(
         of record: SeriesRecord, in txn: borrowing T
     ) throws -> Int64? {
         var earliest: Int64?
-        try blocks.forEachBlock(series: record.id, in: txn) { firstStart, bytes in
-            do {
-                earliest = try BlockCodec.header(bytes).minimumStart
-            } catch {
-                throw blockDamage(record, firstStart: firstStart, error)
+        for stream in try streams(of: record, in: txn) {
+            try blocks.forEachBlock(series: stream.record.id, in: txn) { firstStart, bytes in
+                do {
+                    let start = try BlockCodec.header(bytes).minimumStart
+                    earliest = min(earliest ?? start, start)
+                } catch {
+                    throw blockDamage(record, firstStart: firstStart, error)
+                }
+                return false
             }
-            return false
         }
         return earliest
+    }
+}
+
+/// How many samples a stream of blocks holds, and the time they span.
+struct StreamSpan {
+    var count = 0
+    var first = Int64.max
+    var last = Int64.min
+
+    /// The earliest start; `nil` without samples.
+    var firstStart: Date? { count > 0 ? Date(milliseconds: first) : nil }
+    /// The latest end; `nil` without samples.
+    var lastEnd: Date? { count > 0 ? Date(milliseconds: last) : nil }
+
+    /// Adds the samples of `other`.
+    mutating func add(_ other: StreamSpan) {
+        count += other.count
+        first = min(first, other.first)
+        last = max(last, other.last)
     }
 }

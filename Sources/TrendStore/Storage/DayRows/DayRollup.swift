@@ -151,13 +151,13 @@ struct DayRollup: Equatable {
 
     /// Whether `sample`, starting in `slot`, lies wholly inside it.
     @inline(__always)
-    private static func isContained(_ sample: Sample, inSlot slot: Int, dayStart: Int64) -> Bool {
+    static func isContained(_ sample: Sample, inSlot slot: Int, dayStart: Int64) -> Bool {
         sample.endMilliseconds == sample.startMilliseconds
             || sample.endMilliseconds <= dayStart + Int64(slot + 1) * TimeGrid.quarterHour
     }
 
     /// Adds the part of `sample` inside `[dayStart, dayEnd)` to the slots' shares.
-    private mutating func addShares(_ sample: Sample, dayStart: Int64, dayEnd: Int64) {
+    mutating func addShares(_ sample: Sample, dayStart: Int64, dayEnd: Int64) {
         let start = sample.startMilliseconds
         let end = sample.endMilliseconds
         let from = max(start, dayStart)
@@ -174,14 +174,5 @@ struct DayRollup: Equatable {
             slot += 1
             slotStart = slotEnd
         }
-    }
-}
-
-/// The one formula for a sample's share of a time bucket, used everywhere a bucket is filled.
-enum Proration {
-    /// `value × overlap / duration`, multiplying first: exact whenever the true share is representable.
-    @inline(__always)
-    static func share(of value: Double, overlap: Int64, duration: Double) -> Double {
-        value * Double(overlap) / duration
     }
 }

@@ -12,7 +12,8 @@
 /// each slot with starts, the minimum and maximum value, the latest sample's start as an
 /// offset from the slot's start (varint), its duration (varint) and its value, the values
 /// as zig-zag varints of scaled integers in the exact form or 8 raw bytes otherwise (and
-/// always raw with flag bit 2); last, the CRC-32C of everything before it (4 bytes,
+/// always raw with flag bit 2); flag bit 3 (a row merged from several sources) stores the
+/// start sum of every touched slot, with starts or not; last, the CRC-32C of everything before it (4 bytes,
 /// ``CRC32C``).
 ///
 /// A slot has spill when a sample in it is not contained in its start slot; a
@@ -49,15 +50,21 @@ enum RollupRowCodec {
         let extremesAsIntegers = rollup.exponent.map { exponent in
             rollup.extremes.map { Self.allScale($0, rollup: rollup, exponent: exponent) } ?? true
         }
+        // A merged row (several sources) may hold a start sum where no sample counts.
+        let sumsWithoutStarts = (0..<DayRollup.slotCount).contains {
+            rollup.touched[$0] && rollup.startCounts[$0] == 0
+                && rollup.startSum($0).bitPattern != 0
+        }
         var flags: UInt8 = anySpill ? 1 : 0
         if rollup.extremes != nil { flags |= 2 }
         if rollup.extremes != nil && extremesAsIntegers != true { flags |= 4 }
+        if sumsWithoutStarts { flags |= 8 }
         writer.append(flags)
         writer.append(contentsOf: touched)
         if anySpill { writer.append(contentsOf: spill) }
         for slot in 0..<DayRollup.slotCount where rollup.touched[slot] {
             writer.appendVarint(UInt64(rollup.startCounts[slot]))
-            if rollup.startCounts[slot] > 0 {
+            if rollup.startCounts[slot] > 0 || sumsWithoutStarts {
                 if rollup.exponent != nil {
                     writer.appendZigZag(rollup.startIntegers[slot])
                 } else {
@@ -247,8 +254,10 @@ enum RollupRowCodec {
         let hasSpill = flags & 1 != 0
         let hasExtremes = flags & 2 != 0
         let extremesAsDoubles = flags & 4 != 0
+        let sumsWithoutStarts = flags & 8 != 0
         let bitmaps = hasSpill ? 2 : 1
-        guard flags <= 7, hasExtremes || !extremesAsDoubles,
+        guard flags <= 15, hasExtremes || !extremesAsDoubles,
+            !(hasExtremes && sumsWithoutStarts),
             bytes.count >= 3 + bitmapSize * bitmaps
         else {
             throw RowDamage(reason: "invalid rollup flags")
@@ -269,7 +278,8 @@ enum RollupRowCodec {
                 if slot < slots.lowerBound {
                     try skipSlot(
                         &reader, exact: exponent != nil, spill: isSet(spill, slot),
-                        extremes: hasExtremes ? integerExtremes : nil)
+                        extremes: hasExtremes ? integerExtremes : nil,
+                        sumsWithoutStarts: sumsWithoutStarts)
                     continue
                 }
                 let count = try reader.readVarint()
@@ -277,7 +287,7 @@ enum RollupRowCodec {
                     throw RowDamage(reason: "start count out of range")
                 }
                 var start = StartField()
-                if count > 0 {
+                if count > 0 || sumsWithoutStarts {
                     if exponent != nil {
                         start.integer = try reader.readZigZag()
                     } else {
@@ -335,10 +345,11 @@ enum RollupRowCodec {
     /// the row has them) whether they are scaled integers.
     @inline(__always)
     private static func skipSlot(
-        _ reader: inout ByteReader, exact: Bool, spill: Bool, extremes: Bool?
+        _ reader: inout ByteReader, exact: Bool, spill: Bool, extremes: Bool?,
+        sumsWithoutStarts: Bool
     ) throws(ByteReader.Truncated) {
         let hasStarts = try reader.readVarint() > 0
-        if hasStarts {
+        if hasStarts || sumsWithoutStarts {
             if exact { try reader.skipVarints(1) } else { try reader.skip(8) }
         }
         if spill {

@@ -34,7 +34,12 @@ struct IntegrityCheck {
                         detail: "\(error)"))
             }
         }
-        let known = Set(records.map(\.id))
+        var known = Set(records.map(\.id))
+        for record in records where record.hasSources {
+            for stream in (try? storage.streams(of: record, in: txn)) ?? [] {
+                known.insert(stream.record.id)
+            }
+        }
         // Keys that belong to no registered series, and walks that miss entries.
         func owner(in name: String) -> (UInt32?) -> Void {
             { owner in
@@ -47,11 +52,14 @@ struct IntegrityCheck {
                 }
             }
         }
-        let reaches = [
+        var reaches = [
             try storage.blocks.forEachOwner(in: txn, owner(in: BlockTable.name)),
             try storage.days.forEachOwner(in: txn, owner(in: DayRowTable.name)),
             try storage.hours.forEachOwner(in: txn, owner(in: HourSummaryTable.name)),
         ]
+        if let sources = storage.sources {
+            reaches.append(try sources.forEachOwner(in: txn, owner(in: SourceTable.name)))
+        }
         for reach in reaches where !reach.isComplete {
             report.problems.append(
                 .init(
@@ -80,9 +88,10 @@ struct IntegrityCheck {
         }
 
         var rows = rows
-        // A store of the hour grid keeps the rows of its newest days only: the summaries of
-        // the others are checked against rows recomputed from samples.
-        let storesRows = storage.rollupGrid.keepsEveryRow
+        if record.hasSources {
+            try checkMerged(record, rows: &rows, txn: txn, zlib: zlib, report: &report)
+            return
+        }
 
         /// Whether a sample of a damaged block could touch `day`, so its rollup cannot be checked.
         func dependsOnDamage(_ day: Int64) -> Bool {
@@ -108,23 +117,12 @@ struct IntegrityCheck {
             }
             for day in days.sorted() {
                 expectedDays.insert(day)
-                let dayStart = day * TimeGrid.day
                 // Damage is already reported: a block the day's samples may come from.
                 if dependsOnDamage(day) { continue }
-                let rollup = DayRollup.build(day: day, kind: record.kind, from: pending)
                 report.rollupsChecked += 1
-                if let stored = rows[day] {
-                    if stored != RollupRowCodec.encode(rollup) {
-                        problem(
-                            .rollupMismatch, dayStart,
-                            "stored rollup differs from the one recomputed from samples")
-                    }
-                } else if !storesRows {
-                    if !rollup.isEmpty { rows[day] = RollupRowCodec.encode(rollup) }
-                } else if !rollup.isEmpty {
-                    // (A discrete series' day that samples only span, with no start, has no row.)
-                    problem(.missingRollup, dayStart, "no rollup row for a day with samples")
-                }
+                compare(
+                    DayRollup.build(day: day, kind: record.kind, from: pending), with: &rows,
+                    problem: problem)
             }
             checkedThrough = max(checkedThrough, boundaryDay)
             let boundary = boundaryDay * TimeGrid.day
@@ -160,7 +158,39 @@ struct IntegrityCheck {
             pending.append(contentsOf: samples)
         }
         try settle(before: .max / TimeGrid.day)
+        try finishCheck(
+            of: record, rows: rows, expectedDays: expectedDays, unchecked: dependsOnDamage,
+            txn: txn, problem: problem)
+    }
 
+    /// Compares the stored row of `rollup`'s day in `rows` with `rollup`; in a store of the
+    /// hour grid, which keeps the rows of its newest days only, a missing row is put in
+    /// `rows`, for the hour summaries to be checked against it.
+    func compare(
+        _ rollup: DayRollup, with rows: inout [Int64: [UInt8]],
+        problem: (VerificationReport.Problem.Kind, Int64, String) -> Void
+    ) {
+        if let stored = rows[rollup.day] {
+            if stored != RollupRowCodec.encode(rollup) {
+                problem(
+                    .rollupMismatch, rollup.dayStart,
+                    "stored rollup differs from the one recomputed from samples")
+            }
+        } else if !storage.rollupGrid.keepsEveryRow {
+            if !rollup.isEmpty { rows[rollup.day] = RollupRowCodec.encode(rollup) }
+        } else if !rollup.isEmpty {
+            // (A discrete series' day that samples only span, with no start, has no row.)
+            problem(.missingRollup, rollup.dayStart, "no rollup row for a day with samples")
+        }
+    }
+
+    /// Checks the hour summaries of `record` against `rows`, and that every row is of a day
+    /// in `expectedDays` (one with samples), but on the days `unchecked` names.
+    func finishCheck<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, rows: [Int64: [UInt8]], expectedDays: Set<Int64>,
+        unchecked dependsOnDamage: (Int64) -> Bool, txn: borrowing T,
+        problem: (VerificationReport.Problem.Kind, Int64, String) -> Void
+    ) throws {
         try checkHourSummaries(
             of: record, rows: rows, unchecked: dependsOnDamage, txn: txn, problem: problem)
 
@@ -234,7 +264,7 @@ struct IntegrityCheck {
         }
     }
 
-    private func invariantViolation(
+    func invariantViolation(
         _ samples: [Sample], firstStart: Int64, after previous: Sample?, record: SeriesRecord
     ) -> String? {
         if samples.first?.startMilliseconds != firstStart {

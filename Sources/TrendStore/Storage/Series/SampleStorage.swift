@@ -36,6 +36,8 @@ final class SampleStorage: Sendable {
     let days: DayRowTable
     /// Hour summaries of the rollup rows (``HourSummaryCodec``).
     let hours: HourSummaryTable
+    /// Sources and priority orders (`nil` in a store of an earlier format opened read-only).
+    let sources: SourceTable?
     /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
     /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
@@ -59,6 +61,7 @@ final class SampleStorage: Sendable {
         blocks = tables.blocks
         days = tables.days
         hours = tables.hours
+        sources = tables.sources
         self.rollupGrid = rollupGrid
         self.hourPhase = hourPhase
         self.readsHourSummaries = readsHourSummaries || !rollupGrid.keepsEveryRow
@@ -116,6 +119,12 @@ final class SampleStorage: Sendable {
     func removeSeries(_ record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
         for day in try rowDays(series: record.id, in: txn) {
             try days.delete(series: record.id, day: day, in: txn)
+        }
+        if record.hasSources, let sources {
+            for source in try sources.sources(of: record.id, in: txn) {
+                try blocks.removeAll(series: source.streamID, in: txn)
+            }
+            try sources.removeAll(of: record.id, in: txn)
         }
         try blocks.removeAll(series: record.id, in: txn)
         try hours.removeAll(series: record.id, in: txn)

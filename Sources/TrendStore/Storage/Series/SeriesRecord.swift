@@ -4,7 +4,9 @@ import Foundation
 /// sample, creation time.
 ///
 /// Layout: id (4 bytes), longest duration (8), creation time (8), all little-endian; the
-/// byte 0xFF; the kind (0 cumulative, 1 discrete); last the unit's UTF-8 bytes.
+/// byte 0xFF; the kind (0 cumulative, 1 discrete; bit 7 set, in format 4, when the series
+/// has a source other than the default: its sources are in `sources`); last the unit's
+/// UTF-8 bytes.
 struct SeriesRecord: Equatable {
     let id: UInt32
     let name: String
@@ -14,9 +16,13 @@ struct SeriesRecord: Equatable {
     /// overlapping a given instant can start.
     var maximumDuration: Int64
     let createdAt: Int64
+    /// Whether a source other than the default one has written to the series
+    /// (``SourceTable``): its rollups then hold the merged figures of its sources.
+    var hasSources = false
 
     private static let kindMarker: UInt8 = 0xFF
     private static let kindCodes: [SeriesKind] = [.cumulative, .discrete]
+    private static let sourcesBit: UInt8 = 0x80
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 26 + unit.utf8.count)
@@ -24,7 +30,7 @@ struct SeriesRecord: Equatable {
         writer.appendLittleEndian(maximumDuration)
         writer.appendLittleEndian(createdAt)
         writer.append(Self.kindMarker)
-        writer.append(kind == .discrete ? 1 : 0)
+        writer.append((kind == .discrete ? 1 : 0) | (hasSources ? Self.sourcesBit : 0))
         writer.append(contentsOf: unit.utf8)
         return writer.bytes
     }
@@ -47,12 +53,13 @@ struct SeriesRecord: Equatable {
             let longest = try? reader.readLittleEndian(Int64.self),
             let created = try? reader.readLittleEndian(Int64.self)
         else { return nil }
-        guard (try? reader.readByte()) == Self.kindMarker, let code = try? reader.readByte(),
-            Int(code) < Self.kindCodes.count
+        guard (try? reader.readByte()) == Self.kindMarker, let byte = try? reader.readByte(),
+            Int(byte & ~Self.sourcesBit) < Self.kindCodes.count
         else { return nil }
-        let kind = Self.kindCodes[Int(code)]
+        let kind = Self.kindCodes[Int(byte & ~Self.sourcesBit)]
         self.init(
             id: id, name: name, unit: String(decoding: bytes[reader.offset...], as: UTF8.self),
             kind: kind, maximumDuration: longest, createdAt: created)
+        hasSources = byte & Self.sourcesBit != 0
     }
 }

@@ -12,12 +12,13 @@ extension StoreTables {
     func copyEntries<T: ReadableTransaction & ~Copyable>(
         from txn: borrowing T, to destination: StoreTables, in environment: Environment
     ) throws {
-        let pairs: [(RawTable, RawTable)] = [
+        var pairs: [(RawTable, RawTable)] = [
             (meta.sealedRecords, destination.meta.sealedRecords),
             (series.raw, destination.series.raw), (blocks.raw, destination.blocks.raw),
             (days.raw, destination.days.raw), (hours.raw, destination.hours.raw),
             (payloads.raw, destination.payloads.raw), (keyValues.raw, destination.keyValues.raw),
         ]
+        if let sources, let target = destination.sources { pairs.append((sources.raw, target.raw)) }
         for (source, target) in pairs {
             var batch: [[UInt8]: [UInt8]?] = [:]
             var batchBytes = 0

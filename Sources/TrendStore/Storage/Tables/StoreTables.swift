@@ -17,6 +17,9 @@ struct StoreTables: Sendable {
     let payloads: PayloadTable
     /// Typed-cache entries.
     let keyValues: KeyValueTable
+    /// The series' sources and priority orders; `nil` in a store of an earlier format
+    /// opened read-only (it has none).
+    let sources: SourceTable?
 
     /// Opens every table of `environment` beside `meta`, opened (and its settings checked)
     /// first, creating those missing in a writable environment; `sealer` seals their values
@@ -29,6 +32,11 @@ struct StoreTables: Sendable {
         blocks = try BlockTable(in: environment, sealer: sealer)
         days = try DayRowTable(in: environment, sealer: sealer)
         hours = try HourSummaryTable(in: environment, sealer: sealer)
+        do {
+            sources = try SourceTable(in: environment, sealer: sealer)
+        } catch let error as LMDBError where error.code == .notFound {
+            sources = nil
+        }
     }
 
     /// Creates every table of a new store in `environment` (writable) in one transaction, so
@@ -36,7 +44,7 @@ struct StoreTables: Sendable {
     static func create(in environment: Environment) throws {
         try environment.createDatabases(named: [
             MetaTable.name, PayloadTable.name, KeyValueTable.name, SeriesTable.name,
-            BlockTable.name, DayRowTable.name, HourSummaryTable.name,
+            BlockTable.name, DayRowTable.name, HourSummaryTable.name, SourceTable.name,
         ])
     }
 
@@ -65,6 +73,6 @@ struct StoreTables: Sendable {
         try meta.unopenableValues(in: txn) + series.unopenableValues(in: txn)
             + blocks.unopenableValues(in: txn) + days.unopenableValues(in: txn)
             + hours.unopenableValues(in: txn) + payloads.unopenableValues(in: txn)
-            + keyValues.unopenableValues(in: txn)
+            + keyValues.unopenableValues(in: txn) + (sources?.unopenableValues(in: txn) ?? [])
     }
 }

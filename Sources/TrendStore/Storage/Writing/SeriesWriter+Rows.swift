@@ -54,14 +54,22 @@ extension SeriesWriter {
     /// Records the row of `rollup`, or its removal when no sample touches the day.
     func putRow(_ rollup: DayRollup, in txn: borrowing WriteTransaction) throws {
         record(
-            DayRowChange(rollup: rollup, series: record.id, phase: rows.phase, keepsRow: true))
+            DayRowChange(rollup: rollup, series: rowSeries, phase: rows.phase, keepsRow: true))
     }
+
+    /// The series whose rows this writer changes: the merged series, else its own.
+    private var rowSeries: UInt32 { mergedSeries?.id ?? record.id }
 
     /// Hands `change` to ``rows``.
     private func record(_ change: DayRowChange) {
         rows.set(
-            change, forKey: StorageKey.dayRowKey(series: record.id, day: change.day),
+            change, forKey: StorageKey.dayRowKey(series: rowSeries, day: change.day),
             kind: record.kind)
+    }
+
+    /// The rollup of a day of one source's samples.
+    static func build(kind: SeriesKind) -> @Sendable (Int64, [Sample]) -> DayRollup {
+        { DayRollup.build(day: $0, kind: kind, from: $1) }
     }
 
     /// The most days whose samples ``finish(in:)`` gathers before building their rows.
@@ -69,21 +77,25 @@ extension SeriesWriter {
     /// The fewest days worth building on another thread.
     private static let daysPerThread = 8
 
-    /// Builds the rows of `days` (in ascending order) from the samples that touch each, on
+    /// Builds the rows of `days` (in ascending order) from the samples that touch each (by
+    /// `build`), on
     /// several threads when there are many days, and records them with their summaries.
     ///
     /// A store of the hour grid keeps only its newest days' rows: the rows of days the last
     /// of `days` leaves behind are not encoded; should it hold no samples (they were
     /// deleted), the rows of the newest days that do are encoded after all.
-    func putRows(rebuilding days: [(day: Int64, samples: [Sample])]) throws {
+    func putRows<Input: Sendable>(
+        rebuilding days: [(day: Int64, samples: Input)],
+        build: @escaping @Sendable (Int64, Input) -> DayRollup
+    ) throws {
         guard let newestDay = days.last?.day else { return }
-        let (kind, series, phase) = (record.kind, record.id, rows.phase)
-        @Sendable func change(_ day: (day: Int64, samples: [Sample]), oldestKept: Int64)
+        let (series, phase) = (rowSeries, rows.phase)
+        @Sendable func change(_ day: (day: Int64, samples: Input), oldestKept: Int64)
             -> DayRowChange
         {
             DayRowChange(
-                rollup: DayRollup.build(day: day.day, kind: kind, from: day.samples),
-                series: series, phase: phase, keepsRow: day.day >= oldestKept)
+                rollup: build(day.day, day.samples), series: series, phase: phase,
+                keepsRow: day.day >= oldestKept)
         }
         let oldestKept = rows.oldestKeptDay(newestDay: newestDay)
         var built = try ConcurrentWork.map(days, minimumShare: Self.daysPerThread) {

@@ -35,14 +35,23 @@ struct SeriesWriter: ~Copyable {
     var containedInserts: [Int64: [Sample]] = [:]
     /// Where the changed rollup rows go until the transaction's end.
     let rows: RowWrites
+    /// The series whose source `record` is, when the series has several sources: its rows
+    /// then hold the merged figures of them all, rebuilt for every day a change may alter
+    /// (``finishMerged(_:in:)``), and `record`'s longest duration is the caller's to store.
+    let mergedSeries: SeriesRecord?
 
     /// A writer whose rows go to `rows`, which the caller flushes before the transaction
     /// commits (one `RowWrites` may serve every writer of the transaction).
-    init(storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec, rows: RowWrites) {
+    /// `mergedSeries`, when given, is the series of several sources whose source `record` is.
+    init(
+        storage: SampleStorage, record: SeriesRecord, zlib: ZlibCodec, rows: RowWrites,
+        mergedSeries: SeriesRecord? = nil
+    ) {
         self.storage = storage
         self.record = record
         self.zlib = zlib
         self.rows = rows
+        self.mergedSeries = mergedSeries
         encoder = PartEncoder(zlib: zlib)
     }
 
@@ -52,7 +61,7 @@ struct SeriesWriter: ~Copyable {
     {
         if batch.maximumDuration > record.maximumDuration {
             record.maximumDuration = batch.maximumDuration
-            try storage.saveSeriesRecord(record, in: txn)
+            if mergedSeries == nil { try storage.saveSeriesRecord(record, in: txn) }
         }
         var summary = try upsert(batch.samples[...], in: txn)
         summary.duplicates = batch.duplicates
@@ -132,6 +141,7 @@ struct SeriesWriter: ~Copyable {
     ///   for the layers above to invalidate what they derived from them; `nil` when nothing changed.
     @discardableResult
     mutating func finish(in txn: borrowing WriteTransaction) throws -> Range<Int64>? {
+        if let mergedSeries { return try finishMerged(mergedSeries, in: txn) }
         let changedDays = daysToRebuild.union(containedInserts.keys)
         var rebuilding: [(day: Int64, samples: [Sample])] = []
         for day in changedDays.sorted() {
@@ -146,11 +156,11 @@ struct SeriesWriter: ~Copyable {
                 in: txn)
             rebuilding.append((day, overlapping))
             if rebuilding.count == Self.daysPerRebuild {
-                try putRows(rebuilding: rebuilding)
+                try putRows(rebuilding: rebuilding, build: Self.build(kind: record.kind))
                 rebuilding.removeAll(keepingCapacity: true)
             }
         }
-        try putRows(rebuilding: rebuilding)
+        try putRows(rebuilding: rebuilding, build: Self.build(kind: record.kind))
         defer {
             daysToRebuild.removeAll()
             containedInserts.removeAll()

@@ -11,10 +11,11 @@ import TrendStore
 ///   (`HKWorkoutActivityTypeRunning` → `Running`), valued at the distance in metres
 ///   (`totalDistance`, or the sum of its `WorkoutStatistics` distances; 0 when none). A
 ///   `Workout` that begins inside another, or is never closed, is a malformed record.
-/// - Double counting: the survey gathers, per type and source rank (``SourcePriority``),
-///   the time the samples cover; this pass drops a sample that a higher-ranked source's
-///   samples of the same type overlap. An instant sample (a daily total written by an app)
-///   is dropped when the higher-ranked source covers any part of that sample's own local day.
+/// - Sources: each record's source is its `sourceName` with the model of its `device` in
+///   parentheses (`Alice’s Apple Watch (Watch)`; the device's `HKDevice: 0x…` address, which
+///   differs from record to record, is not part of it), so one device is one source. Nothing
+///   is dropped here: where sources overlap, the store counts the one its priority order
+///   ranks highest (by default a watch, then an iPhone, then the others), as Health does.
 /// - A record starting more than a day after the file's `ExportDate` is a device clock
 ///   error: counted as ignored, not imported.
 /// - Both `sourceName=` and old iOS 8/9 exports' `source=` are read, and compact dates
@@ -22,10 +23,11 @@ import TrendStore
 final class AppleHealthParser: RecordParser {
     private let scanner: XMLTagScanner
     private let file: String
-    private let coverage: [[Int: CoverageIntervals]]
     private let exportDate: Int64?
     private var pendingWorkout: PendingWorkout?
     private var queued: [ParsedRecord] = []
+    /// The last source's attribute bytes and name: most records share the one before's.
+    private var lastSource: (sourceName: [UInt8], device: [UInt8], name: String?)?
 
     private struct PendingWorkout {
         var series: String
@@ -34,6 +36,7 @@ final class AppleHealthParser: RecordParser {
         var distance: Double?
         var statisticsDistance = 0.0
         var line: Int
+        var source: String?
     }
 
     /// The attribute names either pass reads.
@@ -51,7 +54,6 @@ final class AppleHealthParser: RecordParser {
     /// its start) by what `survey` found in the whole export, named `displayPath` in errors.
     init(displayPath: String, survey: AppleHealthSurvey, stream: ByteStream) {
         file = displayPath
-        coverage = survey.coverage
         exportDate = survey.exportDate
         scanner = XMLTagScanner(stream: stream, interesting: AppleHealthSurvey.Element.all)
     }
@@ -80,16 +82,34 @@ final class AppleHealthParser: RecordParser {
         return queued.removeFirst()
     }
 
-    /// The rank of the source of `tag` (``SourcePriority``; 1 when it names none).
-    static func rank(of tag: XMLTag) -> Int {
-        tag.withAttribute(Self.attribute.sourceName) { name in
-            tag.withAttribute(Self.attribute.device) {
-                SourcePriority.rank(sourceName: name, device: $0)
-            }
-                ?? SourcePriority.rank(sourceName: name, device: nil)
-        } ?? tag.withAttribute(Self.attribute.source) {
-            SourcePriority.rank(sourceName: $0, device: nil)
-        } ?? 1
+    /// The source of `tag`: its `sourceName` (or an old export's `source`), with its
+    /// device's model in parentheses when it names one; `nil` when it names no source.
+    private func source(of tag: XMLTag) -> String? {
+        let name =
+            tag.withAttribute(Self.attribute.sourceName) { Array($0) }
+            ?? tag.withAttribute(Self.attribute.source) { Array($0) } ?? []
+        let device = tag.withAttribute(Self.attribute.device) { Array($0) } ?? []
+        if let lastSource, lastSource.sourceName == name, lastSource.device == device {
+            return lastSource.name
+        }
+        let source = Self.sourceName(name: name, device: device)
+        lastSource = (name, device, source)
+        return source
+    }
+
+    /// The source named by the bytes of a `sourceName` and a `device` attribute.
+    static func sourceName(name: [UInt8], device: [UInt8]) -> String? {
+        let text = String(decoding: name, as: UTF8.self)
+        guard !text.isEmpty else { return nil }
+        // `<<HKDevice: 0x283e5c7d0>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, …>`
+        let fields = String(decoding: device, as: UTF8.self).split(separator: ",")
+        guard
+            let model = fields.lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.hasPrefix("model:") })?.dropFirst("model:".count)
+                .trimmingCharacters(in: CharacterSet(charactersIn: " >")),
+            !model.isEmpty
+        else { return text }
+        return "\(text) (\(model))"
     }
 
     private func invalid(_ line: Int, _ field: String, _ reason: String) -> ParsedRecord {
@@ -152,25 +172,9 @@ final class AppleHealthParser: RecordParser {
         if let exportDate, start > exportDate + 86_400_000 {
             return .ignored(reason: "starts after the export's ExportDate (device clock error)")
         }
-        let rank = Self.rank(of: tag)
-        // An instant's local day, found when a higher-ranked source may cover it.
-        var local: (start: Int64, end: Int64)?
-        for (higher, intervals) in coverage[quantity.index] where higher > rank {
-            let overlapped: Bool
-            if end > start {
-                overlapped = intervals.overlaps(start: start, end: end)
-            } else {
-                let day = local ?? localDay(of: tag, start: start)
-                local = day
-                overlapped = intervals.overlaps(start: day.start, end: day.end)
-            }
-            if overlapped {
-                return .ignored(
-                    reason: "\(quantity.series) also recorded by a higher-priority source")
-            }
-        }
         return .sample(
             series: quantity.series, unit: quantity.unit, kind: quantity.kind,
+            source: source(of: tag),
             sample: Sample(
                 startMilliseconds: start, endMilliseconds: end,
                 // (An offset of 0 is not added: it would turn -0.0 into 0.0.)
@@ -234,7 +238,7 @@ final class AppleHealthParser: RecordParser {
             ? String(type.dropFirst("HKWorkoutActivityType".count)) : type
         let workout = PendingWorkout(
             series: name.isEmpty ? "Workout" : name, start: start, end: end, distance: distance,
-            line: line)
+            line: line, source: source(of: tag))
         if tag.isSelfClosing { return emit(workout) }
         pendingWorkout = workout
         return nil
@@ -242,7 +246,7 @@ final class AppleHealthParser: RecordParser {
 
     private func emit(_ workout: PendingWorkout) -> ParsedRecord {
         .sample(
-            series: workout.series, unit: "m", kind: .cumulative,
+            series: workout.series, unit: "m", kind: .cumulative, source: workout.source,
             sample: Sample(
                 startMilliseconds: workout.start, endMilliseconds: workout.end,
                 value: workout.distance ?? workout.statisticsDistance),

@@ -10,7 +10,7 @@ extension AppleHealthSurvey {
     /// holds when the stretch before it, read the same way, ended between two constructs
     /// (its last tag, comment or DOCTYPE complete) outside any workout: then, stretch by
     /// stretch from the file's start, each read is the one a single pass makes, and the
-    /// survey is the single pass's (the same coverage and export date; cuts at each
+    /// survey is the single pass's (the same export date; cuts at each
     /// stretch's start besides). When it does not hold (a boundary inside a comment, a
     /// workout or a malformed tag), any stretch fails, or the file is too small to share,
     /// this gives `nil`, and the single pass gives its answer or its error at its line.

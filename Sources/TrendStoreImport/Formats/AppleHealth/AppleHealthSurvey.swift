@@ -1,11 +1,9 @@
-/// The first pass over an Apple Health `export.xml`: which sources cover what, the export's
-/// date, and where the second pass may cut the file into pieces parsed on their own.
+/// The first pass over an Apple Health `export.xml`: the export's date, and where the second
+/// pass may cut the file into pieces parsed on their own.
 ///
 /// It reads the whole file, so a truncated export (no `</HealthData>`) is refused before
 /// anything is written.
 struct AppleHealthSurvey: Sendable {
-    /// Per quantity (``AppleHealthQuantity/index``), the time each source rank's records cover.
-    private(set) var coverage: [[Int: CoverageIntervals]]
     /// The export's `ExportDate`, when it has one.
     private(set) var exportDate: Int64?
     /// Where the second pass may cut, in file order: each right after a tag and before the
@@ -61,24 +59,15 @@ struct AppleHealthSurvey: Sendable {
                 file: displayPath,
                 reason: "the export ends before </HealthData>: the file is truncated")
         }
-        coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
         var cuts: [Cut] = []
         var linesBefore = 0
         for stretch in stretches {
-            for (index, ranks) in stretch.coverage.enumerated() {
-                for (rank, intervals) in ranks {
-                    coverage[index][rank, default: .init()].formUnion(intervals)
-                }
-            }
             exportDate = stretch.exportDate ?? exportDate
             cuts += stretch.cuts.map {
                 Cut(offset: byteCount + $0.offset, line: linesBefore + $0.line)
             }
             byteCount += stretch.byteCount
             linesBefore += stretch.lines - 1
-        }
-        for index in coverage.indices {
-            for rank in coverage[index].keys { coverage[index][rank]?.compact() }
         }
         let ends = cuts.dropFirst().map(\.offset) + [byteCount]
         let longest = zip(cuts, ends).map { $1 - $0.offset }.max() ?? 0
@@ -90,7 +79,6 @@ extension AppleHealthSurvey {
     /// What the survey finds in a stretch of the file read on its own, from a place between
     /// two constructs outside any workout: offsets and lines count from the stretch's start.
     struct Stretch: Sendable {
-        fileprivate(set) var coverage: [[Int: CoverageIntervals]]
         fileprivate(set) var exportDate: Int64?
         fileprivate(set) var sawRoot = false
         fileprivate(set) var sawRootEnd = false
@@ -106,7 +94,6 @@ extension AppleHealthSurvey {
         ///
         /// - Throws: ``ImportError`` for a malformed tag, or a stream that ends inside one.
         init(stream: ByteStream, displayPath: String, pieceBytes: Int) throws(ImportError) {
-            coverage = Array(repeating: [:], count: AppleHealthQuantity.all.count)
             let scanner = XMLTagScanner(stream: stream, interesting: Element.all)
             var inWorkout = false
             do {
@@ -132,17 +119,6 @@ extension AppleHealthSurvey {
                         exportDate = tag.withAttribute(
                             AppleHealthParser.attribute.value, TimestampParser.milliseconds)
                     }
-                    guard isRecord,
-                        let quantity = tag.withAttribute(
-                            AppleHealthParser.attribute.type, AppleHealthQuantity.of),
-                        let start = tag.withAttribute(
-                            AppleHealthParser.attribute.startDate, TimestampParser.milliseconds),
-                        let end = tag.withAttribute(
-                            AppleHealthParser.attribute.endDate, TimestampParser.milliseconds),
-                        end >= start
-                    else { continue }
-                    coverage[quantity.index][AppleHealthParser.rank(of: tag), default: .init()]
-                        .add(start: start, end: end)
                 }
             } catch {
                 throw ImportError(

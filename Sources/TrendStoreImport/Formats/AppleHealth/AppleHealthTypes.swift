@@ -216,28 +216,3 @@ enum AppleHealthUnits {
         "yd": 0.9144, "in": 0.0254,
     ]
 }
-
-/// Which source wins where two record the same quantity over the same time.
-///
-/// A watch measures what the wearer does; a phone estimates it from its own sensors;
-/// other apps often write summaries. So: Apple Watch 3, iPhone 2, anything else 1,
-/// judged by the source's and the device's names (`Watch`, `iPhone` anywhere in them).
-enum SourcePriority {
-    private static let watch = Array("Watch".utf8)
-    private static let iPhone = Array("iPhone".utf8)
-
-    /// The rank of a source from the raw bytes of its `sourceName` and `device` attributes.
-    static func rank(sourceName: UnsafeRawBufferPointer, device: UnsafeRawBufferPointer?) -> Int {
-        if contains(sourceName, watch) || device.map({ contains($0, watch) }) == true { return 3 }
-        if contains(sourceName, iPhone) || device.map({ contains($0, iPhone) }) == true { return 2 }
-        return 1
-    }
-
-    private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        guard let base = haystack.baseAddress else { return needle.isEmpty }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start] == needle[0] && ByteSearch.matches(needle, at: base + start)
-        }
-    }
-}

@@ -1,7 +1,8 @@
 import TrendStore
 
 /// How every Strava reader turns an activity into a record: one sample in a series named
-/// after its type, lasting its elapsed time, valued at its distance in metres.
+/// after its type, lasting its elapsed time, valued at its distance in metres, from the
+/// source `Strava`.
 enum StravaActivity {
     /// The record of an activity; one that lasts longer than ``SampleRules/maximumDuration``
     /// (a recording never stopped, an elapsed time of 1e16 s) is ignored with its reason.
@@ -13,7 +14,7 @@ enum StravaActivity {
             return .ignored(reason: "lasts longer than 14 days (the longest a sample may)")
         }
         return .sample(
-            series: type, unit: "m", kind: .cumulative,
+            series: type, unit: "m", kind: .cumulative, source: "Strava",
             sample: Sample(
                 startMilliseconds: start,
                 endMilliseconds: start + Int64((elapsedSeconds * 1000).rounded()), value: metres),

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Sources: the devices and apps that write a series (<doc:Sources>).
+extension TrendStore {
+    /// The sources of `series` in its priority order, highest first, with their sample
+    /// counts and spans: every source that wrote samples, and the default source of a series
+    /// written without sources.
+    ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)``.
+    public nonisolated func sources(of series: String) throws -> [SourceInfo] {
+        try read { try $0.sources(of: series) }
+    }
+
+    /// The priority order set for `series`, highest first; empty when none was set (the
+    /// default order then ranks its sources).
+    public nonisolated func sourcePriority(of series: String) throws -> [String] {
+        try read { try $0.sourcePriority(of: series) }
+    }
+
+    /// Sets the order in which the sources of `series` count where their samples overlap,
+    /// highest first. It may name sources not written yet; sources it leaves out rank
+    /// below those it names, by the default order (<doc:Sources>); an empty order restores
+    /// the default.
+    ///
+    /// The series' rollups are rebuilt under the new order in the same transaction as the
+    /// order is stored, its cached aggregates are invalidated and its observers woken.
+    ///
+    /// - Throws: ``StoreError/unknownSeries(_:closest:)``;
+    ///   ``StoreError/invalidArgument(_:reason:)`` for a name longer than 255 bytes or named
+    ///   twice.
+    public func setSourcePriority(_ order: [String], for series: String) throws {
+        try engine.setSourcePriority(order, of: series)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TestSupport
+import TrendStore
+import TrendStoreImport
+
+/// Sources through the importer and the exporter: the `source` column and field,
+/// `--source`, the warning for columns the importer does not read, and the round trip.
+@Suite("Importing and exporting sources")
+struct SourceImportTests {
+    @Test(
+        "a CSV source column anywhere in the header, an NDJSON source field, and a default source for records that name none"
+    )
+    func sourceColumnAndField() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = try directory.file(
+            "s.csv",
+            containing: """
+                source,series,start,end,value
+                "Ring, v2",e,0,60000,1
+                ,e,0,60000,2
+                Watch,e,0,60000,3
+                Watch,e,0,60000,4
+
+                """)
+        let ndjson = try directory.file(
+            "s.ndjson",
+            containing: """
+                {"series":"e","start":120000,"end":180000,"value":5,"source":"Cafe\\u0301"}
+                {"series":"e","start":120000,"end":180000,"value":6}
+
+                """)
+        try await withTemporaryStore { store, _ in
+            var options = ImportOptions()
+            options.defaultSource = "Phone"
+            let summary = try await Importer(store: store).importFile(at: csv, options: options)
+            #expect(summary.warnings.isEmpty)
+            // The same identity in one source: the last wins; across sources: both kept.
+            #expect(summary.written["e"]?.duplicates == 1)
+            _ = try await Importer(store: store).importFile(at: ndjson)
+            let sources = try store.sources(of: "e")
+            #expect(Set(sources.map(\.name)) == ["Ring, v2", "Phone", "Watch", "Caf\u{E9}", ""])
+            for (name, values) in [
+                ("Ring, v2", [1.0]), ("Phone", [2]), ("Watch", [4]), ("", [6]),
+            ] {
+                #expect(
+                    try store.samples(
+                        of: "e", from: .distantPast, to: .distantFuture, source: name
+                    ).map(\.value) == values, "\(name)")
+            }
+            // NFC: the decomposed accent names the precomposed source.
+            #expect(
+                try store.samples(
+                    of: "e", from: .distantPast, to: .distantFuture, source: "Cafe\u{301}"
+                ).map(\.value) == [5])
+        }
+    }
+
+    @Test("a header column the importer does not read is named in a warning, not silently ignored")
+    func unknownColumn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = try directory.file(
+            "u.csv", containing: "series,start,end,value,device,unit\ne,0,60000,1,ring,kcal\n")
+        try await withTemporaryStore { store, _ in
+            let summary = try await Importer(store: store).importFile(at: csv)
+            #expect(
+                summary.warnings == [
+                    "\(csv):1: column \"device\" is not one the importer reads; its values were left out"
+                ])
+            #expect(try store.unit(of: "e") == "kcal")
+        }
+    }
+
+    @Test(
+        "a source longer than 255 bytes is an error naming the file, line and field; nothing is written"
+    )
+    func longSource() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let long = String(repeating: "é", count: 128)
+        let csv = try directory.file(
+            "l.csv",
+            containing: "series,start,end,value,source\ne,0,60000,1,ok\ne,0,60000,1,\(long)\n")
+        try await withTemporaryStore { store, _ in
+            var options = ImportOptions()
+            options.atomic = true
+            do {
+                _ = try await Importer(store: store).importFile(at: csv, options: options)
+                Issue.record("the import did not fail")
+            } catch let error as ImportError {
+                #expect(error.line == 3 && error.field == "source", "\(error)")
+            }
+            #expect(try store.series().isEmpty)
+        }
+    }
+
+    @Test(
+        "export then import into a fresh store gives the same sources, samples and figures, bit for bit",
+        arguments: [ExportFormat.csv, .ndjson])
+    func roundTrip(format: ExportFormat) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var random = SampleGenerator(seed: 31)
+        var options = StoreOptions()
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        options.timeZone = berlin
+        let day: Int64 = 20_500 * 86_400_000
+        let order = ["Oura, \"Gen 3\"", "iPhone"]
+        try await withTemporaryStore(options: options) { store, _ in
+            for source in ["Apple Watch", "iPhone", "Oura, \"Gen 3\"", ""] {
+                let samples = (0..<300).map { _ in
+                    let start = day + random.integer(in: 0...3 * 86_400_000)
+                    return Sample(
+                        startMilliseconds: start,
+                        endMilliseconds: start + random.integer(in: 0...3_600_000),
+                        value: Double(random.integer(in: 0...10_000)) / 7)
+                }
+                try await store.write(samples, to: "energy", unit: "kcal", source: source)
+            }
+            try await store.setSourcePriority(order, for: "energy")
+            let file = directory.url.appendingPathComponent("export.\(format.rawValue)")
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: file)
+            try await Exporter(store: store).export(
+                series: ["energy"], from: .distantPast, to: .distantFuture, format: format,
+                to: handle)
+            try handle.close()
+            try await withTemporaryStore(options: options) { copy, _ in
+                _ = try await Importer(store: copy).importFile(at: file.path)
+                try await copy.setSourcePriority(order, for: "energy")
+                #expect(try copy.sources(of: "energy") == store.sources(of: "energy"))
+                for source in try store.sources(of: "energy").map(\.name) {
+                    #expect(
+                        try copy.samples(
+                            of: "energy", from: .distantPast, to: .distantFuture, source: source)
+                            == store.samples(
+                                of: "energy", from: .distantPast, to: .distantFuture,
+                                source: source))
+                }
+                let first = LocalDate(containing: Date(milliseconds: day), in: berlin)
+                for offset in 0...4 {
+                    let date = first.adding(days: offset)
+                    #expect(
+                        try copy.dayCurve(of: "energy", on: date).cumulative
+                            == store.dayCurve(of: "energy", on: date).cumulative)
+                }
+                let last = first.adding(days: 4)
+                #expect(
+                    try copy.heatmap(of: ["energy"], from: first, through: last)
+                        == store.heatmap(of: ["energy"], from: first, through: last))
+                #expect(try await copy.verify().isHealthy)
+            }
+        }
+    }
+}
