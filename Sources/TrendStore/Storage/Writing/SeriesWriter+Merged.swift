@@ -2,7 +2,7 @@ import LMDB
 
 /// The rows of a series of several sources: a change to one source's samples can alter
 /// what the samples of other sources count (a higher source covers a lower one), so every
-/// day a changed sample or a sample overlapping one touches is rebuilt from the merged
+/// day a changed sample or a sample overlapping one may touch is rebuilt from the merged
 /// view of all the series' sources (``SourceMerge``).
 extension SeriesWriter {
     /// Rebuilds the merged rows of `series` for the days the changes may alter.
@@ -12,18 +12,21 @@ extension SeriesWriter {
     mutating func finishMerged(_ series: SeriesRecord, in txn: borrowing WriteTransaction)
         throws -> Range<Int64>?
     {
-        let changed = daysToRebuild.union(containedInserts.keys)
-        daysToRebuild.removeAll()
-        containedInserts.removeAll()
-        lastDayToRebuild = .min
-        guard !changed.isEmpty else { return nil }
-        // A sample overlapping a changed one starts or ends at most the longest duration of
-        // the series away from it.
-        let reachDays = series.maximumDuration / TimeGrid.day + 1
-        var days = Set<Int64>()
-        for day in changed {
-            for near in (day - reachDays)...(day + reachDays) { days.insert(near) }
+        // Days asked for whole (``rebuildRows(ofDays:)``), and those a changed sample or a
+        // sample overlapping one may touch: it lies within the series' longest duration of
+        // the change.
+        var days = daysToRebuild
+        let reach = series.maximumDuration
+        for span in mergedChanges {
+            let first = (span.lowerBound - reach).floorDivided(by: TimeGrid.day)
+            let last = (span.upperBound - 1 + reach).floorDivided(by: TimeGrid.day)
+            for day in first...last { days.insert(day) }
         }
+        daysToRebuild.removeAll()
+        mergedChanges.removeAll()
+        guard !days.isEmpty else { return nil }
+        // Days within twice the longest duration of each other are read in one piece.
+        let reachDays = reach / TimeGrid.day + 1
         let sorted = days.sorted()
         let streams = try storage.streams(of: series, in: txn)
         let kind = series.kind
@@ -37,7 +40,6 @@ extension SeriesWriter {
                 last += 1
             }
             let chunk = sorted[first...last]
-            let reach = series.maximumDuration
             let merged = try storage.merged(
                 streams, of: series, startingFrom: chunk[chunk.startIndex] * TimeGrid.day - reach,
                 through: (chunk[last] + 1) * TimeGrid.day - 1, in: txn, zlib: zlib)

@@ -116,6 +116,7 @@ extension SeriesWriter {
     /// Notes an inserted sample: its day's row can take it in place when it lies in one
     /// quarter-hour, or when the series is discrete (a sample counts only where it starts).
     mutating func noteInsert(_ sample: Sample) {
+        if mergedSeries != nil { return touch(sample) }
         let start = sample.startMilliseconds
         let slotEnd = (start.floorDivided(by: TimeGrid.quarterHour) + 1) * TimeGrid.quarterHour
         if record.kind == .discrete || sample.endMilliseconds == start
@@ -131,6 +132,11 @@ extension SeriesWriter {
 
     /// Marks every day `sample` touches for a rebuild.
     mutating func touch(_ sample: Sample) {
+        if mergedSeries != nil {
+            let end = max(sample.endMilliseconds, sample.startMilliseconds + 1)
+            mergedChanges.append(sample.startMilliseconds..<end)
+            return
+        }
         let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
         let lastInstant =
             sample.endMilliseconds > sample.startMilliseconds

@@ -33,6 +33,8 @@ struct SeriesWriter: ~Copyable {
     var lastDayToRebuild = Int64.min
     /// Samples inserted whole into one quarter-hour, by day: rows that can be updated in place.
     var containedInserts: [Int64: [Sample]] = [:]
+    /// With ``mergedSeries``: the spans of the samples inserted, replaced or removed.
+    var mergedChanges: [Range<Int64>] = []
     /// Where the changed rollup rows go until the transaction's end.
     let rows: RowWrites
     /// The series whose source `record` is, when the series has several sources: its rows
