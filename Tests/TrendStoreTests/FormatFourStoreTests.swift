@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TrendStoreGenerator
 
 @testable import TrendStore
 
@@ -95,5 +96,46 @@ struct FormatFourStoreTests {
             to: "activeEnergy", unit: "kcal", source: "Polar")
         #expect(try store.sources(of: "activeEnergy").count == 5)
         #expect(try await store.verify().isHealthy)
+    }
+
+    /// How long `trendstore sources priority` takes on the fixture, measured once.
+    static let priorityMicroseconds: Double = {
+        guard let directory = try? TemporaryDirectory() else { return 50_000 }
+        defer { directory.remove() }
+        guard let copy = try? Fixtures.copyOfStore(fixture, in: directory.url) else {
+            return 50_000
+        }
+        let began = ContinuousClock.now
+        _ = try? CommandLineTool.run([
+            "sources", "priority", "activeEnergy", "Alice’s iPhone (iPhone)", "--store", copy.path,
+        ])
+        let took = ContinuousClock.now - began
+        return Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12
+    }()
+
+    @Test(
+        "killed at a random moment of a priority change, the store holds the old order or the new, its rows matching it",
+        .serialized, arguments: 0..<8)
+    func killDuringPriorityChange(trial: Int) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+        var random = SeededGenerator(seed: UInt64(trial) &+ 4_000)
+        let new = ["Alice’s iPhone (iPhone)"]
+        let (process, _) = try CommandLineTool.start(
+            [
+                "sources", "priority", "activeEnergy",
+            ] + new + [
+                "--store", copy.path,
+            ])
+        usleep(UInt32(Double.random(in: 0...1.1, using: &random) * Self.priorityMicroseconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let store = try TrendStore(directory: copy)
+        let order = try store.sourcePriority(of: "activeEnergy")
+        #expect(order == Self.order || order == new)
+        // verify rebuilds every merged row under the stored order and compares bytes.
+        #expect(try await store.verify().isHealthy)
+        print("priority kill trial \(trial): order \(order == new ? "new" : "old"), healthy")
     }
 }

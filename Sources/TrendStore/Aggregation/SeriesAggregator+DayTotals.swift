@@ -39,7 +39,9 @@ extension SeriesAggregator {
             sum = figures.startSum
         }
         if let firstRaw, let lastRaw {
-            try forEachRawSample(startingFrom: firstRaw, through: lastRaw - 1, txn: txn) {
+            try forEachRawSample(
+                startingFrom: firstRaw, through: lastRaw - 1, startsOnly: true, txn: txn
+            ) {
                 sample, role in
                 // A piece of a merged sample counts where its head starts, not again.
                 if role != .piece {

@@ -60,12 +60,14 @@ extension SeriesAggregator {
     }
 
     /// Calls `body` with each sample starting in `[from, through]` and its role, in order,
-    /// through the decoded-block cache.
+    /// through the decoded-block cache; with `startsOnly`, the merged view of several
+    /// sources leaves out the pieces (for counts and start sums, which pieces never add to).
     func forEachRawSample<T: ReadableTransaction & ~Copyable>(
-        startingFrom from: Int64, through: Int64, txn: borrowing T,
+        startingFrom from: Int64, through: Int64, startsOnly: Bool = false, txn: borrowing T,
         _ body: (Sample, SampleRole) -> Void
     ) throws {
-        try forEachDecodedBlock(from: from, through: through, txn: txn) { block in
+        try forEachDecodedBlock(from: from, through: through, startsOnly: startsOnly, txn: txn) {
+            block in
             let samples = block.samples
             var index = samples.partitioningIndex { $0.startMilliseconds >= from }
             while index < samples.count && samples[index].startMilliseconds <= through {
@@ -86,7 +88,7 @@ extension SeriesAggregator {
     {
         if record.hasSources {
             // Every source's samples, whether or not a higher source covers them.
-            return try storage.streams(of: record, in: txn).compactMap {
+            return try streams(in: txn).compactMap {
                 try SeriesAggregator(storage: storage, record: $0.record).latestEnd(
                     from: from, now: now, txn: txn)
             }.max()
@@ -118,12 +120,13 @@ extension SeriesAggregator {
     /// For a series of several sources the one block passed is their merged view over the
     /// range (``SampleStorage/merged(_:of:startingFrom:through:in:zlib:)``).
     fileprivate func forEachDecodedBlock<T: ReadableTransaction & ~Copyable>(
-        from: Int64, through: Int64, txn: borrowing T, _ body: (DecodedBlock) throws -> Void
+        from: Int64, through: Int64, startsOnly: Bool = false, txn: borrowing T,
+        _ body: (DecodedBlock) throws -> Void
     ) throws {
         if record.hasSources {
             let merged = try storage.merged(
-                try storage.streams(of: record, in: txn), of: record, startingFrom: from,
-                through: through, in: txn, zlib: zlib)
+                try streams(in: txn), of: record, startingFrom: from, through: through,
+                startsOnly: startsOnly, in: txn, zlib: zlib)
             try body(DecodedBlock(samples: merged.samples, roles: merged.roles))
             return
         }

@@ -43,12 +43,23 @@ struct SeriesAggregator {
     let plan: RollupPlan
     /// The zlib stream raw reads decode blocks with.
     let zlib = ZlibCodec()
+    /// The sources of a series with several, in priority order, read by the first raw read
+    /// that needs them (an aggregator serves one transaction).
+    let sources = SourceStreamsMemo()
 
     /// An aggregator of `record`, reading rollups unless `usesRollups` is `false`.
     init(storage: SampleStorage, record: SeriesRecord, usesRollups: Bool = true) {
         self.storage = storage
         self.record = record
         plan = RollupPlan(storage: storage, usesRollups: usesRollups)
+    }
+
+    /// The sources of `record`, in priority order.
+    func streams<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> [SourceStream] {
+        if let known = sources.streams { return known }
+        let read = try storage.streams(of: record, in: txn)
+        sources.streams = read
+        return read
     }
 
     /// The figures of `date`, counting only instants before `now` (and instant samples at
@@ -341,4 +352,9 @@ struct SeriesAggregator {
             figures.hasData = true
         }
     }
+}
+
+/// Where a ``SeriesAggregator`` keeps the sources it read: one transaction's, read once.
+final class SourceStreamsMemo {
+    var streams: [SourceStream]?
 }

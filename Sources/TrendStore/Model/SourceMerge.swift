@@ -33,25 +33,32 @@ struct MergedSamples: Sendable {
 /// Discrete series merge nothing: every source's samples count whole.
 enum SourceMerge {
     /// The merged view of `streams` (each one source's samples sorted by start then end,
-    /// highest priority first), keeping the samples that start in `starts`.
+    /// highest priority first), keeping the samples that start in `starts`; without
+    /// `pieces`, a partly covered sample is given by its head alone (enough for counts and
+    /// start sums).
     ///
     /// `streams` must hold every sample that overlaps a kept one, from every source.
     static func merge(
-        _ streams: [[Sample]], kind: SeriesKind, keepingStartsIn starts: ClosedRange<Int64>
+        _ streams: [[Sample]], kind: SeriesKind, keepingStartsIn starts: ClosedRange<Int64>,
+        pieces: Bool = true
     ) -> MergedSamples {
         var merged = MergedSamples()
+        // One source with samples: nothing to merge.
+        if kind == .discrete || streams.lazy.filter({ !$0.isEmpty }).count <= 1 {
+            for stream in streams {
+                for sample in stream where starts.contains(sample.startMilliseconds) {
+                    merged.append(sample, .whole)
+                }
+            }
+            if kind == .discrete { merged.sort() }
+            return merged
+        }
         var covered: [Range<Int64>] = []
         for stream in streams {
             for sample in stream where starts.contains(sample.startMilliseconds) {
-                if kind == .discrete {
-                    merged.append(sample, .whole)
-                } else {
-                    add(sample, coveredBy: covered, to: &merged)
-                }
+                add(sample, coveredBy: covered, pieces: pieces, to: &merged)
             }
-            if kind == .cumulative && streams.count > 1 {
-                covered = union(covered, stream)
-            }
+            covered = union(covered, stream)
         }
         merged.sort()
         return merged
@@ -59,7 +66,8 @@ enum SourceMerge {
 
     /// Adds what `sample` counts for outside `covered` (sorted, disjoint) to `merged`.
     private static func add(
-        _ sample: Sample, coveredBy covered: [Range<Int64>], to merged: inout MergedSamples
+        _ sample: Sample, coveredBy covered: [Range<Int64>], pieces withPieces: Bool,
+        to merged: inout MergedSamples
     ) {
         let (start, end) = (sample.startMilliseconds, sample.endMilliseconds)
         // The first covered range that ends after the sample starts.
@@ -68,6 +76,11 @@ enum SourceMerge {
             if index == covered.count || covered[index].lowerBound > start {
                 merged.append(sample, .whole)
             }
+            return
+        }
+        // Most samples meet no higher source at all.
+        if index == covered.count || covered[index].lowerBound >= end {
+            merged.append(sample, .whole)
             return
         }
         var pieces: [Range<Int64>] = []
@@ -89,7 +102,7 @@ enum SourceMerge {
         merged.append(
             Sample(startMilliseconds: start, endMilliseconds: start, value: head),
             uncovered * 2 > end - start ? .countedHead : .uncountedHead)
-        for piece in pieces {
+        for piece in pieces where withPieces {
             merged.append(
                 Sample(
                     startMilliseconds: piece.lowerBound, endMilliseconds: piece.upperBound,
@@ -126,19 +139,19 @@ extension MergedSamples {
         roles.append(role)
     }
 
-    /// Sorts the samples by start then end, heads before the pieces that share their start.
+    /// Sorts the samples by start then end (a head, an instant, before the pieces that share
+    /// its start), keeping the order of equal ones.
     mutating func sort() {
-        let order = samples.indices.sorted {
-            let (left, right) = (samples[$0], samples[$1])
-            if left.startMilliseconds != right.startMilliseconds {
-                return left.startMilliseconds < right.startMilliseconds
-            }
-            if left.endMilliseconds != right.endMilliseconds {
-                return left.endMilliseconds < right.endMilliseconds
-            }
-            return $0 < $1
+        let ordered = zip(samples, samples.dropFirst()).allSatisfy {
+            ($0.startMilliseconds, $0.endMilliseconds) <= ($1.startMilliseconds, $1.endMilliseconds)
         }
-        samples = order.map { samples[$0] }
-        roles = order.map { roles[$0] }
+        if ordered { return }
+        var entries = zip(samples, roles).enumerated().map { ($1.0, $1.1, $0) }
+        entries.sort {
+            ($0.0.startMilliseconds, $0.0.endMilliseconds, $0.2)
+                < ($1.0.startMilliseconds, $1.0.endMilliseconds, $1.2)
+        }
+        samples = entries.map(\.0)
+        roles = entries.map(\.1)
     }
 }

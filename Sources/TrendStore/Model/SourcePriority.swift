@@ -15,23 +15,33 @@ public enum SourcePriority {
         }
         let named = sources.filter { position[$0] != nil }
             .sorted { position[$0, default: 0] < position[$1, default: 0] }
-        let rest = sources.filter { position[$0] == nil }.sorted(by: defaultOrder)
-        return named + rest
-    }
-
-    /// Whether `lhs` ranks above `rhs` by the default rule.
-    static func defaultOrder(_ lhs: String, _ rhs: String) -> Bool {
-        let (left, right) = (group(lhs), group(rhs))
-        if left != right { return left < right }
-        return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
+        let rest = sources.filter { position[$0] == nil }.map { (group: group($0), name: $0) }
+            .sorted {
+                $0.group != $1.group
+                    ? $0.group < $1.group
+                    : $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars)
+            }
+        return named + rest.map(\.name)
     }
 
     /// The default rule's group of `name`: 0 a watch, 1 an iPhone, 2 any other, 3 the
     /// default source.
     private static func group(_ name: String) -> Int {
         if name.isEmpty { return 3 }
-        if name.contains("Watch") { return 0 }
-        if name.contains("iPhone") { return 1 }
+        if contains(name, watch) { return 0 }
+        if contains(name, iPhone) { return 1 }
         return 2
+    }
+
+    private static let watch = Array("Watch".utf8)
+    private static let iPhone = Array("iPhone".utf8)
+
+    /// Whether `name`'s UTF-8 bytes hold `word` (no locale, no allocation).
+    private static func contains(_ name: String, _ word: [UInt8]) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count >= word.count else { return false }
+        return (0...(bytes.count - word.count)).contains { start in
+            bytes[start..<start + word.count].elementsEqual(word)
+        }
     }
 }

@@ -154,7 +154,7 @@ enum IngestBenchmark {
     }
 
     /// The `trendstore` tool built beside this benchmark.
-    private static func commandLineTool() throws -> String {
+    static func commandLineTool() throws -> String {
         let path = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("trendstore").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -174,7 +174,7 @@ enum IngestBenchmark {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
-    private static func jsonNumber(_ key: String, in text: String) -> Double? {
+    static func jsonNumber(_ key: String, in text: String) -> Double? {
         guard let data = text.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }

@@ -34,12 +34,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     /// What to measure.
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case queries, writes, sizes, statistics, ingest, encryption, series
+        case queries, writes, sizes, statistics, ingest, encryption, series, sources
     }
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite, then the --profile's own samples committed one by one as they arrive; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite, then the --profile's own samples committed one by one as they arrive; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series; sources: a watch's minutes and a phone's 5-15-minute samples in one series beside the watch alone (queries, bytes, ingest beside DuckDB, one-sample commits, a priority change)."
     )
     var suite: Suite = .queries
 
@@ -136,6 +136,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                 try await EncryptionBenchmark.run(
                     directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
                     iterations: iterations, only: only))
+            return
+        case .sources:
+            print(
+                try await SourcesBenchmark.run(
+                    directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
+                    iterations: iterations, threads: threads, only: only))
             return
         case .statistics:
             try await StatisticsBenchmark.run(

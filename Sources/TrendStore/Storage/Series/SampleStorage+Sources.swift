@@ -99,11 +99,12 @@ extension SampleStorage {
     }
 
     /// The merged view of `record`'s `streams` (priority order), keeping the samples that
-    /// start in `[from, through]`: each stream is read far enough around that range for
-    /// every sample overlapping a kept one.
+    /// start in `[from, through]` (with `startsOnly`, without the pieces of partly covered
+    /// ones): each stream is read far enough around that range for every sample overlapping
+    /// a kept one.
     func merged<T: ReadableTransaction & ~Copyable>(
         _ streams: [SourceStream], of record: SeriesRecord, startingFrom from: Int64,
-        through: Int64, in txn: borrowing T, zlib: ZlibCodec
+        through: Int64, startsOnly: Bool = false, in txn: borrowing T, zlib: ZlibCodec
     ) throws -> MergedSamples {
         guard from <= through else { return MergedSamples() }
         let reach = record.maximumDuration
@@ -114,7 +115,8 @@ extension SampleStorage {
         let samples = try streams.map {
             try cachedSamples(of: $0.record, from: readFrom, to: readTo, in: txn, zlib: zlib)
         }
-        return SourceMerge.merge(samples, kind: record.kind, keepingStartsIn: from...through)
+        return SourceMerge.merge(
+            samples, kind: record.kind, keepingStartsIn: from...through, pieces: !startsOnly)
     }
 
     /// The samples of `stream` (one source) starting in `[from, to)`, read through the
@@ -130,11 +132,9 @@ extension SampleStorage {
             let samples = try decodedBlocks.block(
                 firstStart, of: stream, bytes: bytes, storage: self, zlib: zlib
             ).samples
-            var index = samples.partitioningIndex { $0.startMilliseconds >= from }
-            while index < samples.count && samples[index].startMilliseconds < to {
-                result.append(samples[index])
-                index += 1
-            }
+            let first = samples.partitioningIndex { $0.startMilliseconds >= from }
+            let last = samples.partitioningIndex { $0.startMilliseconds >= to }
+            if first < last { result.append(contentsOf: samples[first..<last]) }
             return true
         }
         return result
