@@ -118,7 +118,7 @@ extension SeriesAggregator {
     /// `[from, through]`, in time order, from one cursor walk.
     ///
     /// For a series of several sources the one block passed is their merged view over the
-    /// range (``SampleStorage/merged(_:of:startingFrom:through:in:zlib:)``).
+    /// range (``SampleStorage/merged(_:of:startingFrom:through:startsOnly:in:zlib:)``).
     fileprivate func forEachDecodedBlock<T: ReadableTransaction & ~Copyable>(
         from: Int64, through: Int64, startsOnly: Bool = false, txn: borrowing T,
         _ body: (DecodedBlock) throws -> Void

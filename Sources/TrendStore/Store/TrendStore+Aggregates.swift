@@ -85,7 +85,7 @@ extension TrendStore {
     /// Per-day counts and totals of `series` for every local date in `from...through`.
     ///
     /// A sample counts, whole, on the local day holding its start. Days without samples
-    /// are included with zeros. For long ranges, ``forEachHeatmapDay(of:from:through:timeZone:_:)``
+    /// are included with zeros. For long ranges, ``forEachHeatmapDay(of:from:through:timeZone:source:_:)``
     /// hands out the days without holding them all.
     ///
     /// ```swift

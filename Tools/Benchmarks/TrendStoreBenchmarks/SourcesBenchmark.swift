@@ -78,8 +78,8 @@ enum SourcesBenchmark {
             ),
         ]
         lines.append(
-            "figure (target µs)                  two sources (p99)        watch alone (p99)        ratio"
-        )
+            "figure (target µs)".padding(toLength: 44, withPad: " ", startingAt: 0)
+                + "two sources (p99)        watch alone (p99)        ratio")
         for (label, target, query) in figures where only.map(label.hasPrefix) ?? true {
             let runs =
                 label.hasPrefix("Q4") || label.hasPrefix("Q3e")
@@ -148,7 +148,10 @@ enum SourcesBenchmark {
     private static func ingest(_ csv: String, directory: URL, zone: TimeZone, threads: Int)
         throws -> [String]
     {
-        let tool = try IngestBenchmark.commandLineTool()
+        // The ingest beside DuckDB needs the release `trendstore` beside this tool.
+        guard let tool = try? IngestBenchmark.commandLineTool() else {
+            return ["ingest: skipped (build the release trendstore beside this tool)"]
+        }
         let store = directory.appendingPathComponent("ingest-store").path
         let duckFile = directory.appendingPathComponent("sources.duckdb").path
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -193,5 +196,17 @@ enum SourcesBenchmark {
                 median(duck), median(duck) / median(ours))
         }
         return lines
+    }
+}
+
+extension TrendStoreBenchmarks {
+    /// The last date of every generated dataset.
+    static let endDate = LocalDate("2026-11-21")!
+
+    /// The `sources` suite's report, with this run's options.
+    func sourcesReport(in directory: URL) async throws -> String {
+        try await SourcesBenchmark.run(
+            directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
+            iterations: iterations, threads: threads, only: only)
     }
 }

@@ -89,8 +89,6 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
     )
     var workDirectory: String?
 
-    static let endDate = LocalDate("2026-11-21")!
-
     func run() async throws {
         let directory = URL(
             fileURLWithPath: workDirectory ?? NSTemporaryDirectory()
@@ -138,11 +136,7 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                     iterations: iterations, only: only))
             return
         case .sources:
-            print(
-                try await SourcesBenchmark.run(
-                    directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
-                    iterations: iterations, threads: threads, only: only))
-            return
+            return print(try await sourcesReport(in: directory))
         case .statistics:
             try await StatisticsBenchmark.run(
                 directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
