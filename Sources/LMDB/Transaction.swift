@@ -251,8 +251,18 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         try TransactionOperations.statistics(pointer, database: database)
     }
 
+    /// Opens the database `name`, creating it when `create` and it is missing; a creation
+    /// is a change, so the commit is stamped (``Environment/stampCommits(in:key:)``).
     func openDatabase(named name: String, create: Bool) throws -> Database {
-        try TransactionOperations.openDatabase(pointer, named: name, create: create)
+        guard create else {
+            return try TransactionOperations.openDatabase(pointer, named: name, create: false)
+        }
+        do {
+            return try TransactionOperations.openDatabase(pointer, named: name, create: false)
+        } catch let error as LMDBError where error.code == .notFound {
+            state.changes = true
+            return try TransactionOperations.openDatabase(pointer, named: name, create: true)
+        }
     }
 
     /// Stores `value` under `key`, replacing what was there.

@@ -64,6 +64,12 @@ struct CommitStampTests {
             try expectStamped("a typed-cache insert")
             try await store.deleteSamples(of: "e", before: Date(milliseconds: 1_780_000_600_000))
             try expectStamped("a deletion")
+            // A transaction that only creates a database (as a writable open of an older
+            // format creates the tables it lacks) changes the store too.
+            _ = try store.engine.environment.openDatabase(named: "created-alone")
+            try expectStamped("a database created alone")
+            _ = try store.engine.environment.openDatabase(named: "created-alone")
+            try expectStamped("a database opened again")
             await store.close()
             let reopened = try TrendStore(directory: directory, options: options)
             try await reopened.write(samples, to: "f", unit: "kcal")
