@@ -45,8 +45,9 @@ extension SampleStorage {
         in txn: borrowing T
     ) throws -> Bool {
         var count = 0
-        for stream in try streams(of: record, in: txn) where count <= limit {
-            try forEachBlock(of: stream.record, startingFrom: from, through: through, in: txn) {
+        let streams = record.hasSources ? try streams(of: record, in: txn).map(\.record) : [record]
+        for stream in streams where count <= limit {
+            try forEachBlock(of: stream, startingFrom: from, through: through, in: txn) {
                 firstStart, bytes in
                 do {
                     count += try BlockCodec.header(bytes).count

@@ -18,10 +18,12 @@ extension SampleStorage {
     func streams<T: ReadableTransaction & ~Copyable>(of record: SeriesRecord, in txn: borrowing T)
         throws -> [SourceStream]
     {
+        guard record.hasSources, let sources else {
+            return [SourceStream(name: SourceName.defaultSource, record: record)]
+        }
         var own = record
         own.hasSources = false
         let defaultStream = SourceStream(name: SourceName.defaultSource, record: own)
-        guard record.hasSources, let sources else { return [defaultStream] }
         var byName = [SourceName.defaultSource: defaultStream]
         for source in try sources.sources(of: record.id, in: txn) {
             byName[source.name] = SourceStream(name: source.name, record: source.stream(of: record))
