@@ -75,22 +75,8 @@ struct FormatThreeStoreTests {
     #if Encryption
         @Test("the encrypted store of format 3 opens under its key and holds its source file")
         func encrypted() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (copy, options) = try Fixtures.copyOfEncryptedStore(
-                "stores/format-3/los-angeles-encrypted", in: directory.url)
-            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 4)
-            #expect(try store.encryptionCipher == "AES-256-GCM")
-            for (name, samples) in source {
-                #expect(
-                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
-            }
-            #expect(try await store.verify().isHealthy)
-            var keyless = StoreOptions()
-            keyless.readOnly = true
-            #expect(throws: StoreError.self) { try TrendStore(directory: copy, options: keyless) }
+            try await FormatTwoStoreTests.expectEncryptedFixture(
+                "stores/format-3/los-angeles-encrypted")
         }
     #endif
 }

@@ -107,13 +107,19 @@ struct FormatTwoStoreTests {
     #if Encryption
         @Test("the encrypted store of format 2 opens under its key and holds its source file")
         func encrypted() async throws {
-            let fixture = "stores/format-2/los-angeles-encrypted"
+            try await Self.expectEncryptedFixture("stores/format-2/los-angeles-encrypted")
+        }
+
+        /// Opens a copy of the encrypted committed store `fixture` under its key: it migrates
+        /// to the current format, holds the format-1 source file and verifies, and does not
+        /// open without its key.
+        static func expectEncryptedFixture(_ fixture: String) async throws {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
             let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 4)
+            #expect(try store.formatVersion == Int(StorageFormat.current))
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
                 #expect(
