@@ -42,6 +42,29 @@ struct SourceMergeTests {
         }
     }
 
+    @Test("a priority change invalidates the series' cached aggregates and raises its change count")
+    func priorityChangeInvalidates() async throws {
+        try await withTemporaryStore { store, _ in
+            let base: Int64 = 1_763_683_200_000
+            try await store.write(
+                [Sample(startMilliseconds: base, endMilliseconds: base + 60_000, value: 10)],
+                to: "e", unit: "kcal", source: "watch")
+            try await store.write(
+                [Sample(startMilliseconds: base, endMilliseconds: base + 120_000, value: 6)],
+                to: "e", unit: "kcal", source: "phone")
+            let now = Date(milliseconds: base + 3_600_000)
+            let cached = try await store.refreshedToday(of: "e", now: now)
+            // phone first by name: the watch's minute is covered.
+            #expect(cached.value.curve.total == 6)
+            #expect(try store.cachedToday(of: "e") != nil)
+            let before = try store.engine.changeCounts(of: ["e"]).1["e"]
+            try await store.setSourcePriority(["watch"], for: "e")
+            #expect(try store.cachedToday(of: "e") == nil)
+            #expect(try store.engine.changeCounts(of: ["e"]).1["e"] != before)
+            #expect(try store.todayCurve(of: "e", now: now).total == 10 + 3)
+        }
+    }
+
     @Test("a series written without sources keeps one default source and its figures")
     func defaultSource() async throws {
         try await withTemporaryStore { store, _ in
