@@ -17,22 +17,43 @@ struct PayloadTable: Sendable {
             named: Self.name, in: environment, sealer: sealer, textKeys: true)
     }
 
-    /// Calls `body` with the payload under `key`; `nil` when there is none.
+    /// The longest key LMDB stores, in bytes.
+    static let maximumKeyBytes = 511
+
+    /// Calls `body` with the payload under `key`; `nil` when there is none (a key too long
+    /// to store never has one).
     func withPayload<T: ReadableTransaction & ~Copyable, R>(
         forKey key: String, in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try table.withValue(forKey: Array(key.utf8), in: txn, body)
+        guard fits(key) else { return nil }
+        return try table.withValue(forKey: Array(key.utf8), in: txn, body)
     }
 
     /// Stores `payload` under `key`.
+    ///
+    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` when the key, as stored, is longer
+    ///   than LMDB keeps (a series name of 255 bytes of `/`, `%` or `,`, each escaped to three).
     func put(_ payload: [UInt8], forKey key: String, in txn: borrowing WriteTransaction) throws {
+        guard fits(key) else {
+            throw StoreError.invalidArgument(
+                .cachedFigures,
+                reason:
+                    "the cache key \"\(key.prefix(60))…\" is \(table.storedKey(Array(key.utf8)).count) bytes as stored, more than the \(Self.maximumKeyBytes) a key may be (its series name escapes too long): the figure is not cached"
+            )
+        }
         try table.put(payload, forKey: Array(key.utf8), in: txn)
     }
 
     /// Removes the payload under `key`; whether there was one.
     @discardableResult
     func remove(forKey key: String, in txn: borrowing WriteTransaction) throws -> Bool {
-        try table.delete(forKey: Array(key.utf8), in: txn)
+        guard fits(key) else { return false }
+        return try table.delete(forKey: Array(key.utf8), in: txn)
+    }
+
+    /// Whether `key`, as stored (blinded in an encrypted store), fits an LMDB key.
+    private func fits(_ key: String) -> Bool {
+        table.storedKey(Array(key.utf8)).count <= Self.maximumKeyBytes
     }
 
     /// The keys starting with `prefix`, in order.
