@@ -6,6 +6,28 @@ import PackageDescription
 /// build --product trendstore-benchmarks`. Without it nothing needs `libsqlite3-dev`.
 let withBenchmarks = ProcessInfo.processInfo.environment["TRENDSTORE_BENCHMARKS"] != nil
 
+// LMDB and zlib. On Linux, Debian's liblmdb-dev and zlib1g-dev through pkg-config (what CI
+// builds). On Apple platforms, whose SDKs have zlib but neither LMDB nor pkg-config, LMDB's C
+// source from tannerdsilva/CLMDB (LMDB 0.9.31 as released, nothing else; QuickLMDB builds on it),
+// whose module is named CLMDB as this package's Linux one; zlib from the SDK.
+#if os(Linux)
+    let lmdbPackages: [Package.Dependency] = []
+    let lmdbLibrary: Target.Dependency = "CLMDB"
+    let cLibraryTargets: [Target] = [
+        .systemLibrary(
+            name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
+        .systemLibrary(
+            name: "CZlibSystem", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+    ]
+#else
+    let lmdbPackages: [Package.Dependency] = [
+        .package(url: "https://github.com/tannerdsilva/CLMDB", from: "0.9.31")
+    ]
+    let lmdbLibrary: Target.Dependency = .product(name: "CLMDB", package: "CLMDB")
+    let cLibraryTargets: [Target] = [.systemLibrary(name: "CZlibSystem")]
+#endif
+
 let package = Package(
     name: "TrendStore",
     // Synchronization.Mutex, used throughout, needs these releases.
@@ -31,21 +53,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-    ],
+    ] + lmdbPackages,
     targets: [
-        .systemLibrary(
-            name: "CLMDB",
-            pkgConfig: "lmdb",
-            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
-        ),
-        .systemLibrary(
-            name: "CZlibSystem",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
         .target(name: "CCRC32C"),
         .target(name: "CAllocatorTuning"),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "LMDB", dependencies: [lmdbLibrary]),
+    ] + cLibraryTargets + [
         .target(
             name: "TrendStore",
             dependencies: [
@@ -73,7 +86,7 @@ let package = Package(
         .executableTarget(name: "HostApp", dependencies: ["TrendStore"], path: "Examples/HostApp"),
         // A second process the tests drive line by line (their commits between its reads).
         .executableTarget(
-            name: "trendstore-test-peer", dependencies: ["TrendStore"], path: "Tests/Peer"),
+            name: "trendstore-test-peer", dependencies: ["TrendStore", "LMDB"], path: "Tests/Peer"),
         .target(
             name: "TestSupport",
             dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator", "TrendStoreTesting"],

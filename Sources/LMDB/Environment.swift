@@ -52,8 +52,12 @@ public final class Environment: @unchecked Sendable {
         public init() {}
     }
 
-    let pointer: OpaquePointer
+    /// The open environment; replaced by ``resume()``. Read under the resize lock.
+    var pointer: OpaquePointer
     let resizeLock = ResizeLock()
+    /// The named databases opened so far, by handle: ``resume()`` opens them again in the
+    /// same order, so every ``Database`` handed out keeps its handle.
+    let openedDatabases = Mutex<[MDB_dbi: String]>([:])
     /// Where each write transaction records its own id (``stampCommits(in:key:)``), if anywhere.
     let commitStamp = Mutex<CommitStamp?>(nil)
     /// The directory holding `data.mdb` and `lock.mdb`.
@@ -95,8 +99,7 @@ public final class Environment: @unchecked Sendable {
     ///   write the store meanwhile.
     public let isLockless: Bool
 
-    private static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer
-    {
+    static func open(path: String, options: Options, lockless: Bool) throws -> OpaquePointer {
         try checkFiles(in: path)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "create environment for \(path)")
@@ -127,10 +130,13 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Whether ``close()`` ran; written under the resize lock held exclusively, read under it shared.
-    private var isClosed = false
+    var isClosed = false
+    /// What ``suspend()`` recorded of the closed files, until ``resume()``; under the resize
+    /// lock as `isClosed`.
+    var suspension: Suspension?
 
     deinit {
-        if !isClosed { mdb_env_close(pointer) }
+        if !isClosed && suspension == nil { mdb_env_close(pointer) }
     }
 
     /// Closes the environment: waits for the transactions running in other threads to end,
@@ -142,7 +148,7 @@ public final class Environment: @unchecked Sendable {
         resizeLock.withExclusive {
             guard !isClosed else { return }
             isClosed = true
-            mdb_env_close(pointer)
+            if suspension == nil { mdb_env_close(pointer) }
         }
     }
 
@@ -190,15 +196,18 @@ public final class Environment: @unchecked Sendable {
 
     func checkOpen(_ operation: String) throws {
         if isClosed { throw LMDBError(code: .closed, operation: "\(operation) in \(path)") }
+        if suspension != nil {
+            throw LMDBError(code: .suspended, operation: "\(operation) in \(path)")
+        }
     }
 
     /// The current size of the memory map in bytes (0 once closed).
     public var mapSize: Int {
-        resizeLock.withShared { isClosed ? 0 : currentMapSize() }
+        resizeLock.withShared { isClosed || suspension != nil ? 0 : currentMapSize() }
     }
 
     /// The map size; the caller holds the resize lock and has checked the environment is open.
-    private func currentMapSize() -> Int {
+    func currentMapSize() -> Int {
         var info = MDB_envinfo()
         mdb_env_info(pointer, &info)
         return info.me_mapsize
@@ -224,6 +233,7 @@ public final class Environment: @unchecked Sendable {
                     let database = try TransactionOperations.openDatabase(
                         txn!, named: name, create: false)
                     try check(mdb_txn_commit(txn), "commit opening of database '\(name)'")
+                    record(database)
                     return database
                 } catch {
                     mdb_txn_abort(txn)
@@ -231,7 +241,9 @@ public final class Environment: @unchecked Sendable {
                 }
             }
         }
-        return try write { (txn) in try txn.openDatabase(named: name, create: true) }
+        let database = try write { (txn) in try txn.openDatabase(named: name, create: true) }
+        record(database)
+        return database
     }
 
     /// Creates those of the named databases that do not exist, all in one write transaction:
@@ -240,9 +252,10 @@ public final class Environment: @unchecked Sendable {
     ///
     /// The corresponding LMDB function is `mdb_dbi_open` with `MDB_CREATE`.
     public func createDatabases(named names: [String]) throws {
-        try write { txn in
-            for name in names { _ = try txn.openDatabase(named: name, create: true) }
+        let databases = try write { txn in
+            try names.map { try txn.openDatabase(named: $0, create: true) }
         }
+        databases.forEach(record)
     }
 
     /// Runs `body` in a read transaction and returns its result.

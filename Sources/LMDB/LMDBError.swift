@@ -50,10 +50,17 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let noSpace = Code(rawValue: 28)
         /// The environment was closed by ``Environment/close()`` (`EBADF`).
         public static let closed = Code(rawValue: 9)
+        /// The environment is suspended by ``Environment/suspend()`` until
+        /// ``Environment/resume()`` (a code of this module's own, outside LMDB's and `errno`'s).
+        public static let suspended = Code(rawValue: -30_600)
 
         /// LMDB's description of the code.
         public var description: String {
-            self == .closed ? "the environment is closed" : String(cString: mdb_strerror(rawValue))
+            switch self {
+            case .closed: "the environment is closed"
+            case .suspended: "the environment is suspended"
+            default: String(cString: mdb_strerror(rawValue))
+            }
         }
     }
 

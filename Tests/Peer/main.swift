@@ -4,6 +4,12 @@
 //
 //   trendstore-test-peer STORE DURABILITY
 //   write SERIES START_MS END_MS VALUE     one sample in one commit
+//   today SERIES                           the cached today curve's total, or "none"
+//   handles COUNT                          opens COUNT more handles on the store
+//   ticked-write                           those handles each write one sample at once
+//                                          while a 10 ms ticker runs on the pool; answers
+//                                          the writes' wall time and the ticker's worst
+//                                          lateness, in ms
 //   pairs SERIES EARLY_MS LATE_MS COUNT    COUNT commits, commit i writing a minute sample
 //                                          at EARLY + i minutes and one at LATE + i minutes
 //   cache NAMESPACE KEY VALUE              a TypedCache<String, Int> insert
@@ -17,6 +23,7 @@ func answer(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[2] == "lmdb" { holdWriterLock(directory: arguments[1]) }
 guard arguments.count == 3, let durability = Durability(rawValue: arguments[2]) else {
     answer("error usage: trendstore-test-peer STORE full|normal|none")
     exit(2)
@@ -31,6 +38,7 @@ do {
     exit(1)
 }
 answer("ready")
+var handles: [TrendStore] = []
 
 while let line = readLine() {
     let words = line.split(separator: " ").map(String.init)
@@ -62,6 +70,18 @@ while let line = readLine() {
             try TypedCache<String, Int>(store: store, namespace: words[1])
                 .insert(value, forKey: words[2])
             answer("ok")
+        case "today" where words.count == 2:
+            let cached = try store.cachedToday(of: words[1])
+            answer("ok \(cached.map { "\($0.value.curve.total)" } ?? "none")")
+        case "handles" where words.count == 2:
+            guard let count = Int(words[1]) else { throw PeerError.malformed(line) }
+            handles = try (0..<count).map { _ in
+                try TrendStore(directory: URL(fileURLWithPath: arguments[1]), options: options)
+            }
+            answer("ok")
+        case "ticked-write":
+            let (wall, late) = try await tickedWrites(through: handles)
+            answer("ok \(wall) \(late)")
         case "quit":
             exit(0)
         default:

@@ -58,18 +58,28 @@ final class AggregateCache: Sendable {
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
     /// inside the transaction that wrote the samples, so a cached figure never disagrees
     /// with the samples beside it. Every zone's payloads are checked.
+    ///
+    /// - Returns: The today caches removed, for ``rewrite(_:now:queries:in:)`` to compute
+    ///   again once the transaction's rollups are written.
+    @discardableResult
     func invalidate(
         series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
-    ) throws {
+    ) throws -> [RemovedToday] {
+        var removedToday: [RemovedToday] = []
         for key in try keys(of: series, includingHeatmaps: true, in: txn) {
             let window: Range<Int64>?? = try payloads.withPayload(forKey: key, in: txn) {
                 AggregatePayload.window(of: $0)
             }
             // Unreadable payloads go too: they would be rebuilt anyway.
-            if let window, window.map({ $0.overlaps(touched) }) ?? true {
-                try payloads.remove(forKey: key, in: txn)
+            guard let window, window.map({ $0.overlaps(touched) }) ?? true else { continue }
+            if let parsed = SchemaKey.parse(key), parsed.kind == .today,
+                case .found(let today) = try payload(key, in: txn), today.kind == .today
+            {
+                removedToday.append(RemovedToday(key: key, parsed: parsed, payload: today))
             }
+            try payloads.remove(forKey: key, in: txn)
         }
+        return removedToday
     }
 
     /// Removes every cached payload of `series` (not the heatmap buckets it shares with

@@ -31,6 +31,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case storage(path: String, operation: String, code: Int32, reason: String)
     /// The store was closed (``TrendStore/close()``); open it again to go on.
     case closed(path: String)
+    /// The store is suspended (``TrendStore/suspend()``): it holds no file open, so reads
+    /// and writes are refused until ``TrendStore/resume()``; nothing was read or written.
+    case suspended(path: String)
     /// The store's metadata is missing, from an unknown format, or from a development
     /// build of TrendStore before 1.0; the reason says which.
     case incompatibleFormat(String)
@@ -90,6 +93,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .damagedRollup: return "damaged-rollup"
         case .storeUnavailable: return "store-unavailable"
         case .closed: return "closed"
+        case .suspended: return "suspended"
         case .storage: return "storage"
         case .incompatibleFormat: return "incompatible-format"
         case .invalidArgument(let argument, _): return "invalid-argument.\(argument.rawValue)"
@@ -129,6 +133,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "store \(path): \(operation): \(reason) (\(code))"
         case let .closed(path):
             return "store \(path): closed; open it again to read or write"
+        case let .suspended(path):
+            return "store \(path): suspended; resume it to read or write"
         case let .storeUnavailable(path, reason):
             return "store \(path): \(reason)"
         case let .incompatibleFormat(reason):

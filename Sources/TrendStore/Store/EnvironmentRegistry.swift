@@ -10,7 +10,7 @@ import Synchronization
 enum EnvironmentRegistry {
     private struct Entry {
         let environment: Environment
-        let directoryLock: StoreDirectoryLock?
+        var directoryLock: StoreDirectoryLock?
         /// The commit signal of every store of this process on the directory.
         let commits = CommitSignal()
         var users: Int
@@ -109,6 +109,43 @@ enum EnvironmentRegistry {
         if let last {
             last.environment.close()
             withExtendedLifetime(last.directoryLock) {}
+        }
+    }
+
+    /// Suspends `environment` for every store of this process on its directory: waits for
+    /// their transactions, closes LMDB's files and gives up the directory's shared lock, so
+    /// the process holds no lock on the store.
+    static func suspend(_ environment: Environment) {
+        // Outside the registry's lock: suspending waits for transactions of other threads.
+        environment.suspend()
+        let lock: StoreDirectoryLock?? = entries.withLock { entries in
+            guard let key = entries.first(where: { $0.value.environment === environment })?.key
+            else { return nil }
+            defer { entries[key]?.directoryLock = nil }
+            return entries[key]?.directoryLock
+        }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Takes the directory's shared lock again and opens the files ``suspend(_:)`` closed.
+    ///
+    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the store was removed or
+    ///   replaced meanwhile (it stays suspended); `LMDBError` when its files cannot be opened.
+    static func resume(_ environment: Environment, directory: URL) throws {
+        guard environment.isSuspended else { return }
+        let directoryLock = try StoreDirectoryLock.shared(directory, creating: false)
+        do {
+            try environment.resume()
+        } catch let error as LMDBError where error.code == .invalid {
+            throw StoreError.storeUnavailable(
+                path: directory.path,
+                reason:
+                    "its data file was removed or replaced while it was suspended; open it again")
+        }
+        entries.withLock { entries in
+            guard let key = entries.first(where: { $0.value.environment === environment })?.key
+            else { return }
+            entries[key]?.directoryLock = directoryLock
         }
     }
 }

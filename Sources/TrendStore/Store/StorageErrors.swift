@@ -12,6 +12,7 @@ extension StoreError {
                 table: damage.table, record: damage.recordName, reason: SealedValueDamage.reason)
         }
         guard let lmdb = error as? LMDBError else { return error }
+        if lmdb.code == .suspended { return StoreError.suspended(path: path) }
         return StoreError.storage(
             path: path, operation: lmdb.operation, code: lmdb.code.rawValue,
             reason: lmdb.message + (lmdb.hint.map { "; \($0)" } ?? ""))

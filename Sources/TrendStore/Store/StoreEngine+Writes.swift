@@ -14,6 +14,7 @@ extension StoreEngine {
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
+            var removedToday: [RemovedToday] = []
             let rows = RowWrites(storage: storage)
             for (part, batch) in batches {
                 var record =
@@ -42,9 +43,10 @@ extension StoreEngine {
                         mergedSeries: record)
                 }
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
-                try changed(record, try writer.finish(in: txn), in: txn)
+                removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
             try rows.flush(in: txn)
+            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
             return summary
         }
     }
@@ -55,14 +57,16 @@ extension StoreEngine {
             let record = try storage.requireSeries(named: name, in: txn)
             let rows = RowWrites(storage: storage)
             var removed = 0
+            var removedToday: [RemovedToday] = []
             for stream in try storage.streams(of: record, in: txn) {
                 var writer = SeriesWriter(
                     storage: storage, record: stream.record, zlib: zlib, rows: rows,
                     mergedSeries: record.hasSources ? record : nil)
                 removed += try writer.delete(from: from, to: to, in: txn)
-                try changed(record, try writer.finish(in: txn), in: txn)
+                removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
             try rows.flush(in: txn)
+            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
             return removed
         }
     }
@@ -80,12 +84,16 @@ extension StoreEngine {
     /// What follows a change of `record`'s samples in `range`, in the same transaction:
     /// the cached aggregates computed from those instants are invalidated, and the series'
     /// change count, which observers watch, is raised.
+    ///
+    /// - Returns: The today caches removed, which the write computes again once its rollup
+    ///   rows are flushed (``AggregateCache/rewrite(_:now:queries:in:)``).
     private func changed(
         _ record: SeriesRecord, _ range: Range<Int64>?, in txn: borrowing WriteTransaction
-    ) throws {
-        guard let range else { return }
-        try caches.invalidate(series: record.name, touching: range, in: txn)
+    ) throws -> [RemovedToday] {
+        guard let range else { return [] }
+        let removed = try caches.invalidate(series: record.name, touching: range, in: txn)
         try storage.countChange(of: record, in: txn)
+        return removed
     }
 
     /// Stores one cached payload of the current schema in its own write transaction.

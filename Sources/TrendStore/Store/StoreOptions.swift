@@ -16,6 +16,11 @@ public struct StoreOptions: Sendable {
     /// ``Durability/normal`` or ``Durability/none``. Each handle chooses its own; two
     /// processes may differ.
     public var durability: Durability = .full
+    /// Whether the store suspends on ``TrendStore/suspendNotification`` and resumes on
+    /// ``TrendStore/resumeNotification`` posted to `NotificationCenter.default` (default
+    /// `false`): an app posts them from its lifecycle instead of calling
+    /// ``TrendStore/suspend()`` and ``TrendStore/resume()`` on every store.
+    public var observesSuspensionNotifications = false
     /// Whether each commit waits for the disk: `true` is ``Durability/full``, `false`
     /// ``Durability/none``.
     @available(*, deprecated, message: "use durability: .full, .normal or .none")

@@ -8,13 +8,9 @@ extension TrendStore {
     /// forbids opening a file twice in a process); it closes with the last of them. Closing
     /// twice does nothing.
     ///
-    /// On iOS, a process suspended while it holds a file lock in a shared app-group container
-    /// is killed by the system (`0xdead10cc`). An open store holds file locks from open to
-    /// close: LMDB's shared `fcntl` lock on `lock.mdb` and TrendStore's shared `flock` on the
-    /// store's directory (which keeps another process from removing the store while it is
-    /// open). LMDB's writer lock is held only inside a write transaction. So `await` your last
-    /// write and call `close()` from `applicationDidEnterBackground` (inside a background
-    /// task), then open the store again when the app returns.
+    /// To give up the store's file locks while the app is suspended without ending its
+    /// observers, use ``suspend()`` and ``resume()`` instead: after `close()`, every
+    /// observation ends with ``StoreError/closed(path:)``.
     public func close() {
         engine.close()
     }

@@ -19,7 +19,8 @@ extension TrendStore {
     /// missed. A change is seen within
     /// `interval` plus one read, well under 250 ms by default; several writes within one
     /// interval come as one element. The sequence ends when the task iterating it is
-    /// cancelled or the store is closed.
+    /// cancelled or the store is closed; a suspension (``suspend()``) does not end it: the
+    /// writes of another process meanwhile come as one element after ``resume()``.
     ///
     /// ```swift
     /// for try await change in store.changes(of: ["activeEnergy"]) {
@@ -34,11 +35,22 @@ extension TrendStore {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var (seen, counts) = try engine.changeCounts(of: names)
+                    // The counts before the first poll; while the store is suspended there
+                    // is nothing to compare with, and every series counts as changed once
+                    // it resumes.
+                    var (seen, counts) =
+                        try StoreEngine.unlessSuspended { try engine.changeCounts(of: names) }
+                        ?? (-1, [:])
                     while !Task.isCancelled {
                         try await Task.sleep(for: interval)
-                        guard try engine.snapshotID() != seen else { continue }
-                        let (latest, now) = try engine.changeCounts(of: names)
+                        try engine.checkOpen()
+                        guard
+                            let (latest, now) = try StoreEngine.unlessSuspended({
+                                () -> (Int, [String: UInt64])? in
+                                guard try engine.snapshotID() != seen else { return nil }
+                                return try engine.changeCounts(of: names)
+                            }) ?? nil
+                        else { continue }
                         seen = latest
                         let changed = names.filter { now[$0] != counts[$0] }
                         counts = now
@@ -59,6 +71,16 @@ extension TrendStore {
 }
 
 extension StoreEngine {
+    /// `body`'s result, or `nil` when the store is suspended (``TrendStore/suspend()``):
+    /// observers wait quietly for the resume, which wakes them.
+    static func unlessSuspended<R>(_ body: () throws -> R) throws -> R? {
+        do {
+            return try body()
+        } catch StoreError.suspended {
+            return nil
+        }
+    }
+
     /// The id of the commit a read transaction begun now shows, which every commit of any
     /// process moves once readers can see it.
     func snapshotID() throws -> Int {

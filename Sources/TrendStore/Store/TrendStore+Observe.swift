@@ -15,7 +15,8 @@ extension TrendStore {
     ///
     /// The sequence ends when the task iterating it is cancelled, and throws
     /// ``StoreError/closed(path:)`` when the store is closed: observe the reopened store
-    /// with the same call.
+    /// with the same call. A suspension (``suspend()``) does not end it: it waits, and
+    /// yields after ``resume()`` if the value changed meanwhile.
     ///
     /// ```swift
     /// for try await curve in store.observe({ try $0.todayCurve(of: "activeEnergy") }) {
@@ -41,13 +42,22 @@ extension TrendStore {
                     engine.commits.unsubscribe(id)
                 }
                 do {
-                    var observation = try Observation.evaluate(query, on: engine)
-                    continuation.yield(observation.value)
+                    // `nil` until the first evaluation the store's suspension does not refuse.
+                    var observation = try StoreEngine.unlessSuspended {
+                        try Observation.evaluate(query, on: engine)
+                    }
+                    if let observation { continuation.yield(observation.value) }
                     for await _ in signals {
                         try engine.checkOpen()
-                        guard try observation.isStale(on: engine) else { continue }
-                        let next = try Observation.evaluate(query, on: engine)
-                        if next.value != observation.value { continuation.yield(next.value) }
+                        let next = try StoreEngine.unlessSuspended { () -> Observation<Value>? in
+                            if var current = observation, !(try current.isStale(on: engine)) {
+                                observation = current
+                                return nil
+                            }
+                            return try Observation.evaluate(query, on: engine)
+                        }
+                        guard let next = next ?? nil else { continue }
+                        if next.value != observation?.value { continuation.yield(next.value) }
                         observation = next
                     }
                     continuation.finish()

@@ -14,9 +14,20 @@ import LMDB
 /// ```
 ///
 /// Every write is one LMDB transaction: it lands whole or not at all, and the
-/// rollups the aggregates read are updated in the same transaction.
+/// rollups the aggregates read are updated in the same transaction. The actor runs on a
+/// thread of its own, not on Swift's cooperative pool: a write waiting for another process's
+/// writer lock, or for the disk, never holds up the app's other tasks.
 public actor TrendStore {
     nonisolated let engine: StoreEngine
+    private nonisolated let executor = WriterExecutor()
+    /// Follows the app's suspension notifications (``StoreOptions/observesSuspensionNotifications``).
+    private nonisolated let suspensionObserver: SuspensionObserver?
+
+    /// The executor the actor's methods (writes, declarations, deletions, cache writes) run
+    /// on: a thread of the store's own, outside the cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
 
     /// Opens the store in `directory`, creating it (mode 0700, files 0600) when needed.
     ///
@@ -29,6 +40,8 @@ public actor TrendStore {
         } catch {
             throw StoreError.wrapping(error, path: directory.path)
         }
+        suspensionObserver =
+            options.observesSuspensionNotifications ? SuspensionObserver(engine: engine) : nil
     }
 
     /// Opens the store in `directory` off the caller's thread, creating it (mode 0700, files
