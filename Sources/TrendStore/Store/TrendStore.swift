@@ -15,8 +15,8 @@ import LMDB
 ///
 /// Every write is one LMDB transaction: it lands whole or not at all, and the
 /// rollups the aggregates read are updated in the same transaction. The actor runs on a
-/// thread of its own, not on Swift's cooperative pool: a write waiting for another process's
-/// writer lock, or for the disk, never holds up the app's other tasks.
+/// serial dispatch queue of its own, not on Swift's cooperative pool: a write waiting for
+/// another process's writer lock, or for the disk, never holds up the app's other tasks.
 public actor TrendStore {
     nonisolated let engine: StoreEngine
     private nonisolated let executor = WriterExecutor()
@@ -24,12 +24,16 @@ public actor TrendStore {
     private nonisolated let suspensionObserver: SuspensionObserver?
 
     /// The executor the actor's methods (writes, declarations, deletions, cache writes) run
-    /// on: a thread of the store's own, outside the cooperative pool.
+    /// on: a serial dispatch queue of the store's own, outside the cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
     /// Opens the store in `directory`, creating it (mode 0700, files 0600) when needed.
+    ///
+    /// Runs on the calling thread, which may wait for the disk, for migrations and for
+    /// another process's writer lock: from async code, use ``open(directory:options:)``,
+    /// which runs it on a thread of its own.
     ///
     /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format,
     ///   ``StoreError/storage(path:operation:code:reason:)`` when the directory holds
