@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that data flows one way through TrendStore's layers (README, "Layout and architecture").
+"""Checks that data flows one way through TrendStore's layers (ARCHITECTURE.md).
 
 Modules: each module may import only the modules below it (and the system's).
 Folders of Sources/TrendStore, lowest first: a file may name only types declared in its own

@@ -2,7 +2,8 @@
 """Checks that the README's Swift example is the code of Examples/HostApp/main.swift that CI
 compiles and runs: the lines between `// README:begin` and `// README:end` (dedented), after
 `import TrendStore`, and followed by the `await store.close()` the example runs later. Every
-other Swift block of the README and of the DocC articles must be lines of that file too, in order, so none can rot.
+other Swift block of the README, ARCHITECTURE.md, docs/*.md and the DocC articles must be lines
+of that file too, in order, so none can rot.
 
     python3 Tools/check-readme-example.py
 """
@@ -26,6 +27,9 @@ example = [line.strip() for line in source.split("\n")]
 docc = os.path.join(ROOT, "Sources/TrendStore/TrendStore.docc")
 # The README's other Swift blocks are excerpts too.
 documents = [("README.md", readme[block.end():])] + [
+    (name, open(os.path.join(ROOT, name), encoding="utf-8").read())
+    for name in ["ARCHITECTURE.md"] + [os.path.join("docs", n) for n in sorted(os.listdir(os.path.join(ROOT, "docs")))
+                                      if n.endswith(".md")]] + [
     (f"TrendStore.docc/{name}", open(os.path.join(docc, name), encoding="utf-8").read())
     for name in sorted(os.listdir(docc)) if name.endswith(".md")]
 for name, text in documents:
