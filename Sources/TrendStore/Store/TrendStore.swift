@@ -264,9 +264,9 @@ extension TrendStore {
         }
     }
 
-    /// The storage format the store's data is in: 2, or 1 (TrendStore 1.0's) in a store
-    /// opened read-only that no writable handle has migrated yet; every release opens both
-    /// (CHANGELOG.md).
+    /// The storage format the store's data is in: 4, or an earlier one (1 to 3) in a store
+    /// opened read-only that no writable handle has migrated yet; every release opens them
+    /// all (`FORMAT.md`).
     public nonisolated var formatVersion: Int {
         get throws {
             Int(try engine.read { try engine.tables.meta.settings(in: $0) }.format ?? 0)
