@@ -31,7 +31,9 @@ public struct ImportOptions: Sendable {
     /// Threads the import runs on: one writes while the others read and parse (CSV
     /// parses on all of them, an Apple Health export on as many beside the writer, whose
     /// share of its work is small; other formats on one). Default: every core. With 1 the
-    /// import reads, parses and writes in turn; the store is the same either way.
+    /// import reads, parses and writes in turn; the store is the same either way. Parsing
+    /// threads beyond what 32 MiB of the file's longest pieces hold are not started (each
+    /// holds its piece), so memory stays bounded whatever this says.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Read and check the file, writing nothing: every error an import would report, and
     /// the reading rate alone.

@@ -83,9 +83,24 @@ struct AppleHealthPiecesTests {
         }
     }
 
+    @Test("the parsing threads hold at most the piece budget, whatever --threads asks for")
+    func boundedThreads() {
+        typealias Pipeline = SlicePipeline<AppleHealthPieces>
+        let budget = Pipeline.pieceBudget
+        // 256 threads asked for pieces of 8 MiB (eight records of the 1 MiB limit): 4 run.
+        #expect(Pipeline.workers(requested: 256, longestPiece: 8 << 20) == budget / (8 << 20))
+        #expect(Pipeline.workers(requested: 256, longestPiece: 8 << 20) * (8 << 20) <= budget)
+        // Pieces of a slice and a record: as many as the budget holds, never more than asked.
+        #expect(Pipeline.workers(requested: 256, longestPiece: 2 << 20) == budget / (2 << 20))
+        #expect(Pipeline.workers(requested: 3, longestPiece: 2 << 20) == 3)
+        // A piece larger than the budget still gets one thread; none asked, none run.
+        #expect(Pipeline.workers(requested: 8, longestPiece: .max) == 1)
+        #expect(Pipeline.workers(requested: 0, longestPiece: 1) == 0)
+    }
+
     @Test(
         "pieces cut anywhere and parsed on several threads write the very bytes one piece on one thread writes, with the same summary",
-        arguments: [(2, 4_096), (3, 777), (1, 1 << 14), (2, 1)])
+        arguments: [(2, 4_096), (3, 777), (1, 1 << 14), (2, 1), (256, 4_096)])
     func sameStore(threads: Int, pieceBytes: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -41,6 +41,8 @@ final class SampleCSVParser: SliceSource {
     let linesBefore: Int
     /// The header's columns the importer does not read, in order.
     let unknownColumns: [String]
+    /// A piece is cut at the first line end past its slice's bytes: at most a slice and a record.
+    let longestPiece: Int
 
     /// Reads the header of `stream`.
     ///
@@ -54,6 +56,8 @@ final class SampleCSVParser: SliceSource {
         maximumRecordBytes = stream.maximumRecordBytes
         linesBefore = reader.lineAfter - 1
         slicer = CSVSlicer(stream: stream, sliceBytes: sliceBytes)
+        let (piece, overflow) = sliceBytes.addingReportingOverflow(stream.maximumRecordBytes)
+        longestPiece = overflow ? Int.max : piece
         let file = self.file
         func column(_ name: String) throws(ImportError) -> Int {
             if let exact = header.firstIndex(of: name) { return exact }

@@ -23,9 +23,24 @@ final class SlicePipeline<Source: SliceSource>: @unchecked Sendable {
     private var runningWorkers = 0
     private var waiter: CheckedContinuation<ParsedSlice?, Never>?
 
-    /// Starts `workers` threads parsing `source` (none: the caller parses in ``next()``),
-    /// with at most `capacity` slices parsed ahead of the writer.
-    init(source: Source, workers: Int, capacity: Int = 16) {
+    /// The bytes of pieces the parsing threads may hold at once: an import asked for more
+    /// threads than pieces of its source fit in this runs fewer (each thread holds the piece
+    /// it parses and the slice it makes of it), so memory stays bounded whatever `--threads`
+    /// and one record's size say.
+    static var pieceBudget: Int { 32 << 20 }
+
+    /// How many of `requested` parsing threads run for pieces of at most `longestPiece` bytes:
+    /// as many as ``pieceBudget`` holds, at least one (none when none is asked for).
+    static func workers(requested: Int, longestPiece: Int) -> Int {
+        guard requested > 0 else { return 0 }
+        return min(requested, max(1, pieceBudget / max(1, longestPiece)))
+    }
+
+    /// Starts up to `workers` threads parsing `source` (none: the caller parses in
+    /// ``next()``), as many as ``pieceBudget`` holds, with at most `capacity` slices parsed
+    /// ahead of the writer.
+    init(source: Source, workers requested: Int, capacity: Int = 16) {
+        let workers = Self.workers(requested: requested, longestPiece: source.longestPiece)
         self.source = source
         self.capacity = max(capacity, workers + 1)
         inline = workers == 0

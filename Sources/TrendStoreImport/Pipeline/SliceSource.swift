@@ -24,6 +24,10 @@ protocol SliceSource: AnyObject {
 
     /// The lines before the first slice (a header), which its lines count from.
     var linesBefore: Int { get }
+
+    /// The most bytes one piece holds: ``SlicePipeline`` runs no more parsing threads than
+    /// its memory budget holds pieces of this size.
+    var longestPiece: Int { get }
 }
 
 /// Reads a streaming ``RecordParser`` a slice at a time: the formats whose records cannot
@@ -49,6 +53,9 @@ final class RecordParserBlocks: SliceSource {
 
     /// The parser's records carry their own lines: slices count from the start of the file.
     var linesBefore: Int { 0 }
+
+    /// A slice is parsed as it is cut, on the writer's thread: no piece waits for a parser.
+    var longestPiece: Int { 0 }
 
     func cut() throws(ImportError) -> ParsedSlice? { nextSlice() }
 

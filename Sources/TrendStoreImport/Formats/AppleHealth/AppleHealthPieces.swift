@@ -38,6 +38,9 @@ final class AppleHealthPieces: SliceSource {
 
     var totalBytes: Int { survey.byteCount }
 
+    /// The longest piece between the survey's cuts.
+    var longestPiece: Int { survey.longestPieceBytes }
+
     /// Each piece's records carry lines from its own start; its slice spans the lines to
     /// the next piece's start, so slices count from the start of the file.
     var linesBefore: Int { 0 }

@@ -14,6 +14,9 @@ struct AppleHealthSurvey: Sendable {
     private(set) var cuts: [Cut]?
     /// The bytes the pass read: the file's length.
     private(set) var byteCount = 0
+    /// The bytes of the longest piece between two cuts (0 without cuts): what one parsing
+    /// thread holds at most.
+    private(set) var longestPieceBytes = 0
 
     /// A place the second pass may cut the file.
     struct Cut: Sendable {
@@ -72,6 +75,7 @@ struct AppleHealthSurvey: Sendable {
         let ends = cuts.dropFirst().map(\.offset) + [byteCount]
         let longest = zip(cuts, ends).map { $1 - $0.offset }.max() ?? 0
         self.cuts = longest <= longestPiece ? cuts : nil
+        longestPieceBytes = self.cuts == nil ? 0 : longest
     }
 }
 
