@@ -14,17 +14,27 @@ public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
     public var window: Window = .days(70)
     /// Whether days without any sample count as days of zeros (`false`: they are left out).
     public var includeEmptyDays = false
-    /// Compute from the raw samples instead of the rollups: same figures, far slower.
-    /// For verification and for benchmarks that show what the rollups buy.
-    public var fromRawSamples = false
+    /// Compute from the raw samples instead of the rollups: same figures, far slower. For
+    /// the tests that hold the rollups to the samples and the benchmarks that show what the
+    /// rollups buy; not encoded.
+    package var fromRawSamples = false
 
-    /// The defaults: the last 70 days, empty days left out, from the rollups.
-    public init(
-        window: Window = .days(70), includeEmptyDays: Bool = false, fromRawSamples: Bool = false
-    ) {
+    /// The defaults: the last 70 days, empty days left out.
+    public init(window: Window = .days(70), includeEmptyDays: Bool = false) {
         self.window = window
         self.includeEmptyDays = includeEmptyDays
+    }
+
+    /// Options that compute from the raw samples when `fromRawSamples` (tests, benchmarks).
+    package init(
+        window: Window = .days(70), includeEmptyDays: Bool = false, fromRawSamples: Bool
+    ) {
+        self.init(window: window, includeEmptyDays: includeEmptyDays)
         self.fromRawSamples = fromRawSamples
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case window, includeEmptyDays
     }
 }
 

@@ -9,7 +9,7 @@ extension TrendStore {
     /// one fails, where no error can be thrown; a damaged branch page can lead a read there.
     /// Call this before opening a store. A host app should leave the default (the abort and
     /// its crash report): exiting skips every cleanup.
-    public static func exitOnStorageAssertion(status: Int32, prefix: String) {
+    package static func exitOnStorageAssertion(status: Int32, prefix: String) {
         AssertionExit.exit(withStatus: status, prefix: prefix)
     }
 }

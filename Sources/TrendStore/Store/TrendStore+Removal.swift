@@ -12,7 +12,7 @@ extension TrendStore {
     /// The directory goes too when nothing else is left in it.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read to tell whether it holds anything.
-    public static func removeStoreIfEmpty(at directory: URL) throws -> Bool {
+    package static func removeStoreIfEmpty(at directory: URL) throws -> Bool {
         let dataFile = directory.appendingPathComponent("data.mdb")
         guard !EnvironmentRegistry.isOpen(directory),
             FileManager.default.fileExists(atPath: dataFile.path),
