@@ -150,12 +150,17 @@ public struct Importer: Sendable {
                 path: path, stream: stream, into: &summary, options: options, began: began,
                 progress: progress)
         } else {
+            let parser = try makeParser(format, path: path, stream: stream, options: options)
             let source = RecordParserBlocks(
-                parser: try makeParser(format, path: path, stream: stream, options: options),
-                file: path, skipInvalid: options.skipInvalid)
+                parser: parser, file: path, skipInvalid: options.skipInvalid)
             try await read(
                 source, workers: min(1, options.threads - 1), into: &summary, options: options,
                 began: began, progress: progress)
+            if let ndjson = parser as? NDJSONParser {
+                summary.warnings += ndjson.unknownFields.map {
+                    "\(path):\($0.line): field \"\($0.name)\" is not one the importer reads; its values were left out"
+                }
+            }
         }
         if summary.recordsRead == 0 && stream.totalBytes > 0 {
             throw ImportError(

@@ -73,6 +73,30 @@ struct SourceImportTests {
         }
     }
 
+    @Test("an NDJSON field the importer does not read is named in a warning, at its first line")
+    func unknownField() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let lines = [
+            #"{"series":"e","start":0,"end":60000,"value":1,"unit":"kcal"}"#,
+            #"{"series":"e","start":60000,"end":120000,"value":2,"device":"ring","zone":"x"}"#,
+            #"{"series":"e","start":120000,"end":180000,"value":3,"device":"ring"}"#,
+        ]
+        let ndjson = try directory.file(
+            "u.ndjson", containing: lines.joined(separator: "\n") + "\n")
+        try await withTemporaryStore { store, _ in
+            let summary = try await Importer(store: store).importFile(at: ndjson)
+            #expect(
+                summary.warnings == [
+                    "\(ndjson):2: field \"device\" is not one the importer reads; its values were left out",
+                    "\(ndjson):2: field \"zone\" is not one the importer reads; its values were left out",
+                ])
+            #expect(
+                try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
+                    == [1, 2, 3])
+        }
+    }
+
     @Test(
         "a source longer than 255 bytes is an error naming the file, line and field; nothing is written"
     )

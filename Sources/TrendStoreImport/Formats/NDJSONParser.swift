@@ -7,6 +7,15 @@ import TrendStore
 final class NDJSONParser: RecordParser {
     private let reader: CSVLineReader
     private let file: String
+    /// The fields an object may hold.
+    static let knownFields: Set<String> = [
+        "series", "start", "end", "value", "unit", "kind", "source",
+    ]
+    /// The most distinct unknown fields noted: a file of made-up keys costs no more memory.
+    static let unknownFieldLimit = 32
+    /// The fields the importer does not read, each with the first line holding it, in the
+    /// order met (at most ``unknownFieldLimit``): the import warns of them.
+    private(set) var unknownFields: [(name: String, line: Int)] = []
 
     init(stream: ByteStream) {
         reader = CSVLineReader(stream: stream)
@@ -30,6 +39,7 @@ final class NDJSONParser: RecordParser {
         else {
             return invalid(nil, "not a JSON object")
         }
+        noteUnknownFields(of: object, line: lineNumber)
         let strings = Self.strings(of: object, line: line)
         guard let series = strings.series, !series.isEmpty else {
             return invalid("series", "missing or not a non-empty string")
@@ -67,6 +77,17 @@ final class NDJSONParser: RecordParser {
             sample: Sample(
                 startMilliseconds: start, endMilliseconds: end, value: value),
             line: lineNumber)
+    }
+
+    /// Notes the keys of `object` the importer does not read, the first time each is met.
+    private func noteUnknownFields(of object: [String: Any], line: Int) {
+        guard unknownFields.count < Self.unknownFieldLimit else { return }
+        for key in object.keys.sorted() where !Self.knownFields.contains(key) {
+            guard !unknownFields.contains(where: { $0.name == key }),
+                unknownFields.count < Self.unknownFieldLimit
+            else { continue }
+            unknownFields.append((key, line))
+        }
     }
 
     /// The number written after the top-level key `key` in a JSON object's bytes, parsed
