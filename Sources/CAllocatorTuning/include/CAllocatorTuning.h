@@ -9,8 +9,8 @@
 /// glibc maps a block of a megabyte or more on its own and unmaps it when freed, and trims
 /// a worker thread's heap with `madvise` as soon as its top is free, so an import that
 /// allocates a chunk buffer and a record block per megabyte of input faulted every page in
-/// again: on the L CSV a quarter of a one-thread dry run (4.9–6.8 → 10.4–12.4 M samples/s
-/// with this; a whole import 1.67 → 1.37 s, peak RSS 86 → 100 MiB).
+/// again, which took a large share of an import's time; keeping freed memory raises the
+/// peak RSS a little instead (BENCHMARKS.md measures imports with it).
 void trendstore_keep_freed_memory(void);
 
 #endif

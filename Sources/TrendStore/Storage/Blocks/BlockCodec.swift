@@ -87,9 +87,9 @@ enum BlockCodec {
     ///
     /// Each column part (a byte plane, a packed column) is its own deflate block, with
     /// Huffman codes of its own, deflated with matches or by Huffman codes alone, whichever is
-    /// estimated smaller for its bytes (``DeflateEstimate``); `segmented: false` deflates the payload as one block: a few
-    /// percent larger on a few hundred samples, and 2-4 µs faster per part, for the small
-    /// tail block a one-sample commit rewrites (folded, and segmented, once it grows).
+    /// estimated smaller for its bytes (``DeflateEstimate``); `segmented: false` deflates the
+    /// payload as one block, slightly larger but faster to write, for the small tail block a
+    /// one-sample commit rewrites (folded, and segmented, once it grows).
     static func encode(
         _ samples: ArraySlice<Sample>, zlib: ZlibCodec, keeping previous: Header? = nil,
         segmented: Bool = true

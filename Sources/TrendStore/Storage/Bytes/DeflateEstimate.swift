@@ -11,10 +11,9 @@ import Foundation
 ///   literals they replace), falling to nothing for nearly random bytes (`H` ≥ 6) and to
 ///   1.5 `H` for nearly constant ones, whose runs only matches shorten;
 /// - Huffman codes alone (zlib's `Z_HUFFMAN_ONLY`): exactly the Huffman code of the
-///   histogram, plus about 5 bits a symbol for the code's description. On the noisy byte
-///   planes of watch data this is smaller than level 1, and faster: a plane that is 0 seven
-///   times in ten and noisy otherwise, 906 bytes per 3,000 against 1,237; a watch's gap
-///   column as planes 22% smaller, its durations 5%;
+///   histogram, plus about 5 bits a symbol for the code's description. On noisy byte
+///   planes (a watch's gap column, 0 seven times in ten and noisy otherwise) this is smaller
+///   than level 1, and faster;
 /// - runs (zlib's `Z_RLE`): the same codes, with each run of one byte value coded as a match
 ///   at distance 1, exactly as zlib parses it. On the random profile's data (measured with
 ///   zlib on the planes of its blocks) the top plane of the durations, which only their
