@@ -31,6 +31,11 @@ enum EnvironmentRegistry {
         directory.standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    /// The registry's key of the entry holding `environment`, if any.
+    private static func key(of environment: Environment, in entries: [String: Entry]) -> String? {
+        entries.first(where: { $0.value.environment === environment })?.key
+    }
+
     /// Whether a store on `directory` is open in this process.
     static func isOpen(_ directory: URL) -> Bool {
         entries.withLock { $0[key(directory)] != nil }
@@ -94,7 +99,7 @@ enum EnvironmentRegistry {
     /// closes it and gives up the directory's lock.
     static func release(_ environment: Environment) {
         let last: Entry? = entries.withLock { entries in
-            guard let key = entries.first(where: { $0.value.environment === environment })?.key,
+            guard let key = key(of: environment, in: entries),
                 var entry = entries[key]
             else { return nil }
             entry.users -= 1
@@ -119,7 +124,7 @@ enum EnvironmentRegistry {
         // Outside the registry's lock: suspending waits for transactions of other threads.
         environment.suspend()
         let lock: StoreDirectoryLock?? = entries.withLock { entries in
-            guard let key = entries.first(where: { $0.value.environment === environment })?.key
+            guard let key = key(of: environment, in: entries)
             else { return nil }
             defer { entries[key]?.directoryLock = nil }
             return entries[key]?.directoryLock
@@ -143,7 +148,7 @@ enum EnvironmentRegistry {
                     "its data file was removed or replaced while it was suspended; open it again")
         }
         entries.withLock { entries in
-            guard let key = entries.first(where: { $0.value.environment === environment })?.key
+            guard let key = key(of: environment, in: entries)
             else { return }
             entries[key]?.directoryLock = directoryLock
         }
