@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "TrendStoreTesting", targets: ["TrendStoreTesting"]),
         .executable(name: "trendstore", targets: ["trendstore"]),
         .executable(name: "host-app-example", targets: ["HostApp"]),
+        .executable(name: "sync-example", targets: ["SyncDevices"]),
     ],
     traits: [
         .trait(
@@ -84,6 +85,8 @@ let package = Package(
             path: "Tools/trendstore"
         ),
         .executableTarget(name: "HostApp", dependencies: ["TrendStore"], path: "Examples/HostApp"),
+        .executableTarget(
+            name: "SyncDevices", dependencies: ["TrendStore"], path: "Examples/SyncDevices"),
         // A second process the tests drive line by line (their commits between its reads).
         .executableTarget(
             name: "trendstore-test-peer", dependencies: ["TrendStore", "LMDB"], path: "Tests/Peer"),

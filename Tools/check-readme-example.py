@@ -3,7 +3,7 @@
 compiles and runs: the lines between `// README:begin` and `// README:end` (dedented), after
 `import TrendStore`, and followed by the `await store.close()` the example runs later. Every
 other Swift block of the README, ARCHITECTURE.md, docs/*.md and the DocC articles must be lines
-of that file too, in order, so none can rot.
+of one of the example programs CI runs (Examples/*/main.swift), in order, so none can rot.
 
     python3 Tools/check-readme-example.py
 """
@@ -23,7 +23,11 @@ block = re.search(r"## Using it from Swift.*?```swift\n(.*?)```", readme, re.S)
 if not block or block.group(1) != expected:
     sys.exit("README.md: the example under 'Using it from Swift' differs from "
              "Examples/HostApp/main.swift (copy the lines between the README markers)")
-example = [line.strip() for line in source.split("\n")]
+examples = {
+    name: [line.strip() for line in
+           open(os.path.join(ROOT, "Examples", name, "main.swift"), encoding="utf-8").read().split("\n")]
+    for name in sorted(os.listdir(os.path.join(ROOT, "Examples")))
+    if os.path.exists(os.path.join(ROOT, "Examples", name, "main.swift"))}
 docc = os.path.join(ROOT, "Sources/TrendStore/TrendStore.docc")
 # The README's other Swift blocks are excerpts too.
 documents = [("README.md", readme[block.end():])] + [
@@ -35,11 +39,19 @@ documents = [("README.md", readme[block.end():])] + [
 for name, text in documents:
     for snippet in re.findall(r"```swift\n(.*?)```", text, re.S):
         lines = [line.strip() for line in snippet.split("\n") if line.strip()]
-        position = 0
-        for line in lines:
-            try:
-                position = example.index(line, position) + 1
-            except ValueError:
-                sys.exit(f"{name}: `{line}` is not a line of "
-                         "Examples/HostApp/main.swift (other snippets are excerpts of it)")
-print("README and DocC examples: excerpts of Examples/HostApp/main.swift")
+
+        def quotes(example):
+            position = 0
+            for line in lines:
+                try:
+                    position = example.index(line, position) + 1
+                except ValueError:
+                    return line
+            return None
+
+        misses = [quotes(example) for example in examples.values()]
+        if all(misses):
+            sys.exit(f"{name}: `{misses[0]}` is not a line of Examples/HostApp/main.swift "
+                     "(snippets are excerpts of the example programs, Examples/*/main.swift, in order)")
+print("README and DocC examples: excerpts of " + ", ".join(
+    f"Examples/{name}/main.swift" for name in examples))

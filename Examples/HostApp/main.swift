@@ -9,36 +9,52 @@ import TrendStore
     import HealthKit
 
     /// Writes active energy as HealthKit delivers it: the anchored query's first answer, then
-    /// every new batch, each one transaction (on Apple platforms only; not compiled on Linux).
+    /// every new batch, each one transaction with the query's new anchor, which the next
+    /// launch starts from (on Apple platforms only; not compiled on Linux).
     ///
-    /// What it does not do yet: it keeps no query anchor (each launch asks HealthKit for
-    /// everything again, which the store takes as rewrites of the same samples), and it does
-    /// not apply HealthKit's deletions (the store does not know HealthKit's sample ids). A
-    /// failed query or write is passed to `report`, never dropped.
+    /// What it does not do yet: it does not apply HealthKit's deletions (the store does not
+    /// keep HealthKit's sample ids). A failed query or write is passed to `report`, never
+    /// dropped.
     func deliverActiveEnergy(
         from health: HKHealthStore, to store: TrendStore,
         report: @escaping @Sendable (any Error) -> Void
     ) {
-        @Sendable func write(_ added: [HKSample]?, _ error: (any Error)?) {
+        let anchorName = "healthkit.activeEnergy"
+        var saved: HKQueryAnchor?
+        if let data = try? store.externalAnchor(named: anchorName) {
+            saved = try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
+        }
+        // One writer, in delivery order: each batch lands with the anchor that follows it.
+        let (batches, delivered) = AsyncStream.makeStream(of: ([Sample], Data).self)
+        Task {
+            for await (samples, anchor) in batches {
+                do {
+                    let part = SeriesSamples(series: "activeEnergy", unit: "kcal", samples: samples)
+                    try await store.write([part], externalAnchor: anchor, named: anchorName)
+                } catch {
+                    report(error)
+                }
+            }
+        }
+        @Sendable func write(_ added: [HKSample]?, _ anchor: HKQueryAnchor?, _ error: (any Error)?)
+        {
             if let error { return report(error) }
             let samples = (added as? [HKQuantitySample] ?? []).map { sample in
                 Sample(
                     start: sample.startDate, end: sample.endDate,
                     value: sample.quantity.doubleValue(for: .kilocalorie()))
             }
-            Task {
-                do {
-                    try await store.write(samples, to: "activeEnergy", unit: "kcal")
-                } catch {
-                    report(error)
-                }
-            }
+            guard let anchor,
+                let archived = try? NSKeyedArchiver.archivedData(
+                    withRootObject: anchor, requiringSecureCoding: true)
+            else { return }
+            delivered.yield((samples, archived))
         }
         let query = HKAnchoredObjectQuery(
-            type: HKQuantityType(.activeEnergyBurned), predicate: nil, anchor: nil,
+            type: HKQuantityType(.activeEnergyBurned), predicate: nil, anchor: saved,
             limit: HKObjectQueryNoLimit
-        ) { _, added, _, _, error in write(added, error) }
-        query.updateHandler = { _, added, _, _, error in write(added, error) }
+        ) { _, added, _, anchor, error in write(added, anchor, error) }
+        query.updateHandler = { _, added, _, anchor, error in write(added, anchor, error) }
         health.execute(query)
     }
 #endif

@@ -13,6 +13,10 @@
 //   pairs SERIES EARLY_MS LATE_MS COUNT    COUNT commits, commit i writing a minute sample
 //                                          at EARLY + i minutes and one at LATE + i minutes
 //   cache NAMESPACE KEY VALUE              a TypedCache<String, Int> insert
+//   mirror SERIES BATCHES SIZE             a mirrored import: from the batch after the one
+//                                          the external anchor "mirror" names, each batch b
+//                                          (SIZE minute samples of value b) written with
+//                                          anchor b in one commit
 //   quit
 import Foundation
 import TrendStore
@@ -82,6 +86,25 @@ while let line = readLine() {
         case "ticked-write":
             let (wall, late) = try await tickedWrites(through: handles)
             answer("ok \(wall) \(late)")
+        case "mirror" where words.count == 4:
+            guard let batches = Int(words[2]), let size = Int64(words[3]) else {
+                throw PeerError.malformed(line)
+            }
+            let done = try store.externalAnchor(named: "mirror").flatMap {
+                Int(String(decoding: $0, as: UTF8.self))
+            }
+            for batch in ((done ?? 0) + 1)..<(batches + 1) {
+                let samples = (0..<size).map { minute in
+                    let start = 1_780_000_000_000 + (Int64(batch) * size + minute) * 60_000
+                    return Sample(
+                        startMilliseconds: start, endMilliseconds: start + 60_000,
+                        value: Double(batch))
+                }
+                try await store.write(
+                    [SeriesSamples(series: words[1], unit: "kcal", samples: samples)],
+                    externalAnchor: Data(String(batch).utf8), named: "mirror")
+            }
+            answer("ok")
         case "quit":
             exit(0)
         default:

@@ -59,6 +59,12 @@ public final class PeerProcess {
         process.waitUntilExit()
     }
 
+    /// Kills the peer with SIGKILL, wherever it is, and waits for it.
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     deinit {
         if process.isRunning { process.terminate() }
     }

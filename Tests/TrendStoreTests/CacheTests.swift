@@ -229,7 +229,7 @@ struct MigrationTests {
             #expect(
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
-                    "0003-commit-stamps", "0004-sources",
+                    "0003-commit-stamps", "0004-sources", "0005-change-log",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -284,7 +284,7 @@ struct MigrationTests {
         #expect(
             try reopened.appliedMigrations() == [
                 "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
-                "0003-commit-stamps", "0004-sources",
+                "0003-commit-stamps", "0004-sources", "0005-change-log",
             ])
         #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }

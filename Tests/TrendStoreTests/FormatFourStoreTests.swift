@@ -44,8 +44,10 @@ struct FormatFourStoreTests {
         readOnly.readOnly = true
         for options in [readOnly, StoreOptions()] {
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 4)
-            #expect(try store.appliedMigrations().last == "0004-sources")
+            #expect(try store.formatVersion == (options.readOnly ? 4 : 5))
+            #expect(
+                try store.appliedMigrations().last
+                    == (options.readOnly ? "0004-sources" : "0005-change-log"))
             #expect(try await store.verify().isHealthy)
             #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
             let ranked = SourcePriority.ranked(

@@ -16,7 +16,8 @@ struct TrendStoreCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, GenerateCommand.self, QueryCommand.self, InfoCommand.self,
             VerifyCommand.self, BackupCommand.self, PruneCommand.self, ExportCommand.self,
-            CacheCommand.self, SourcesCommand.self,
+            CacheCommand.self, SourcesCommand.self, ChangesCommand.self, ApplyCommand.self,
+            SyncCommand.self,
         ] + encryptionCommands)
 
     #if Encryption

@@ -50,6 +50,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// aggregate, a typed-cache entry) of an encrypted store failed authentication: its
     /// bytes changed or it was moved. `record` names it as far as its key tells.
     case damagedRecord(table: String, record: String, reason: String)
+    /// A change anchor older than the store's change retention, or newer than its feed (the
+    /// store was restored from an earlier copy): ask for changes from `nil` again.
+    case anchorExpired(retentionDays: Int)
+    /// A change anchor of another store (named by its id).
+    case foreignAnchor(store: String)
+    /// Bytes that are not a change set: damaged, truncated, of a later version, or sealed
+    /// with another key.
+    case damagedChangeSet(reason: String)
 
     /// The argument an ``invalidArgument(_:reason:)`` names.
     public enum Argument: String, Sendable, Equatable {
@@ -71,6 +79,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case interval
         /// The anchor of a statistics query.
         case anchor
+        /// An external anchor stored beside samples, or its name.
+        case externalAnchor
         /// The figures a statistics query asks for.
         case statistics
         /// The bytes of an encryption key.
@@ -101,6 +111,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .wrongEncryptionKey: return "wrong-encryption-key"
         case .notEncrypted: return "not-encrypted"
         case .damagedRecord: return "damaged-record"
+        case .anchorExpired: return "anchor-expired"
+        case .foreignAnchor: return "foreign-anchor"
+        case .damagedChangeSet: return "damaged-change-set"
         }
     }
 
@@ -149,6 +162,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "store \(path): not encrypted, but a key was given; open it without one"
         case let .damagedRecord(table, record, reason):
             return "\(table) record \(record): \(reason)"
+        case let .anchorExpired(days):
+            return
+                "the change anchor is older than the store's change retention (\(days) days) or newer than its feed; ask for changes from no anchor"
+        case let .foreignAnchor(store):
+            return "the change anchor belongs to another store (\(store))"
+        case let .damagedChangeSet(reason):
+            return "not a change set: \(reason)"
         }
     }
 }

@@ -71,6 +71,7 @@ enum Migrator {
         Migration(
             identifier: CommitStampMigration.identifier, apply: CommitStampMigration.apply),
         Migration(identifier: SourcesMigration.identifier, apply: SourcesMigration.apply),
+        Migration(identifier: ChangeLogMigration.identifier, apply: ChangeLogMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

@@ -40,34 +40,49 @@ extension StoreEngine {
                 .source, reason: "source \"\(SourceName.display(source))\" is named twice")
         }
         try write { txn, zlib in
-            var record = try storage.requireSeries(named: name, in: txn)
-            guard let sources = storage.sources else {
-                throw StoreError.incompatibleFormat("the store has no table of sources")
-            }
-            try sources.setPriority(names, of: record.id, in: txn)
-            guard record.hasSources || !names.isEmpty else { return }
-            if !record.hasSources {
-                record.hasSources = true
-                try storage.saveSeriesRecord(record, in: txn)
-            }
-            var span = StreamSpan()
-            for stream in try storage.streams(of: record, in: txn) {
-                span.add(try storage.span(of: stream.record, in: txn))
-            }
-            guard span.count > 0 else { return }
-            let rows = RowWrites(storage: storage)
-            var own = record
-            own.hasSources = false
-            var writer = SeriesWriter(
-                storage: storage, record: own, zlib: zlib, rows: rows, mergedSeries: record)
-            let firstDay = span.first.floorDivided(by: TimeGrid.day)
-            let lastDay = max(span.first, span.last - 1).floorDivided(by: TimeGrid.day)
-            try writer.rebuildRows(ofDays: firstDay..<(lastDay + 1), in: txn)
-            try rows.flush(in: txn)
-            try caches.invalidate(
-                series: record.name,
-                touching: (firstDay * TimeGrid.day)..<((lastDay + 1) * TimeGrid.day), in: txn)
-            try storage.countChange(of: record, in: txn)
+            let record = try storage.requireSeries(named: name, in: txn)
+            var log = try changeRecorder(zlib: zlib, in: txn)
+            log.notePriority(
+                PriorityChange(series: record.name, order: names, version: log.local()))
+            try setPriority(names, of: record, zlib: zlib, in: txn)
+            try commit(log, in: txn)
         }
+    }
+
+    /// Stores `names` (valid, NFC) as the priority order of `record` and rebuilds its rows
+    /// from the merged view under it, in `txn`; invalidates its cached aggregates and wakes
+    /// its observers.
+    func setPriority(
+        _ names: [String], of record: SeriesRecord, zlib: ZlibCodec,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        var record = record
+        guard let sources = storage.sources else {
+            throw StoreError.incompatibleFormat("the store has no table of sources")
+        }
+        try sources.setPriority(names, of: record.id, in: txn)
+        guard record.hasSources || !names.isEmpty else { return }
+        if !record.hasSources {
+            record.hasSources = true
+            try storage.saveSeriesRecord(record, in: txn)
+        }
+        var span = StreamSpan()
+        for stream in try storage.streams(of: record, in: txn) {
+            span.add(try storage.span(of: stream.record, in: txn))
+        }
+        guard span.count > 0 else { return }
+        let rows = RowWrites(storage: storage)
+        var own = record
+        own.hasSources = false
+        var writer = SeriesWriter(
+            storage: storage, record: own, zlib: zlib, rows: rows, mergedSeries: record)
+        let firstDay = span.first.floorDivided(by: TimeGrid.day)
+        let lastDay = max(span.first, span.last - 1).floorDivided(by: TimeGrid.day)
+        try writer.rebuildRows(ofDays: firstDay..<(lastDay + 1), in: txn)
+        try rows.flush(in: txn)
+        try caches.invalidate(
+            series: record.name,
+            touching: (firstDay * TimeGrid.day)..<((lastDay + 1) * TimeGrid.day), in: txn)
+        try storage.countChange(of: record, in: txn)
     }
 }

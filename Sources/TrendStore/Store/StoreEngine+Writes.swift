@@ -3,8 +3,11 @@ import LMDB
 
 extension StoreEngine {
     /// Validates every part, then writes them all in one transaction, which also resolves
-    /// each series (creating it with its unit when new) and checks its unit.
-    func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
+    /// each series (creating it with its unit when new) and checks its unit, records in the
+    /// change log what it changed, and stores `externalAnchors` (name → bytes) beside them.
+    func write(_ parts: [SeriesSamples], externalAnchors: [String: [UInt8]] = [:]) throws
+        -> [String: WriteSummary]
+    {
         var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
         for part in parts {
             var part = part
@@ -15,6 +18,7 @@ extension StoreEngine {
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
             var removedToday: [RemovedToday] = []
+            var log = try changeRecorder(zlib: zlib, in: txn)
             let rows = RowWrites(storage: storage)
             for (part, batch) in batches {
                 var record =
@@ -30,31 +34,36 @@ extension StoreEngine {
                     throw StoreError.kindMismatch(
                         series: part.series, stored: record.kind, given: kind)
                 }
-                let source = part.source ?? SourceName.defaultSource
-                var writer: SeriesWriter
-                if source.isEmpty && !record.hasSources {
-                    writer = SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
-                } else {
-                    let stream = try storage.stream(named: source, of: &record, in: txn)
-                    try storage.noteDuration(
-                        batch.maximumDuration, of: stream, series: &record, in: txn)
-                    writer = SeriesWriter(
-                        storage: storage, record: stream.record, zlib: zlib, rows: rows,
-                        mergedSeries: record)
-                }
+                var writer = try writer(
+                    for: part.source ?? SourceName.defaultSource, of: &record,
+                    longest: batch.maximumDuration, zlib: zlib, rows: rows, in: txn)
+                writer.written = []
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
+                if let written = writer.written, !written.isEmpty {
+                    log.noteWritten(written, stream: writer.record.id, version: log.local())
+                }
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
             try rows.flush(in: txn)
             try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
+            try storeExternalAnchors(externalAnchors, in: txn)
+            try commit(log, in: txn)
             return summary
         }
     }
 
-    /// Removes the samples of `name` whose start lies in `[from, to)`, of every source.
+    /// Removes the samples of `name` whose start lies in `[from, to)`, of every source, and
+    /// records the deletion in the change log.
     func delete(series name: String, from: Int64, to: Int64) throws -> Int {
         try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
+            var log = try changeRecorder(zlib: zlib, in: txn)
+            if from < to {
+                log.noteDeletion(
+                    SampleDeletion(
+                        series: record.name, source: nil, range: from..<to, removesSeries: false,
+                        version: log.local()))
+            }
             let rows = RowWrites(storage: storage)
             var removed = 0
             var removedToday: [RemovedToday] = []
@@ -67,18 +76,45 @@ extension StoreEngine {
             }
             try rows.flush(in: txn)
             try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
+            try commit(log, in: txn)
             return removed
         }
     }
 
-    /// Removes a series with all its blocks, rollup rows and hour summaries.
+    /// Removes a series with all its blocks, rollup rows and hour summaries, and records the
+    /// deletion in the change log.
     func deleteSeries(named name: String) throws {
-        try write { txn, _ in
+        try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
+            var log = try changeRecorder(zlib: zlib, in: txn)
+            log.noteDeletion(
+                SampleDeletion(
+                    series: record.name, source: nil, range: Int64.min..<Int64.max,
+                    removesSeries: true, version: log.local()))
+            // The series' priority order goes with it, also where newer samples keep it.
+            log.notePriority(PriorityChange(series: record.name, order: [], version: log.local()))
+            try forgetVersions(of: record, in: txn)
+            try commit(log, in: txn)
             try storage.removeSeries(record, in: txn)
             _ = try caches.removeAll(of: record.name, in: txn)
             try storage.countChange(of: record, in: txn)
         }
+    }
+
+    /// The writer of source `source` (NFC) of `record`, for samples at most `longest` ms
+    /// long: the series' own for its default source while it has no other, else the
+    /// source's stream (created when new; `record` is updated in place) writing merged rows.
+    func writer(
+        for source: String, of record: inout SeriesRecord, longest: Int64, zlib: ZlibCodec,
+        rows: RowWrites, in txn: borrowing WriteTransaction
+    ) throws -> SeriesWriter {
+        if source.isEmpty && !record.hasSources {
+            return SeriesWriter(storage: storage, record: record, zlib: zlib, rows: rows)
+        }
+        let stream = try storage.stream(named: source, of: &record, in: txn)
+        try storage.noteDuration(longest, of: stream, series: &record, in: txn)
+        return SeriesWriter(
+            storage: storage, record: stream.record, zlib: zlib, rows: rows, mergedSeries: record)
     }
 
     /// What follows a change of `record`'s samples in `range`, in the same transaction:
@@ -87,7 +123,7 @@ extension StoreEngine {
     ///
     /// - Returns: The today caches removed, which the write computes again once its rollup
     ///   rows are flushed (``AggregateCache/rewrite(_:now:queries:in:)``).
-    private func changed(
+    func changed(
         _ record: SeriesRecord, _ range: Range<Int64>?, in txn: borrowing WriteTransaction
     ) throws -> [RemovedToday] {
         guard let range else { return [] }

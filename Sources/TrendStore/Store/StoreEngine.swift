@@ -30,6 +30,8 @@ final class StoreEngine: Sendable {
     let directory: URL
     /// The clock cache freshness and migrations read (injectable for tests).
     let clock: @Sendable () -> Date
+    /// How long the change log keeps what each commit changed, in days.
+    let changeRetentionDays: Int
     private let writer: Mutex<ZlibCodec>
     /// How this handle's commits reach the disk (``StoreOptions/durability``).
     private let commitSync: Environment.Sync
@@ -81,6 +83,7 @@ final class StoreEngine: Sendable {
             case .none: .none
             }
         clock = options.clock
+        changeRetentionDays = min(max(options.changeRetentionDays, 1), 36_500)
         let createdStore: Bool
         do {
             // The settings first: a store of a development build, or a data file without a

@@ -43,6 +43,12 @@ public struct StoreOptions: Sendable {
         public var encryptionKey: EncryptionKey?
     #endif
 
+    /// How long the change feed remembers what each commit changed, in days (default 90,
+    /// at least 1): deletions and priority orders are forgotten after it, and an anchor
+    /// older than it is answered with ``StoreError/anchorExpired(retentionDays:)``. Every
+    /// store that syncs should keep the same retention, and none should stay apart longer.
+    public var changeRetentionDays: Int = 90
+
     /// The clock cache freshness rules and migrations read; tests set it to move time.
     public var clock: @Sendable () -> Date = { Date() }
     /// Whether queries read whole summary hours from the hour summaries (the default) or

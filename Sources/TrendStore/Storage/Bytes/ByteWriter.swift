@@ -107,6 +107,16 @@ struct ByteReader {
 
     /// Moves past `count` bytes.
     @inline(__always)
+    /// Calls `body` with the next `count` bytes and moves past them.
+    mutating func withBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws
+        -> R
+    {
+        guard count >= 0, count <= remaining else { throw Truncated() }
+        let result = try body(UnsafeRawBufferPointer(rebasing: base[offset..<offset + count]))
+        offset += count
+        return result
+    }
+
     mutating func skip(_ count: Int) throws(Truncated) {
         guard count <= base.count - offset else { throw Truncated() }
         offset += count

@@ -38,6 +38,8 @@ final class SampleStorage: Sendable {
     let hours: HourSummaryTable
     /// Sources and priority orders (`nil` in a store of an earlier format opened read-only).
     let sources: SourceTable?
+    /// The change log (`nil` in a store of a format before 5 opened read-only).
+    let sync: SyncTable?
     /// The grid the rollups resolve: with ``RollupGrid/hour`` the store keeps in `days` the
     /// rows of each series' two newest days only (for writes), beside every hour summary.
     let rollupGrid: RollupGrid
@@ -62,6 +64,7 @@ final class SampleStorage: Sendable {
         days = tables.days
         hours = tables.hours
         sources = tables.sources
+        sync = tables.sync
         self.rollupGrid = rollupGrid
         self.hourPhase = hourPhase
         self.readsHourSummaries = readsHourSummaries || !rollupGrid.keepsEveryRow

@@ -19,6 +19,7 @@ extension StoreTables {
             (payloads.raw, destination.payloads.raw), (keyValues.raw, destination.keyValues.raw),
         ]
         if let sources, let target = destination.sources { pairs.append((sources.raw, target.raw)) }
+        if let sync, let target = destination.sync { pairs.append((sync.raw, target.raw)) }
         for (source, target) in pairs {
             var batch: [[UInt8]: [UInt8]?] = [:]
             var batchBytes = 0

@@ -20,6 +20,9 @@ struct StoreTables: Sendable {
     /// The series' sources and priority orders; `nil` in a store of an earlier format
     /// opened read-only (it has none).
     let sources: SourceTable?
+    /// The change log and the host's external anchors; `nil` in a store of a format before
+    /// 5 opened read-only (it has none).
+    let sync: SyncTable?
 
     /// Opens every table of `environment` beside `meta`, opened (and its settings checked)
     /// first, creating those missing in a writable environment; `sealer` seals their values
@@ -37,6 +40,11 @@ struct StoreTables: Sendable {
         } catch let error as LMDBError where error.code == .notFound {
             sources = nil
         }
+        do {
+            sync = try SyncTable(in: environment, sealer: sealer)
+        } catch let error as LMDBError where error.code == .notFound {
+            sync = nil
+        }
     }
 
     /// Creates every table of a new store in `environment` (writable) in one transaction, so
@@ -45,6 +53,7 @@ struct StoreTables: Sendable {
         try environment.createDatabases(named: [
             MetaTable.name, PayloadTable.name, KeyValueTable.name, SeriesTable.name,
             BlockTable.name, DayRowTable.name, HourSummaryTable.name, SourceTable.name,
+            SyncTable.name,
         ])
     }
 
@@ -74,5 +83,6 @@ struct StoreTables: Sendable {
             + blocks.unopenableValues(in: txn) + days.unopenableValues(in: txn)
             + hours.unopenableValues(in: txn) + payloads.unopenableValues(in: txn)
             + keyValues.unopenableValues(in: txn) + (sources?.unopenableValues(in: txn) ?? [])
+            + (sync?.unopenableValues(in: txn) ?? [])
     }
 }

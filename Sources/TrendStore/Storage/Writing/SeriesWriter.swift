@@ -41,6 +41,9 @@ struct SeriesWriter: ~Copyable {
     /// then hold the merged figures of them all, rebuilt for every day a change may alter
     /// (``finishMerged(_:in:)``), and `record`'s longest duration is the caller's to store.
     let mergedSeries: SeriesRecord?
+    /// The samples inserted or changed by the upserts so far, in the order written, when the
+    /// caller asks for them (non-`nil`): what the change log records.
+    var written: [Sample]?
 
     /// A writer whose rows go to `rows`, which the caller flushes before the transaction
     /// commits (one `RowWrites` may serve every writer of the transaction).
@@ -93,6 +96,10 @@ struct SeriesWriter: ~Copyable {
             if !merge.inserted.isEmpty || !merge.replaced.isEmpty {
                 for sample in merge.inserted { noteInsert(sample) }
                 for sample in merge.replaced { touch(sample) }
+                if written != nil {
+                    written?.append(contentsOf: merge.inserted)
+                    written?.append(contentsOf: merge.replaced)
+                }
                 try store(
                     merge.merged, replacing: target, existing: existing,
                     changesExisting: !merge.replaced.isEmpty, isNewest: next == nil, in: txn)

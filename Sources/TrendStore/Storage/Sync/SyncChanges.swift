@@ -1,0 +1,132 @@
+/// A deletion as the change log keeps it (`0x03 ‖ position`) and a change set carries it:
+/// the samples of a series (of one source, or of all) whose start lies in a range, at a
+/// version; it removes those of them written at an older version, and a write of an older
+/// version that arrives later. Layout: a flags byte (1: one source, 2: the series was
+/// deleted), the clock (8 bytes little-endian), the origin (16), the range's bounds (8 and 8,
+/// little-endian), then the series' and (with flag 1) the source's name (``ByteWriter/appendName(_:)``).
+struct SampleDeletion: Equatable, Sendable {
+    /// The series' name (NFC).
+    var series: String
+    /// The source whose samples go (NFC; empty for the default source); `nil`: every source.
+    var source: String?
+    /// The starts removed, in milliseconds since 1970.
+    var range: Range<Int64>
+    /// Whether the series itself was deleted (it goes when no newer sample remains).
+    var removesSeries: Bool
+    var version: ChangeVersion
+
+    /// Whether the deletion covers a sample of `source` starting at `start`.
+    func covers(source other: String, start: Int64) -> Bool {
+        (source == nil || source == other) && range.contains(start)
+    }
+
+    func encode(into writer: inout ByteWriter) {
+        writer.append((source == nil ? 0 : 1) | (removesSeries ? 2 : 0))
+        writer.appendLittleEndian(version.clock)
+        writer.append(contentsOf: version.origin.bytes)
+        writer.appendLittleEndian(range.lowerBound)
+        writer.appendLittleEndian(range.upperBound)
+        writer.appendName(series)
+        if let source { writer.appendName(source) }
+    }
+
+    init(
+        series: String, source: String?, range: Range<Int64>, removesSeries: Bool,
+        version: ChangeVersion
+    ) {
+        self.series = series
+        self.source = source
+        self.range = range
+        self.removesSeries = removesSeries
+        self.version = version
+    }
+
+    init(from reader: inout ByteReader) throws(ByteReader.Truncated) {
+        let flags = try reader.readByte()
+        let clock = try reader.readLittleEndian(UInt64.self)
+        let origin = try reader.readStoreID()
+        let from = try reader.readLittleEndian(Int64.self)
+        let to = try reader.readLittleEndian(Int64.self)
+        guard flags & ~3 == 0, from <= to else { throw ByteReader.Truncated() }
+        series = try reader.readName()
+        source = flags & 1 != 0 ? try reader.readName() : nil
+        range = from..<to
+        removesSeries = flags & 2 != 0
+        version = ChangeVersion(clock: clock, origin: origin)
+    }
+}
+
+/// A series' priority order as the change log keeps it (`0x04 ‖ position`) and a change
+/// set carries it: the later version wins. Layout: the clock (8 bytes little-endian), the
+/// origin (16), the series' name, the number of sources (2 bytes little-endian) and their
+/// names (``ByteWriter/appendName(_:)``).
+struct PriorityChange: Equatable, Sendable {
+    var series: String
+    /// The sources, highest first (NFC; empty for the default source).
+    var order: [String]
+    var version: ChangeVersion
+
+    func encode(into writer: inout ByteWriter) {
+        writer.appendLittleEndian(version.clock)
+        writer.append(contentsOf: version.origin.bytes)
+        writer.appendName(series)
+        writer.appendLittleEndian(UInt16(clamping: order.count))
+        for source in order.prefix(Int(UInt16.max)) { writer.appendName(source) }
+    }
+
+    init(series: String, order: [String], version: ChangeVersion) {
+        self.series = series
+        self.order = order
+        self.version = version
+    }
+
+    init(from reader: inout ByteReader) throws(ByteReader.Truncated) {
+        let clock = try reader.readLittleEndian(UInt64.self)
+        let origin = try reader.readStoreID()
+        series = try reader.readName()
+        let count = Int(try reader.readLittleEndian(UInt16.self))
+        guard count * 2 <= reader.remaining else { throw ByteReader.Truncated() }
+        order = []
+        for _ in 0..<count { order.append(try reader.readName()) }
+        version = ChangeVersion(clock: clock, origin: origin)
+    }
+}
+
+/// The host's anchors kept beside the samples (`0x05`): each name with its bytes. Layout:
+/// varints: the number of anchors, then per anchor its name (``ByteWriter/appendName(_:)``),
+/// its length (varint) and its bytes.
+struct ExternalAnchors: Equatable, Sendable {
+    var values: [String: [UInt8]] = [:]
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 64)
+        writer.appendVarint(UInt64(values.count))
+        for name in values.keys.sorted() {
+            writer.appendName(name)
+            writer.appendVarint(UInt64(values[name]?.count ?? 0))
+            writer.append(contentsOf: values[name] ?? [])
+        }
+        return writer.bytes
+    }
+
+    init() {}
+
+    /// The anchors in `bytes`, or `nil` when they are not a record of them.
+    init?(bytes: UnsafeRawBufferPointer) {
+        var reader = ByteReader(bytes)
+        do {
+            let count = try reader.readVarint()
+            guard count <= UInt64(bytes.count) else { return nil }
+            for _ in 0..<count {
+                let name = try reader.readName()
+                let length = try reader.readVarint()
+                guard length <= UInt64(reader.remaining) else { return nil }
+                values[name] = Array(bytes[reader.offset..<reader.offset + Int(length)])
+                try reader.skip(Int(length))
+            }
+        } catch {
+            return nil
+        }
+        guard reader.remaining == 0 else { return nil }
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import LMDB
+
+/// Applies another store's change set in one write transaction, by the conflict rule of
+/// ``ChangeVersion``: of two writes of one sample identity (series, source, start, end) the
+/// later version wins (equal versions, which only samples no change log remembers share, by
+/// the larger value bits); a deletion removes the samples it covers written at an older
+/// version and refuses older writes of them that arrive later; of two priority orders of a
+/// series the later wins. Every decision depends on versions alone, so stores that apply the
+/// same change sets in any order hold the same samples, sources and orders.
+extension StoreEngine {
+    /// Applies `changes` and stores `externalAnchors` (name → bytes) in the same transaction.
+    func apply(_ changes: ChangeSet, externalAnchors: [String: [UInt8]] = [:]) throws
+        -> ApplySummary
+    {
+        try ChangeSetValidation.check(changes)
+        return try write { txn, zlib in
+            var log = try changeRecorder(zlib: zlib, in: txn)
+            guard let sync = storage.sync else {
+                throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
+            }
+            var summary = ApplySummary()
+            var context = ApplyContext(sync: sync, zlib: zlib)
+            context.tombstones = try sync.deletions(after: 0, in: txn).map(\.deletion)
+            if let newest = changes.newestVersion { log.observe(newest) }
+            let rows = RowWrites(storage: storage)
+            var removedToday: [RemovedToday] = []
+            var declared: [String: ChangeSet.Declaration] = [:]
+            for declaration in changes.declarations { declared[declaration.series] = declaration }
+
+            // Priority orders.
+            let recorded = Dictionary(
+                try sync.priorities(after: 0, in: txn).map { ($0.change.series, $0.change) }
+            ) { $1 }
+            for change in changes.priorities {
+                guard let record = try series(change.series, declared, in: txn) else { continue }
+                let current = PriorityChange(
+                    series: record.name,
+                    order: try storage.sources?.priority(of: record.id, in: txn) ?? [],
+                    version: recorded[record.name]?.version ?? .unrecorded)
+                guard Self.wins(change, over: current) else { continue }
+                try setPriority(change.order, of: record, zlib: zlib, in: txn)
+                log.notePriority(change)
+                summary.priorityOrders += 1
+            }
+
+            // Deletions.
+            for deletion in changes.deletions where !context.tombstones.contains(deletion) {
+                context.tombstones.append(deletion)
+                log.noteDeletion(deletion)
+                summary.deletions += 1
+                guard let record = try storage.seriesRecord(named: deletion.series, in: txn)
+                else { continue }
+                var remaining = 0
+                for stream in try storage.streams(of: record, in: txn) {
+                    let samples = try storage.samples(
+                        of: stream.record, from: deletion.range.lowerBound,
+                        to: deletion.range.upperBound, in: txn, zlib: zlib)
+                    guard deletion.source == nil || deletion.source == stream.name else {
+                        remaining += samples.count
+                        continue
+                    }
+                    var survivors: [Sample] = []
+                    for sample in samples
+                    where try context.version(of: sample, stream: stream.record.id, in: txn)
+                        > deletion.version
+                    {
+                        survivors.append(sample)
+                    }
+                    remaining += survivors.count
+                    guard survivors.count < samples.count else { continue }
+                    var writer = SeriesWriter(
+                        storage: storage, record: stream.record, zlib: zlib, rows: rows,
+                        mergedSeries: record.hasSources ? record : nil)
+                    summary.samplesRemoved += try writer.delete(
+                        from: deletion.range.lowerBound, to: deletion.range.upperBound, in: txn)
+                    if !survivors.isEmpty {
+                        summary.samplesRemoved -= survivors.count
+                        _ = try writer.upsert(
+                            try SampleBatch(series: record.name, samples: survivors), in: txn)
+                    }
+                    removedToday += try changed(record, try writer.finish(in: txn), in: txn)
+                }
+                if deletion.removesSeries, remaining == 0 {
+                    try forgetVersions(of: record, in: txn)
+                    try storage.removeSeries(record, in: txn)
+                    _ = try caches.removeAll(of: record.name, in: txn)
+                    removedToday.removeAll { $0.parsed.subject == record.name }
+                    try storage.countChange(of: record, in: txn)
+                }
+            }
+
+            // Samples.
+            for written in changes.written {
+                guard var record = try series(written.series, declared, in: txn) else {
+                    throw StoreError.damagedChangeSet(
+                        reason: "series \(written.series) is written but not declared")
+                }
+                let stream =
+                    try storage.streams(of: record, in: txn).first { $0.name == written.source }?
+                    .record
+                let local =
+                    try stream.map {
+                        try storage.samples(
+                            of: $0, from: written.samples.first?.startMilliseconds ?? 0,
+                            to: (written.samples.last?.startMilliseconds ?? 0) + 1, in: txn,
+                            zlib: zlib)
+                    } ?? []
+                var accepted: [Sample] = []
+                var versions: [ChangeVersion] = []
+                var index = 0
+                for (sample, version) in zip(written.samples, written.versions) {
+                    while index < local.count
+                        && (local[index].startMilliseconds, local[index].endMilliseconds)
+                            < (sample.startMilliseconds, sample.endMilliseconds)
+                    {
+                        index += 1
+                    }
+                    let present =
+                        index < local.count
+                        && local[index].startMilliseconds == sample.startMilliseconds
+                        && local[index].endMilliseconds == sample.endMilliseconds
+                    let localVersion = try stream.flatMap {
+                        try context.recordedVersion(of: sample, stream: $0.id, in: txn)
+                    }
+                    if context.newestTombstone(
+                        series: record.name, source: written.source, start: sample.startMilliseconds
+                    ).map({ $0 >= version }) == true {
+                        summary.samplesIgnored += 1
+                        continue
+                    }
+                    if present || localVersion != nil {
+                        let mine = localVersion ?? .unrecorded
+                        let bits = present ? local[index].value.bitPattern : 0
+                        guard (version, sample.value.bitPattern) > (mine, bits) else {
+                            summary.samplesIgnored += 1
+                            continue
+                        }
+                    }
+                    accepted.append(sample)
+                    versions.append(version)
+                }
+                guard !accepted.isEmpty else { continue }
+                let batch = try SampleBatch(series: record.name, samples: accepted)
+                var writer = try writer(
+                    for: written.source, of: &record, longest: batch.maximumDuration, zlib: zlib,
+                    rows: rows, in: txn)
+                _ = try writer.upsert(batch, in: txn)
+                log.noteWritten(accepted, stream: writer.record.id, versions: versions)
+                context.forget(stream: writer.record.id)
+                summary.samplesWritten += accepted.count
+                removedToday += try changed(record, try writer.finish(in: txn), in: txn)
+            }
+            try rows.flush(in: txn)
+            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
+            try storeExternalAnchors(externalAnchors, in: txn)
+            try commit(log, in: txn)
+            return summary
+        }
+    }
+
+    /// The record of `name`, created from its declaration in the change set when this store
+    /// has no such series; `nil` when it has none and the set declares none.
+    ///
+    /// - Throws: ``StoreError/unitMismatch(series:stored:given:)`` or
+    ///   ``StoreError/kindMismatch(series:stored:given:)`` when the declaration differs.
+    private func series(
+        _ name: String, _ declared: [String: ChangeSet.Declaration],
+        in txn: borrowing WriteTransaction
+    ) throws -> SeriesRecord? {
+        let declaration = declared[name]
+        if let record = try storage.seriesRecord(named: name, in: txn) {
+            if let declaration, declaration.unit != record.unit {
+                throw StoreError.unitMismatch(
+                    series: name, stored: record.unit, given: declaration.unit)
+            }
+            if let declaration, declaration.kind != record.kind {
+                throw StoreError.kindMismatch(
+                    series: name, stored: record.kind, given: declaration.kind)
+            }
+            return record
+        }
+        guard let declaration else { return nil }
+        return try storage.createSeries(
+            named: name, unit: declaration.unit, kind: declaration.kind, createdAt: clock(),
+            in: txn)
+    }
+
+    /// Whether `incoming` replaces `current`: a later version, or (both unrecorded) the
+    /// larger order.
+    private static func wins(_ incoming: PriorityChange, over current: PriorityChange) -> Bool {
+        if incoming.version != current.version { return incoming.version > current.version }
+        return incoming.order.lexicographicallyPrecedes(current.order) == false
+            && incoming.order != current.order
+    }
+}
+
+/// The versions an apply compares with, read once per (stream, day).
+private struct ApplyContext {
+    let sync: SyncTable
+    let zlib: ZlibCodec
+    var tombstones: [SampleDeletion] = []
+    private var days: [StreamDay: DayVersions] = [:]
+
+    init(sync: SyncTable, zlib: ZlibCodec) {
+        self.sync = sync
+        self.zlib = zlib
+    }
+
+    /// The version recorded for `sample` of `stream`, if any.
+    mutating func recordedVersion<T: ReadableTransaction & ~Copyable>(
+        of sample: Sample, stream: UInt32, in txn: borrowing T
+    ) throws -> ChangeVersion? {
+        let key = StreamDay(
+            stream: stream, day: sample.startMilliseconds.floorDivided(by: TimeGrid.day))
+        if days[key] == nil { days[key] = try sync.dayVersions(key, zlib: zlib, in: txn) }
+        return days[key]?.version(start: sample.startMilliseconds, end: sample.endMilliseconds)
+    }
+
+    /// The version of a stored `sample` of `stream`: recorded, or unrecorded.
+    mutating func version<T: ReadableTransaction & ~Copyable>(
+        of sample: Sample, stream: UInt32, in txn: borrowing T
+    ) throws -> ChangeVersion {
+        try recordedVersion(of: sample, stream: stream, in: txn) ?? .unrecorded
+    }
+
+    /// Drops what was read of `stream` (a write changed it).
+    mutating func forget(stream: UInt32) {
+        days = days.filter { $0.key.stream != stream }
+    }
+
+    /// The newest deletion covering a sample of `source` of `series` starting at `start`.
+    func newestTombstone(series: String, source: String, start: Int64) -> ChangeVersion? {
+        tombstones.lazy.filter { $0.series == series && $0.covers(source: source, start: start) }
+            .map(\.version).max()
+    }
+}

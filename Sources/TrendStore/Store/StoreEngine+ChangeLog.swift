@@ -1,0 +1,46 @@
+import Foundation
+import LMDB
+
+/// The change log's part in every write transaction (``ChangeRecorder``) and the host's
+/// external anchors kept beside it.
+extension StoreEngine {
+    /// A recorder for the write transaction `txn`.
+    func changeRecorder(zlib: ZlibCodec, in txn: borrowing WriteTransaction) throws
+        -> ChangeRecorder
+    {
+        try ChangeRecorder(
+            table: storage.sync, zlib: zlib, now: clock().millisecondsSince1970, in: txn)
+    }
+
+    /// Writes what `recorder` recorded, in `txn`.
+    func commit(_ recorder: consuming ChangeRecorder, in txn: borrowing WriteTransaction) throws {
+        try recorder.commit(
+            retentionMilliseconds: Int64(changeRetentionDays) * TimeGrid.day, in: txn)
+    }
+
+    /// Forgets the versions of every sample of `record`'s sources (the series is going).
+    func forgetVersions(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
+        guard let sync = storage.sync else { return }
+        for stream in try storage.streams(of: record, in: txn) {
+            try sync.removeVersions(ofStream: stream.record.id, in: txn)
+        }
+    }
+
+    /// Stores `anchors` (name → bytes; empty bytes remove the name) beside the others.
+    func storeExternalAnchors(_ anchors: [String: [UInt8]], in txn: borrowing WriteTransaction)
+        throws
+    {
+        guard !anchors.isEmpty else { return }
+        guard let sync = storage.sync else {
+            throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
+        }
+        var stored = try sync.externalAnchors(in: txn)
+        for (name, value) in anchors { stored.values[name] = value.isEmpty ? nil : value }
+        try sync.putExternalAnchors(stored, in: txn)
+    }
+
+    /// The bytes stored under `name` by a write, or `nil`.
+    func externalAnchor(named name: String) throws -> [UInt8]? {
+        try read { txn in try storage.sync?.externalAnchors(in: txn).values[name] }
+    }
+}

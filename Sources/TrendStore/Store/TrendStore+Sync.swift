@@ -1,0 +1,91 @@
+import Foundation
+
+extension TrendStore {
+    /// What the store committed after `anchor`: every sample written (inserted or
+    /// replaced) with its version, every deletion and priority order, and the declarations
+    /// of the series they name; with `nil`, everything the store holds and remembers.
+    ///
+    /// Keep the set's ``ChangeSet/anchor`` and ask with it next time. The cost grows with
+    /// what changed after the anchor, not with the store. Samples written before the store
+    /// kept a change log (format 5) come only from `nil`.
+    ///
+    /// ```swift
+    /// let changes = try await phone.changes(since: anchor)
+    /// try await tablet.apply(changes)
+    /// anchor = changes.anchor
+    /// ```
+    ///
+    /// - Throws: ``StoreError/foreignAnchor(store:)`` for another store's anchor,
+    ///   ``StoreError/anchorExpired(retentionDays:)`` for one older than the change retention
+    ///   (``StoreOptions/changeRetentionDays``): ask from `nil` then.
+    public nonisolated func changes(since anchor: ChangeAnchor?) throws -> ChangeSet {
+        try engine.changes(since: anchor)
+    }
+
+    /// Applies another store's change set in one transaction, by the conflict rule (the
+    /// later version of a sample, deletion or priority order wins; <doc:Syncing>): applying
+    /// it again changes nothing, and stores that exchange change sets in any order converge.
+    ///
+    /// - Returns: What it changed.
+    /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for a set that is not valid (nothing
+    ///   is applied), ``StoreError/unitMismatch(series:stored:given:)`` or
+    ///   ``StoreError/kindMismatch(series:stored:given:)`` when a series it declares exists
+    ///   here otherwise.
+    @discardableResult
+    public func apply(_ changes: ChangeSet) throws -> ApplySummary {
+        try engine.apply(changes)
+    }
+
+    /// Applies a change set and stores `anchor` under `name` in the same transaction: a
+    /// store that pulls another's changes keeps there the anchor to ask with next time, so a
+    /// kill between the two can neither skip nor repeat a change set.
+    @discardableResult
+    public func apply(_ changes: ChangeSet, externalAnchor anchor: Data, named name: String)
+        throws -> ApplySummary
+    {
+        try engine.apply(
+            changes, externalAnchors: [try Self.checkedAnchorName(name): Array(anchor)])
+    }
+
+    /// The anchor of the store's newest commit: changes after it are what a store that has
+    /// everything until now lacks (a new device that copied this store's data another way).
+    public nonisolated func changeAnchor() throws -> ChangeAnchor {
+        try engine.changeAnchor()
+    }
+
+    /// Writes samples to several series and stores `anchor` under `name` in the same
+    /// transaction: both land, or neither. A mirror of HealthKit keeps the archived
+    /// `HKQueryAnchor` of the query that produced the samples here, so a kill between the
+    /// two can neither lose nor repeat them; read it back with ``externalAnchor(named:)``.
+    ///
+    /// - Parameters:
+    ///   - parts: The samples, per series (none: the anchor alone).
+    ///   - anchor: At most 1 MiB; empty bytes remove the name.
+    ///   - name: 1 to 255 UTF-8 bytes.
+    /// - Throws: What ``write(_:)`` throws; ``StoreError/invalidArgument(_:reason:)`` for a
+    ///   name or an anchor out of bounds.
+    @discardableResult
+    public func write(_ parts: [SeriesSamples], externalAnchor anchor: Data, named name: String)
+        throws -> [String: WriteSummary]
+    {
+        guard anchor.count <= 1 << 20 else {
+            throw StoreError.invalidArgument(.externalAnchor, reason: "at most 1 MiB")
+        }
+        return try engine.write(
+            parts, externalAnchors: [try Self.checkedAnchorName(name): Array(anchor)])
+    }
+
+    /// The anchor a write stored under `name` (``write(_:externalAnchor:named:)``), or `nil`.
+    public nonisolated func externalAnchor(named name: String) throws -> Data? {
+        try engine.externalAnchor(named: name).map { Data($0) }
+    }
+
+    /// `name` when it is a valid anchor name.
+    private static func checkedAnchorName(_ name: String) throws -> String {
+        guard !name.isEmpty, name.utf8.count <= 255 else {
+            throw StoreError.invalidArgument(
+                .externalAnchor, reason: "a name of 1 to 255 UTF-8 bytes")
+        }
+        return name
+    }
+}
