@@ -17,6 +17,8 @@
 //                                          the external anchor "mirror" names, each batch b
 //                                          (SIZE minute samples of value b) written with
 //                                          anchor b in one commit
+//   apply FILE                             applies the change set in FILE, a block (8,192
+//                                          samples) a transaction
 //   quit
 import Foundation
 import TrendStore
@@ -105,6 +107,10 @@ while let line = readLine() {
                     externalAnchor: Data(String(batch).utf8), named: "mirror")
             }
             answer("ok")
+        case "apply" where words.count == 2:
+            let changes = try ChangeSet(encoded: Data(contentsOf: URL(fileURLWithPath: words[1])))
+            let summary = try await store.apply(changes, samplesPerBatch: 1)
+            answer("ok \(summary.samplesWritten)")
         case "quit":
             exit(0)
         default:

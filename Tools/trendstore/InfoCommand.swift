@@ -70,7 +70,8 @@ struct InfoCommand: AsyncParsableCommand {
         print(
             "pages     samples \(Format.bytes(info.footprint.sampleBytes)), rollups "
                 + "\(Format.bytes(info.footprint.rollupBytes)), cached aggregates "
-                + "\(Format.bytes(info.footprint.cacheBytes)); the rest is free or LMDB's own")
+                + "\(Format.bytes(info.footprint.cacheBytes)), change log "
+                + "\(Format.bytes(info.footprint.changeLogBytes)); the rest is free or LMDB's own")
         let rows = info.series.map { item in
             [
                 item.name, item.unit, String(item.sampleCount),

@@ -9,12 +9,46 @@ import LMDB
 /// series the later wins. Every decision depends on versions alone, so stores that apply the
 /// same change sets in any order hold the same samples, sources and orders.
 extension StoreEngine {
-    /// Applies `changes` and stores `externalAnchors` (name → bytes) in the same transaction.
-    func apply(_ changes: ChangeSet, externalAnchors: [String: [UInt8]] = [:]) throws
+    /// The most samples one transaction of an apply writes: a larger change set is applied
+    /// in parts of about this many, each its own transaction.
+    static let samplesPerApplyBatch = 262_144
+
+    /// Applies `changes` and stores `externalAnchors` (name → bytes) with its last part.
+    ///
+    /// A set of more than ``samplesPerApplyBatch`` samples is applied in parts
+    /// (``ChangeSet/parts(maximumBytes:maximumRecords:)``), each its own transaction: parts
+    /// apply in any order, and applying one again changes nothing, so a killed apply is
+    /// resumed by applying the whole set again, and the anchors stored with the last part
+    /// say that it was all applied.
+    func apply(
+        _ changes: ChangeSet, externalAnchors: [String: [UInt8]] = [:],
+        samplesPerBatch: Int = samplesPerApplyBatch
+    ) throws -> ApplySummary {
+        try ChangeSetValidation.check(changes)
+        guard changes.sampleCount > samplesPerBatch else {
+            return try applyPart(changes, externalAnchors: externalAnchors)
+        }
+        let parts = try changes.parts(
+            maximumBytes: .max,
+            maximumRecords: max(1, samplesPerBatch / ChangeSetCodec.samplesPerBlock))
+        var summary = ApplySummary()
+        for (index, part) in parts.enumerated() {
+            let done = try applyPart(
+                part, externalAnchors: index == parts.count - 1 ? externalAnchors : [:])
+            summary.samplesWritten += done.samplesWritten
+            summary.samplesIgnored += done.samplesIgnored
+            summary.samplesRemoved += done.samplesRemoved
+            summary.deletions += done.deletions
+            summary.priorityOrders += done.priorityOrders
+        }
+        return summary
+    }
+
+    /// Applies `changes` (checked) in one transaction with `externalAnchors`.
+    private func applyPart(_ changes: ChangeSet, externalAnchors: [String: [UInt8]]) throws
         -> ApplySummary
     {
-        try ChangeSetValidation.check(changes)
-        return try write { txn, zlib in
+        try write { txn, zlib in
             var log = try changeRecorder(zlib: zlib, in: txn)
             guard let sync = storage.sync else {
                 throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
@@ -106,6 +140,10 @@ extension StoreEngine {
                             to: (written.samples.last?.startMilliseconds ?? 0) + 1, in: txn,
                             zlib: zlib)
                     } ?? []
+                let tombstones = context.tombstones(
+                    of: record.name, source: written.source,
+                    starts: (written.samples.first?.startMilliseconds ?? 0)...(written.samples.last?
+                        .startMilliseconds ?? 0))
                 var accepted: [Sample] = []
                 var versions: [ChangeVersion] = []
                 var index = 0
@@ -123,9 +161,9 @@ extension StoreEngine {
                     let localVersion = try stream.flatMap {
                         try context.recordedVersion(of: sample, stream: $0.id, in: txn)
                     }
-                    if context.newestTombstone(
-                        series: record.name, source: written.source, start: sample.startMilliseconds
-                    ).map({ $0 >= version }) == true {
+                    if let newest = Self.newest(of: tombstones, covering: sample.startMilliseconds),
+                        newest >= version
+                    {
                         summary.samplesIgnored += 1
                         continue
                     }
@@ -186,6 +224,13 @@ extension StoreEngine {
             in: txn)
     }
 
+    /// The version of the newest of `tombstones` (newest first) whose range holds `start`.
+    private static func newest(of tombstones: [SampleDeletion], covering start: Int64)
+        -> ChangeVersion?
+    {
+        tombstones.first { $0.range.contains(start) }?.version
+    }
+
     /// Whether `incoming` replaces `current`: a later version, or (both unrecorded) the
     /// larger order.
     private static func wins(_ incoming: PriorityChange, over current: PriorityChange) -> Bool {
@@ -229,9 +274,25 @@ private struct ApplyContext {
         days = days.filter { $0.key.stream != stream }
     }
 
-    /// The newest deletion covering a sample of `source` of `series` starting at `start`.
-    func newestTombstone(series: String, source: String, start: Int64) -> ChangeVersion? {
-        tombstones.lazy.filter { $0.series == series && $0.covers(source: source, start: start) }
-            .map(\.version).max()
+    /// The deletions that may cover a sample of `source` of `series` starting in `starts`,
+    /// newest first, without those a newer one among them covers wholly (a daily prune
+    /// leaves one): what each sample of a written group is compared with.
+    func tombstones(of series: String, source: String, starts: ClosedRange<Int64>)
+        -> [SampleDeletion]
+    {
+        let relevant = tombstones.filter {
+            $0.series == series && ($0.source == nil || $0.source == source)
+                && $0.range.lowerBound <= starts.upperBound
+                && $0.range.upperBound > starts.lowerBound
+        }.sorted { $0.version > $1.version }
+        var kept: [SampleDeletion] = []
+        for deletion in relevant
+        where !kept.contains(where: {
+            $0.range.lowerBound <= deletion.range.lowerBound
+                && $0.range.upperBound >= deletion.range.upperBound
+        }) {
+            kept.append(deletion)
+        }
+        return kept
     }
 }

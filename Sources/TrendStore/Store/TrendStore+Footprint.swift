@@ -8,6 +8,9 @@ public struct StorageFootprint: Sendable, Equatable, Codable {
     public var rollupBytes: Int
     /// Pages holding cached aggregates.
     public var cacheBytes: Int
+    /// Pages holding the change log: the versions of the samples written, the commits,
+    /// deletions and priority orders a change feed gives, and external anchors.
+    public var changeLogBytes: Int = 0
 }
 
 extension TrendStore {
@@ -19,10 +22,11 @@ extension TrendStore {
                 try tables.blocks.byteCount(in: txn),
                 try tables.days.byteCount(in: txn) + tables.hours.byteCount(in: txn),
                 try tables.payloads.byteCount(in: txn),
+                try tables.sync?.byteCount(in: txn) ?? 0,
             ]
         }
         return StorageFootprint(
             fileBytes: engine.fileSize(), sampleBytes: bytes[0], rollupBytes: bytes[1],
-            cacheBytes: bytes[2])
+            cacheBytes: bytes[2], changeLogBytes: bytes[3])
     }
 }

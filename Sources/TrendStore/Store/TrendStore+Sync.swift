@@ -36,6 +36,13 @@ extension TrendStore {
         try engine.apply(changes)
     }
 
+    /// Applies a change set in batches of about `samplesPerBatch` samples (blocks of 8,192
+    /// at least), for tests that kill an apply between batches.
+    @discardableResult
+    package func apply(_ changes: ChangeSet, samplesPerBatch: Int) throws -> ApplySummary {
+        try engine.apply(changes, samplesPerBatch: samplesPerBatch)
+    }
+
     /// Applies a change set and stores `anchor` under `name` in the same transaction: a
     /// store that pulls another's changes keeps there the anchor to ask with next time, so a
     /// kill between the two can neither skip nor repeat a change set.

@@ -34,12 +34,12 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
 
     /// What to measure.
     enum Suite: String, ExpressibleByArgument, CaseIterable {
-        case queries, writes, sizes, statistics, ingest, encryption, series, sources
+        case queries, writes, sizes, statistics, ingest, encryption, series, sources, sync
     }
 
     @Option(
         help:
-            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite, then the --profile's own samples committed one by one as they arrive; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series; sources: a watch's minutes and a phone's 5-15-minute samples in one series beside the watch alone (queries, bytes, ingest beside DuckDB, one-sample commits, a priority change)."
+            "queries: ingest and queries on the dataset beside SQLite and DuckDB; writes: single-sample write transactions beside SQLite, then the --profile's own samples committed one by one as they arrive; sizes: bytes per sample per value profile, then per data profile (every one, at --size) beside pcodec; statistics: interval statistics of heart rate and energy beside SQLite; ingest: the trendstore tool importing a 4-decimal CSV beside DuckDB loading it into a file, the reader alone, an Apple Health export (needs the release trendstore built beside this tool); encryption: an encrypted store beside a plain one of the same dataset; series: verify and info on stores of 25,000 to 100,000 one-sample series; sources: a watch's minutes and a phone's 5-15-minute samples in one series beside the watch alone (queries, bytes, ingest beside DuckDB, one-sample commits, a priority change); sync: the change feed from no anchor, its bytes per sample beside the store's, apply into an empty store, and changes(since:) after one new sample."
     )
     var suite: Suite = .queries
 
@@ -135,8 +135,9 @@ struct TrendStoreBenchmarks: AsyncParsableCommand {
                     directory: directory, days: size.days, endDate: Self.endDate, zone: zone,
                     iterations: iterations, only: only))
             return
-        case .sources:
-            return print(try await sourcesReport(in: directory))
+        case .sources, .sync:
+            return print(
+                try await suite == .sync ? syncReport(in: directory) : sourcesReport(in: directory))
         case .statistics:
             try await StatisticsBenchmark.run(
                 directory: directory, days: size.days, endDate: Self.endDate, zone: zone,

@@ -15,11 +15,6 @@ struct SampleDeletion: Equatable, Sendable {
     var removesSeries: Bool
     var version: ChangeVersion
 
-    /// Whether the deletion covers a sample of `source` starting at `start`.
-    func covers(source other: String, start: Int64) -> Bool {
-        (source == nil || source == other) && range.contains(start)
-    }
-
     func encode(into writer: inout ByteWriter) {
         writer.append((source == nil ? 0 : 1) | (removesSeries ? 2 : 0))
         writer.appendLittleEndian(version.clock)

@@ -191,6 +191,11 @@ struct SyncTable: Sendable {
         try table.put(anchors.encoded(), forKey: [Kind.externalAnchors.rawValue], in: txn)
     }
 
+    /// The bytes of the pages holding the database.
+    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
+        try table.byteCount(in: txn)
+    }
+
     /// The stored values that do not open (none in a plain store).
     func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> [SealedValueDamage]
