@@ -178,4 +178,41 @@ struct ChangeFeedTests {
             #expect(try store.externalAnchor(named: "healthkit.energy") == nil)
         }
     }
+
+    @Test(
+        "a hundred one-sample commits into one day: the feed after any of them is exact, the day keeps at most 32 records beside its versions"
+    )
+    func manySmallCommits() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.write(Self.minutes(0..<1_000), to: "energy", unit: "kcal")
+            var anchors: [ChangeAnchor] = []
+            for minute in Int64(1_000)..<1_100 {
+                anchors.append(try store.changes(since: nil).anchor)
+                try await store.write(
+                    Self.minutes(minute..<(minute + 1)), to: "energy", unit: "kcal")
+            }
+            for (index, anchor) in anchors.enumerated() where index % 7 == 0 {
+                let changes = try store.changes(since: anchor)
+                #expect(
+                    changes.written.first?.samples == Self.minutes(Int64(1_000 + index)..<1_100))
+            }
+            // Two parts naming one sample twice: one version, the last value.
+            try await store.write([
+                SeriesSamples(
+                    series: "energy", unit: "kcal", samples: Self.minutes(5..<6, value: 2)),
+                SeriesSamples(
+                    series: "energy", unit: "kcal", samples: Self.minutes(5..<6, value: 3)),
+            ])
+            let other = try TemporaryStore()
+            try await other.store.apply(try store.changes(since: nil))
+            #expect(
+                try other.store.samples(of: "energy", from: .distantPast, to: .distantFuture)
+                    == store.samples(of: "energy", from: .distantPast, to: .distantFuture))
+            let table = try #require(store.engine.storage.sync)
+            let deltas = try store.engine.read { txn in
+                try table.table.keys(prefix: [SyncTable.Kind.versionDelta.rawValue], in: txn).count
+            }
+            #expect(deltas <= SyncTable.maximumDeltas)
+        }
+    }
 }

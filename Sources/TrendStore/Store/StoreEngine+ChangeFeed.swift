@@ -45,12 +45,12 @@ extension StoreEngine {
                 }
                 for key in touched.sorted() {
                     guard let stream = streams[key.stream] else { continue }
-                    let entries = try sync.dayVersions(key, zlib: zlib, in: txn).entries(
-                        after: after)
-                    guard !entries.isEmpty else { continue }
+                    let entries = try sync.dayVersions(key, zlib: zlib, after: after, in: txn)
+                        .entries(after: after)
+                    guard let first = entries.first, let last = entries.last else { continue }
                     let samples = try storage.samples(
-                        of: stream.record, from: key.day * TimeGrid.day,
-                        to: (key.day + 1) * TimeGrid.day, in: txn, zlib: zlib)
+                        of: stream.record, from: first.start, to: last.start + 1, in: txn,
+                        zlib: zlib)
                     feed.add(entries, present: samples, of: stream)
                 }
             }

@@ -63,23 +63,36 @@ struct ChangeRecorder: ~Copyable {
 
     /// Records that `samples` of stream `stream` were written at `version`.
     mutating func noteWritten(_ samples: [Sample], stream: UInt32, version: ChangeVersion) {
-        for sample in samples { note(sample, stream: stream, version: version) }
+        note(samples, stream: stream) { _ in version }
     }
 
     /// Records that `samples` of stream `stream` were written, `samples[i]` at `versions[i]`.
     mutating func noteWritten(_ samples: [Sample], stream: UInt32, versions: [ChangeVersion]) {
-        for (sample, version) in zip(samples, versions) {
-            note(sample, stream: stream, version: version)
-        }
+        note(samples, stream: stream) { versions[$0] }
     }
 
-    private mutating func note(_ sample: Sample, stream: UInt32, version: ChangeVersion) {
-        let key = StreamDay(
-            stream: stream, day: sample.startMilliseconds.floorDivided(by: TimeGrid.day))
-        days[key, default: []].append(
-            DayVersions.Entry(
-                start: sample.startMilliseconds, end: sample.endMilliseconds, version: version,
-                position: position))
+    /// Records `samples`, each with its version, a run of samples of one day at a time (a
+    /// bulk write's samples come in order, so most share the day of the one before).
+    private mutating func note(
+        _ samples: [Sample], stream: UInt32, version: (Int) -> ChangeVersion
+    ) {
+        var index = 0
+        while index < samples.count {
+            let day = samples[index].startMilliseconds.floorDivided(by: TimeGrid.day)
+            let dayEnd = (day + 1) * TimeGrid.day
+            var run: [DayVersions.Entry] = []
+            while index < samples.count, samples[index].startMilliseconds >= day * TimeGrid.day,
+                samples[index].startMilliseconds < dayEnd
+            {
+                run.append(
+                    DayVersions.Entry(
+                        start: samples[index].startMilliseconds,
+                        end: samples[index].endMilliseconds, version: version(index),
+                        position: position))
+                index += 1
+            }
+            days[StreamDay(stream: stream, day: day), default: []].append(contentsOf: run)
+        }
     }
 
     mutating func noteDeletion(_ deletion: SampleDeletion) { deletions.append(deletion) }
@@ -96,10 +109,19 @@ struct ChangeRecorder: ~Copyable {
     ) throws {
         guard !isEmpty else { return }
         let position = self.position
-        for (key, entries) in days {
-            var versions = try table.dayVersions(key, zlib: zlib, in: txn)
-            versions.record(sorted: entries.sorted { ($0.start, $0.end) < ($1.start, $1.end) })
-            try table.putDayVersions(versions, of: key, zlib: zlib, in: txn)
+        // Planned here; encoded on every core (most of a bulk write's cost here); stored
+        // here, in key order.
+        var writes: [(key: StreamDay, write: SyncTable.VersionWrite)] = []
+        for (key, entries) in days.sorted(by: { $0.key < $1.key }) {
+            let sorted = Self.sortedUnique(entries)
+            writes.append(
+                (key, try table.versionWrite(adding: sorted, to: key, zlib: zlib, in: txn)))
+        }
+        let encoded = try ConcurrentWork.map(writes, minimumShare: 4, state: { ZlibCodec() }) {
+            item, zlib in Result { try item.write.versions.encoded(zlib: zlib) }
+        }
+        for (item, bytes) in zip(writes, encoded) {
+            try table.put(item.write, encoded: try bytes.get(), of: item.key, at: position, in: txn)
         }
         try table.putCommit(
             CommitRecord(time: now, days: days.keys.sorted()), at: position, in: txn)
@@ -124,6 +146,26 @@ struct ChangeRecorder: ~Copyable {
         state.lastPosition = position
         try prune(olderThan: now - retentionMilliseconds, in: txn)
         try table.putState(state, in: txn)
+    }
+
+    /// `entries` sorted by identity, the last noted of each identity kept (two parts of one
+    /// write may name a sample twice).
+    private static func sortedUnique(_ entries: [DayVersions.Entry]) -> [DayVersions.Entry] {
+        if zip(entries, entries.dropFirst()).allSatisfy({ DayVersions.precedes($0, $1) }) {
+            return entries
+        }
+        let order = entries.indices.sorted {
+            (entries[$0].start, entries[$0].end, $0) < (entries[$1].start, entries[$1].end, $1)
+        }
+        var unique: [DayVersions.Entry] = []
+        for index in order {
+            if let last = unique.last, !DayVersions.precedes(last, entries[index]) {
+                unique[unique.count - 1] = entries[index]
+            } else {
+                unique.append(entries[index])
+            }
+        }
+        return unique
     }
 
     /// Forgets up to ``prunedPerCommit`` of the commits made before `horizon` with the

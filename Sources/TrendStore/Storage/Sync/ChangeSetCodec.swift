@@ -51,10 +51,7 @@ enum ChangeSetCodec {
             writer.appendVarint(UInt64(versions.count))
             writer.append(contentsOf: versions)
         }
-        var bytes = writer.bytes
-        let checksum = bytes.withUnsafeBytes { CRC32C.checksum($0) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
-        return bytes
+        return writer.checksummed()
     }
 
     /// The change set in `bytes`.
@@ -167,12 +164,7 @@ enum ChangeSetCodec {
     private static func decodeVersions(_ bytes: [UInt8], count: Int) throws -> [ChangeVersion] {
         try bytes.withUnsafeBytes { raw in
             var reader = ByteReader(raw)
-            let originCount = try reader.readVarint()
-            guard originCount <= UInt64(raw.count / 16) else {
-                throw DeflatedBytes.Damage(description: "too many origins")
-            }
-            var origins: [StoreID] = []
-            for _ in 0..<originCount { origins.append(try reader.readStoreID()) }
+            let origins = try reader.readOrigins()
             var versions: [ChangeVersion] = []
             versions.reserveCapacity(count)
             var clock: UInt64 = 0

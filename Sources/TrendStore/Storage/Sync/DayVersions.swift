@@ -4,11 +4,8 @@
 ///
 /// A write or an applied change set brings the record of each day it touched up to date;
 /// ``TrendStore/changes(since:)`` reads back the identities with a later position, and an
-/// applied change set compares its versions with these. Layout (then deflated,
-/// ``DeflatedBytes``): the number of origins and each origin's 16 bytes; the number of
-/// entries; per entry, in (start, end) order, zig-zag varints of the start's difference from
-/// the previous start, the duration, the clock's difference from the previous clock, the
-/// position's difference from the previous position, then the origin's index as a varint.
+/// applied change set compares its versions with these. Stored in the layouts of
+/// `DayVersions+Layouts.swift`.
 struct DayVersions: Equatable, Sendable {
     /// One remembered sample.
     struct Entry: Equatable, Sendable {
@@ -22,6 +19,9 @@ struct DayVersions: Equatable, Sendable {
     private(set) var entries: [Entry] = []
 
     init() {}
+
+    /// A record of `entries`, sorted by (start, end), identities unique.
+    init(sorted entries: [Entry]) { self.entries = entries }
 
     /// The version recorded for the sample `(start, end)`, if any.
     func version(start: Int64, end: Int64) -> ChangeVersion? {
@@ -64,7 +64,7 @@ struct DayVersions: Equatable, Sendable {
         entries.filter { $0.position > position }
     }
 
-    private static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
+    static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
         (lhs.start, lhs.end) < (rhs.start, rhs.end)
     }
 
@@ -81,76 +81,5 @@ struct DayVersions: Equatable, Sendable {
         }
         let found = low < entries.count && entries[low].start == start && entries[low].end == end
         return (found ? low : nil, low)
-    }
-
-    // MARK: Bytes
-
-    /// The stored bytes.
-    func encoded(zlib: ZlibCodec) throws -> [UInt8] {
-        var origins: [StoreID: Int] = [:]
-        var originList: [StoreID] = []
-        for entry in entries where origins[entry.version.origin] == nil {
-            origins[entry.version.origin] = originList.count
-            originList.append(entry.version.origin)
-        }
-        var writer = ByteWriter(capacity: 16 * originList.count + 8 * entries.count + 8)
-        writer.appendVarint(UInt64(originList.count))
-        for origin in originList { writer.append(contentsOf: origin.bytes) }
-        writer.appendVarint(UInt64(entries.count))
-        var previous = Entry(start: 0, end: 0, version: .unrecorded, position: 0)
-        for entry in entries {
-            writer.appendZigZag(entry.start &- previous.start)
-            writer.appendZigZag(entry.end &- entry.start)
-            writer.appendZigZag(Int64(bitPattern: entry.version.clock &- previous.version.clock))
-            writer.appendZigZag(Int64(bitPattern: entry.position &- previous.position))
-            writer.appendVarint(UInt64(origins[entry.version.origin] ?? 0))
-            previous = entry
-        }
-        return try DeflatedBytes.pack(writer.bytes, zlib: zlib)
-    }
-
-    /// The record in `bytes`.
-    ///
-    /// - Throws: ``DeflatedBytes/Damage`` when they are not one.
-    init(bytes: UnsafeRawBufferPointer, zlib: ZlibCodec) throws(DeflatedBytes.Damage) {
-        let plain = try DeflatedBytes.unpack(bytes, zlib: zlib)
-        guard let entries = plain.withUnsafeBytes({ Self.entries(in: $0) }) else {
-            throw DeflatedBytes.Damage(description: "not a record of sample versions")
-        }
-        self.entries = entries
-    }
-
-    /// The entries the inflated bytes `raw` hold, or `nil` when they are not a record.
-    private static func entries(in raw: UnsafeRawBufferPointer) -> [Entry]? {
-        var reader = ByteReader(raw)
-        guard let originCount = try? reader.readVarint(), originCount <= UInt64(raw.count / 16)
-        else { return nil }
-        var origins: [StoreID] = []
-        for _ in 0..<originCount {
-            guard let origin = try? reader.readStoreID() else { return nil }
-            origins.append(origin)
-        }
-        guard let count = try? reader.readVarint(), count <= UInt64(raw.count) else { return nil }
-        var entries: [Entry] = []
-        entries.reserveCapacity(Int(count))
-        var previous = Entry(start: 0, end: 0, version: .unrecorded, position: 0)
-        for _ in 0..<count {
-            guard let startStep = try? reader.readZigZag(), let duration = try? reader.readZigZag(),
-                let clockStep = try? reader.readZigZag(),
-                let positionStep = try? reader.readZigZag(),
-                let origin = try? reader.readVarint(), origin < UInt64(origins.count)
-            else { return nil }
-            let start = previous.start &+ startStep
-            let entry = Entry(
-                start: start, end: start &+ duration,
-                version: ChangeVersion(
-                    clock: previous.version.clock &+ UInt64(bitPattern: clockStep),
-                    origin: origins[Int(origin)]),
-                position: previous.position &+ UInt64(bitPattern: positionStep))
-            if let last = entries.last, !precedes(last, entry) { return nil }
-            entries.append(entry)
-            previous = entry
-        }
-        return reader.remaining == 0 ? entries : nil
     }
 }

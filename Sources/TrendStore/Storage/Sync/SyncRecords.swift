@@ -104,6 +104,16 @@ extension ByteWriter {
     }
 }
 
+extension ByteWriter {
+    /// The bytes written, followed by their CRC-32C (4 bytes, little-endian).
+    func checksummed() -> [UInt8] {
+        var bytes = self.bytes
+        let checksum = bytes.withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+}
+
 extension ByteReader {
     mutating func readName() throws(Truncated) -> String {
         let length = Int(try readLittleEndian(UInt16.self))
@@ -111,6 +121,15 @@ extension ByteReader {
         bytes.reserveCapacity(length)
         for _ in 0..<length { bytes.append(try readByte()) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A varint count and that many store ids, at most as many as the bytes could hold.
+    mutating func readOrigins() throws(Truncated) -> [StoreID] {
+        let count = try readVarint()
+        guard count <= UInt64(remaining / 16) else { throw Truncated() }
+        var origins: [StoreID] = []
+        for _ in 0..<count { origins.append(try readStoreID()) }
+        return origins
     }
 
     mutating func readStoreID() throws(Truncated) -> StoreID {

@@ -5,16 +5,17 @@ import LMDB
 /// begin with a kind byte: `0x00` the ``SyncState``; `0x01 ‖ position` a ``CommitRecord``;
 /// `0x02 ‖ stream id ‖ day` (big-endian, the day's sign bit flipped) a ``DayVersions``;
 /// `0x03 ‖ position ‖ index` a ``SampleDeletion``; `0x04 ‖ position ‖ index` a
-/// ``PriorityChange``; `0x05` the host's ``ExternalAnchors``. Positions are 8 bytes and
+/// ``PriorityChange``; `0x05` the host's ``ExternalAnchors``; `0x06 ‖ stream id ‖ day ‖
+/// position` the versions one commit added to a day's (`SyncTable+VersionDeltas.swift`). Positions are 8 bytes and
 /// indexes (the record's place among those of its commit) 4, big-endian. Keys hold ids and
 /// positions only, so no name is stored outside a (sealed) value.
 struct SyncTable: Sendable {
-    private let table: RawTable
+    let table: RawTable
     /// The database's name.
     static let name = "sync"
 
-    private enum Kind: UInt8 {
-        case state = 0, commit, dayVersions, deletion, priority, externalAnchors
+    enum Kind: UInt8 {
+        case state = 0, commit, dayVersions, deletion, priority, externalAnchors, versionDelta
     }
 
     /// The underlying database, for tests that inspect or damage stored bytes.
@@ -65,40 +66,6 @@ struct SyncTable: Sendable {
                 throw damaged("commit \(position)", "not a commit record")
             }
             return try body(position, record)
-        }
-    }
-
-    // MARK: Sample versions
-
-    /// The versions of `key`'s samples (empty when none are recorded).
-    func dayVersions<T: ReadableTransaction & ~Copyable>(
-        _ key: StreamDay, zlib: ZlibCodec, in txn: borrowing T
-    ) throws -> DayVersions {
-        let stored = Self.key(key)
-        let versions = try table.withValue(forKey: stored, in: txn) { bytes in
-            Result { () throws(DeflatedBytes.Damage) in try DayVersions(bytes: bytes, zlib: zlib) }
-        }
-        switch versions {
-        case .none: return DayVersions()
-        case .some(.success(let versions)): return versions
-        case .some(.failure(let damage)):
-            throw damaged("stream \(key.stream), day \(key.day)", damage.description)
-        }
-    }
-
-    func putDayVersions(
-        _ versions: DayVersions, of key: StreamDay, zlib: ZlibCodec,
-        in txn: borrowing WriteTransaction
-    ) throws {
-        try table.put(try versions.encoded(zlib: zlib), forKey: Self.key(key), in: txn)
-    }
-
-    /// Removes the versions of every day of `stream`.
-    func removeVersions(ofStream stream: UInt32, in txn: borrowing WriteTransaction) throws {
-        var prefix = [Kind.dayVersions.rawValue]
-        prefix += withUnsafeBytes(of: stream.bigEndian) { Array($0) }
-        for key in try table.keys(prefix: prefix, in: txn) {
-            try table.delete(forKey: key, in: txn)
         }
     }
 
@@ -241,12 +208,12 @@ struct SyncTable: Sendable {
         [kind.rawValue] + withUnsafeBytes(of: position.bigEndian) { Array($0) }
     }
 
-    private static func key(_ day: StreamDay) -> [UInt8] {
-        [Kind.dayVersions.rawValue] + withUnsafeBytes(of: day.stream.bigEndian) { Array($0) }
+    static func key(_ day: StreamDay, kind: Kind = .dayVersions) -> [UInt8] {
+        [kind.rawValue] + withUnsafeBytes(of: day.stream.bigEndian) { Array($0) }
             + withUnsafeBytes(of: (UInt64(bitPattern: day.day) ^ 1 << 63).bigEndian) { Array($0) }
     }
 
-    private func damaged(_ record: String, _ reason: String) -> StoreError {
+    func damaged(_ record: String, _ reason: String) -> StoreError {
         .damagedRecord(table: Self.name, record: record, reason: reason)
     }
 }

@@ -1,0 +1,178 @@
+/// The bytes of a ``DayVersions`` record.
+///
+/// Layout 2, which this code writes: the byte 2; varints: the number of origins, then each
+/// origin's 16 bytes; the number of runs of entries with one version and position, and per
+/// run its length, the zig-zag differences of its clock and its position from the run
+/// before, and its origin's index; then the entries' identities as one sample block
+/// (``BlockCodec``, every value 0), which codes starts and durations as the store's blocks
+/// do (a varint length of the block first); last, the CRC-32C of everything before it (4
+/// bytes, little-endian). Layout 1 (development builds of format 5, read only): a varint length and a
+/// zlib stream of varints (the origins; the number of entries; per entry the zig-zag
+/// differences of its start from the previous start, its duration, its clock and position
+/// from the previous entry's, and its origin's index); its first byte is at least 23, so the
+/// layouts never meet.
+extension DayVersions {
+    /// The stored bytes (layout 2).
+    func encoded(zlib: ZlibCodec) throws -> [UInt8] {
+        var origins: [StoreID: Int] = [:]
+        var originList: [StoreID] = []
+        for entry in entries where origins[entry.version.origin] == nil {
+            origins[entry.version.origin] = originList.count
+            originList.append(entry.version.origin)
+        }
+        var runs: [(length: Int, entry: Entry)] = []
+        for entry in entries {
+            if let last = runs.last, last.entry.version == entry.version,
+                last.entry.position == entry.position
+            {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append((1, entry))
+            }
+        }
+        var writer = ByteWriter(capacity: 16 * originList.count + 6 * runs.count + 16)
+        writer.append(2)
+        writer.appendVarint(UInt64(originList.count))
+        for origin in originList { writer.append(contentsOf: origin.bytes) }
+        writer.appendVarint(UInt64(runs.count))
+        var previous = Entry(start: 0, end: 0, version: .unrecorded, position: 0)
+        for run in runs {
+            writer.appendVarint(UInt64(run.length))
+            writer.appendZigZag(
+                Int64(bitPattern: run.entry.version.clock &- previous.version.clock))
+            writer.appendZigZag(Int64(bitPattern: run.entry.position &- previous.position))
+            writer.appendVarint(UInt64(origins[run.entry.version.origin] ?? 0))
+            previous = run.entry
+        }
+        if !entries.isEmpty {
+            let block = try BlockCodec.encode(
+                entries.map {
+                    Sample(startMilliseconds: $0.start, endMilliseconds: $0.end, value: 0)
+                }[...],
+                zlib: zlib)
+            writer.appendVarint(UInt64(block.count))
+            writer.append(contentsOf: block)
+        }
+        return writer.checksummed()
+    }
+
+    /// The record in `bytes`, of either layout.
+    ///
+    /// - Throws: ``DeflatedBytes/Damage`` when they are not one.
+    init(bytes: UnsafeRawBufferPointer, zlib: ZlibCodec) throws(DeflatedBytes.Damage) {
+        let entries: [Entry]?
+        if bytes.first == 2 {
+            entries = Self.layoutTwoEntries(in: bytes, zlib: zlib)
+        } else {
+            let plain = try DeflatedBytes.unpack(bytes, zlib: zlib)
+            entries = plain.withUnsafeBytes { Self.layoutOneEntries(in: $0) }
+        }
+        guard let entries else {
+            throw DeflatedBytes.Damage(description: "not a record of sample versions")
+        }
+        self.init(sorted: entries)
+    }
+
+    /// The newest position a record of layout 2 holds, read from its runs alone (the
+    /// identities are not decoded); `nil` for layout 1 or bytes that are not a record.
+    static func newestPosition(in raw: UnsafeRawBufferPointer) -> UInt64? {
+        guard raw.first == 2 else { return nil }
+        var reader = ByteReader(raw, offset: 1)
+        guard let originCount = try? reader.readVarint(), originCount <= UInt64(raw.count / 16),
+            (try? reader.skip(Int(originCount) * 16)) != nil,
+            let runCount = try? reader.readVarint(), runCount <= UInt64(raw.count)
+        else { return nil }
+        var position: UInt64 = 0
+        var newest: UInt64 = 0
+        for _ in 0..<runCount {
+            guard (try? reader.skipVarint()) != nil, (try? reader.readZigZag()) != nil,
+                let step = try? reader.readZigZag(), (try? reader.skipVarint()) != nil
+            else { return nil }
+            position &+= UInt64(bitPattern: step)
+            newest = max(newest, position)
+        }
+        return newest
+    }
+
+    private static func layoutTwoEntries(in raw: UnsafeRawBufferPointer, zlib: ZlibCodec)
+        -> [Entry]?
+    {
+        guard let (body, checksum) = raw.splittingTrailingChecksum(),
+            CRC32C.checksum(body) == checksum
+        else { return nil }
+        var reader = ByteReader(body, offset: 1)
+        guard let origins = try? reader.readOrigins() else { return nil }
+        guard let runCount = try? reader.readVarint(), runCount <= UInt64(raw.count) else {
+            return nil
+        }
+        var runs: [(length: Int, version: ChangeVersion, position: UInt64)] = []
+        var clock: UInt64 = 0
+        var position: UInt64 = 0
+        var total = 0
+        for _ in 0..<runCount {
+            guard let length = try? reader.readVarint(), length > 0,
+                length <= UInt64(Int32.max) - UInt64(total),
+                let clockStep = try? reader.readZigZag(),
+                let positionStep = try? reader.readZigZag(),
+                let origin = try? reader.readVarint(), origin < UInt64(origins.count)
+            else { return nil }
+            clock &+= UInt64(bitPattern: clockStep)
+            position &+= UInt64(bitPattern: positionStep)
+            runs.append(
+                (Int(length), ChangeVersion(clock: clock, origin: origins[Int(origin)]), position))
+            total += Int(length)
+        }
+        var identities: [Sample] = []
+        if total > 0 {
+            guard let length = try? reader.readVarint(), length == UInt64(reader.remaining),
+                (try? BlockCodec.decode(
+                    UnsafeRawBufferPointer(rebasing: body[reader.offset...]), zlib: zlib,
+                    appendingTo: &identities)) != nil
+            else { return nil }
+        } else if reader.remaining != 0 {
+            return nil
+        }
+        guard identities.count == total else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity(total)
+        for run in runs {
+            for _ in 0..<run.length {
+                let identity = identities[entries.count]
+                let entry = Entry(
+                    start: identity.startMilliseconds, end: identity.endMilliseconds,
+                    version: run.version, position: run.position)
+                if let last = entries.last, !precedes(last, entry) { return nil }
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    /// The entries of layout 1's inflated bytes `raw`, or `nil` when they are not a record.
+    private static func layoutOneEntries(in raw: UnsafeRawBufferPointer) -> [Entry]? {
+        var reader = ByteReader(raw)
+        guard let origins = try? reader.readOrigins() else { return nil }
+        guard let count = try? reader.readVarint(), count <= UInt64(raw.count) else { return nil }
+        var entries: [Entry] = []
+        entries.reserveCapacity(Int(count))
+        var previous = Entry(start: 0, end: 0, version: .unrecorded, position: 0)
+        for _ in 0..<count {
+            guard let startStep = try? reader.readZigZag(), let duration = try? reader.readZigZag(),
+                let clockStep = try? reader.readZigZag(),
+                let positionStep = try? reader.readZigZag(),
+                let origin = try? reader.readVarint(), origin < UInt64(origins.count)
+            else { return nil }
+            let start = previous.start &+ startStep
+            let entry = Entry(
+                start: start, end: start &+ duration,
+                version: ChangeVersion(
+                    clock: previous.version.clock &+ UInt64(bitPattern: clockStep),
+                    origin: origins[Int(origin)]),
+                position: previous.position &+ UInt64(bitPattern: positionStep))
+            if let last = entries.last, !precedes(last, entry) { return nil }
+            entries.append(entry)
+            previous = entry
+        }
+        return reader.remaining == 0 ? entries : nil
+    }
+}
