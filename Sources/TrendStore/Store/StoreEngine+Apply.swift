@@ -189,10 +189,9 @@ extension StoreEngine {
                 summary.samplesWritten += accepted.count
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
-            try rows.flush(in: txn)
-            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
-            try storeExternalAnchors(externalAnchors, in: txn)
-            try commit(log, in: txn)
+            try finishWrite(
+                log, rows: rows, removedToday: removedToday, externalAnchors: externalAnchors,
+                in: txn)
             return summary
         }
     }

@@ -18,6 +18,18 @@ extension StoreEngine {
             retentionMilliseconds: Int64(changeRetentionDays) * TimeGrid.day, in: txn)
     }
 
+    /// The end of every write transaction that changes samples: the rollup rows flushed, the
+    /// today caches computed again, `externalAnchors` stored, what `log` recorded written.
+    func finishWrite(
+        _ log: consuming ChangeRecorder, rows: RowWrites, removedToday: [RemovedToday],
+        externalAnchors: [String: [UInt8]] = [:], in txn: borrowing WriteTransaction
+    ) throws {
+        try rows.flush(in: txn)
+        try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
+        try storeExternalAnchors(externalAnchors, in: txn)
+        try commit(log, in: txn)
+    }
+
     /// Forgets the versions of every sample of `record`'s sources (the series is going).
     func forgetVersions(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
         guard let sync = storage.sync else { return }

@@ -44,10 +44,9 @@ extension StoreEngine {
                 }
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
-            try rows.flush(in: txn)
-            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
-            try storeExternalAnchors(externalAnchors, in: txn)
-            try commit(log, in: txn)
+            try finishWrite(
+                log, rows: rows, removedToday: removedToday, externalAnchors: externalAnchors,
+                in: txn)
             return summary
         }
     }
@@ -74,9 +73,7 @@ extension StoreEngine {
                 removed += try writer.delete(from: from, to: to, in: txn)
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
-            try rows.flush(in: txn)
-            try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
-            try commit(log, in: txn)
+            try finishWrite(log, rows: rows, removedToday: removedToday, in: txn)
             return removed
         }
     }
