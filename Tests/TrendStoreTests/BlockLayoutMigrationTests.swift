@@ -69,10 +69,11 @@ struct BlockLayoutMigrationTests {
 
         let store = try TrendStore(directory: copy)
         let newBlocks = try Self.blocks(of: store)
-        #expect(try store.formatVersion == 5)
+        #expect(try store.formatVersion == 6)
         #expect(
-            try store.appliedMigrations().suffix(4) == [
+            try store.appliedMigrations().suffix(5) == [
                 "0002-blocks-to-layout-2", "0003-commit-stamps", "0004-sources", "0005-change-log",
+                "0006-batched-row-rebuilds",
             ])
         #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
         // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
@@ -110,7 +111,7 @@ struct BlockLayoutMigrationTests {
             await old.close()
 
             let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 5)
+            #expect(try store.formatVersion == 6)
             #expect(Set(try Self.blocks(of: store).layouts) == [2])
             #expect(try store.encryptionCipher == "AES-256-GCM")
             for (name, samples) in source {
@@ -129,13 +130,13 @@ struct BlockLayoutMigrationTests {
             let store = try TrendStore(directory: directory.url)
             try store.engine.write { txn, _ in
                 try txn.put(
-                    [6, 0, 0, 0], forKey: Array("storage-format".utf8),
+                    [7, 0, 0, 0], forKey: Array("storage-format".utf8),
                     in: store.engine.tables.meta.database)
             }
             await store.close()
         }
         let refusal = StoreError.incompatibleFormat(
-            "storage format 6; this TrendStore reads formats 1 to 5")
+            "storage format 7; this TrendStore reads formats 1 to 6")
         #expect(throws: refusal) { try TrendStore(directory: directory.url) }
         var readOnly = StoreOptions()
         readOnly.readOnly = true
@@ -187,7 +188,7 @@ struct BlockLayoutMigrationTests {
         let store = try TrendStore(directory: copy)
         let blocks = try Self.blocks(of: store)
         #expect(Set(blocks.layouts) == [2] && blocks.layouts.count >= 102)
-        #expect(try store.formatVersion == 5)
+        #expect(try store.formatVersion == 6)
         #expect(try await store.verify().isHealthy)
         for (name, samples) in Self.before {
             #expect(

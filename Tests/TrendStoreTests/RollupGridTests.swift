@@ -71,7 +71,7 @@ struct RollupGridTests {
         try await withTemporaryStore(options: options) { store, directory in
             #expect(store.rollupGrid == expected)
             #expect(store.engine.storage.hourPhase.offset == minutes * TimeGrid.minute)
-            #expect(try store.formatVersion == 5)
+            #expect(try store.formatVersion == 6)
             await store.close()
             // Reopened in another zone, the store keeps the phase it recorded.
             var elsewhere = StoreOptions()
@@ -128,7 +128,7 @@ struct RollupGridTests {
         do {
             let store = try TrendStore(directory: url, options: Self.hourGrid)
             try await store.write(first, to: "energy", unit: "kcal")
-            #expect(try store.formatVersion == 5)
+            #expect(try store.formatVersion == 6)
             #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
             #expect(try Self.contents(of: store, \.hours.database).count >= 1)
         }
@@ -163,10 +163,10 @@ struct RollupGridTests {
         try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
             toFile: csv, atomically: true, encoding: .utf8)
         for (grid, arguments, format) in [
-            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 5),
-            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 5),
-            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 5),
-            ("hour", ["--tz", "Europe/Berlin"], 5),
+            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 6),
+            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 6),
+            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 6),
+            ("hour", ["--tz", "Europe/Berlin"], 6),
         ] {
             let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
             let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)

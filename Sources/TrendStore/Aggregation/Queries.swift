@@ -189,13 +189,14 @@ extension Queries {
 
     /// What a query of `record` reads: the series (its rollups hold the merged figures of
     /// every source), or with `source` that source's stream alone, from its samples (the
-    /// rollups hold no one source's figures) unless it is the series' only source.
+    /// rollups hold no one source's figures) unless it is the series' only source. While a
+    /// priority change rebuilds the series' rows, its merged figures come from its samples.
     ///
     /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for a source the series lacks.
     func reading<T: ReadableTransaction & ~Copyable>(
         _ record: SeriesRecord, source: String?, in txn: borrowing T
     ) throws -> (record: SeriesRecord, usesRollups: Bool) {
-        guard let source else { return (record, true) }
+        guard let source else { return (record, !record.rebuildsRows) }
         let stream = try storage.stream(of: record, named: source, in: txn)
         return record.hasSources ? (stream.record, false) : (record, true)
     }

@@ -72,6 +72,7 @@ enum Migrator {
             identifier: CommitStampMigration.identifier, apply: CommitStampMigration.apply),
         Migration(identifier: SourcesMigration.identifier, apply: SourcesMigration.apply),
         Migration(identifier: ChangeLogMigration.identifier, apply: ChangeLogMigration.apply),
+        Migration(identifier: RowRebuildMigration.identifier, apply: RowRebuildMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

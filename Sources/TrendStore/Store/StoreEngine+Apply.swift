@@ -19,14 +19,18 @@ extension StoreEngine {
     /// (``ChangeSet/parts(maximumBytes:maximumRecords:)``), each its own transaction: parts
     /// apply in any order, and applying one again changes nothing, so a killed apply is
     /// resumed by applying the whole set again, and the anchors stored with the last part
-    /// say that it was all applied.
+    /// say that it was all applied. A priority order that wins is applied as
+    /// ``setSourcePriority(_:of:daysPerBatch:stoppingAfter:)`` does: the rows of its series
+    /// are rebuilt in batches after the parts.
     func apply(
         _ changes: ChangeSet, externalAnchors: [String: [UInt8]] = [:],
         samplesPerBatch: Int = samplesPerApplyBatch
     ) throws -> ApplySummary {
         try ChangeSetValidation.check(changes)
         guard changes.sampleCount > samplesPerBatch else {
-            return try applyPart(changes, externalAnchors: externalAnchors)
+            let summary = try applyPart(changes, externalAnchors: externalAnchors)
+            if summary.priorityOrders > 0 { try finishRowRebuilds() }
+            return summary
         }
         let parts = try changes.parts(
             maximumBytes: .max,
@@ -41,6 +45,7 @@ extension StoreEngine {
             summary.deletions += done.deletions
             summary.priorityOrders += done.priorityOrders
         }
+        if summary.priorityOrders > 0 { try finishRowRebuilds() }
         return summary
     }
 
@@ -73,7 +78,7 @@ extension StoreEngine {
                     order: try storage.sources?.priority(of: record.id, in: txn) ?? [],
                     version: recorded[record.name]?.version ?? .unrecorded)
                 guard Self.wins(change, over: current) else { continue }
-                try setPriority(change.order, of: record, zlib: zlib, in: txn)
+                try setPriority(change.order, of: record, in: txn)
                 log.notePriority(change)
                 summary.priorityOrders += 1
             }

@@ -29,32 +29,45 @@ extension StoreEngine {
             of: try storage.requireSeries(named: name, in: txn), named: source, in: txn)
     }
 
-    /// Sets the priority order of `name`'s sources and rebuilds its rows from the merged
-    /// view under the new order, in one transaction: the order and the figures change
-    /// together. The series' cached aggregates are invalidated and its observers woken.
-    func setSourcePriority(_ order: [String], of name: String) throws {
+    /// Sets the priority order of `name`'s sources, then rebuilds its rows from the merged
+    /// view under the new order, a batch of days per transaction: the order commits first,
+    /// with the series marked as rebuilding, so from then on its figures follow the new
+    /// order (read from its samples until its rows are rebuilt). The series' cached
+    /// aggregates are invalidated and its observers woken with the order's commit.
+    ///
+    /// - Parameters:
+    ///   - daysPerBatch: How many days one transaction rebuilds.
+    ///   - stoppingAfter: Tests: return after this many batches, as a kill between two
+    ///     would leave the store.
+    func setSourcePriority(
+        _ order: [String], of name: String,
+        daysPerBatch: Int = PriorityRebuild.daysPerBatch, stoppingAfter: Int? = nil
+    ) throws {
         let names = try order.map { try SourceName.validated($0) }
         var seen = Set<String>()
         for source in names where !seen.insert(source).inserted {
             throw StoreError.invalidArgument(
                 .source, reason: "source \"\(SourceName.display(source))\" is named twice")
         }
-        try write { txn, zlib in
+        let series = try write { txn, zlib in
             let record = try storage.requireSeries(named: name, in: txn)
             var log = try changeRecorder(zlib: zlib, in: txn)
             log.notePriority(
                 PriorityChange(series: record.name, order: names, version: log.local()))
-            try setPriority(names, of: record, zlib: zlib, in: txn)
+            try setPriority(names, of: record, in: txn)
             try commit(log, in: txn)
+            return record.name
         }
+        try finishRowRebuilds(
+            of: [series], daysPerBatch: daysPerBatch, stoppingAfter: stoppingAfter)
     }
 
-    /// Stores `names` (valid, NFC) as the priority order of `record` and rebuilds its rows
-    /// from the merged view under it, in `txn`; invalidates its cached aggregates and wakes
-    /// its observers.
+    /// Stores `names` (valid, NFC) as the priority order of `record` and marks its rows for
+    /// a rebuild under it (``PriorityRebuild``; ``finishRowRebuilds(of:daysPerBatch:stoppingAfter:)``
+    /// does it after the commit), in `txn`; invalidates its cached aggregates and wakes its
+    /// observers.
     func setPriority(
-        _ names: [String], of record: SeriesRecord, zlib: ZlibCodec,
-        in txn: borrowing WriteTransaction
+        _ names: [String], of record: SeriesRecord, in txn: borrowing WriteTransaction
     ) throws {
         var record = record
         guard let sources = storage.sources else {
@@ -66,23 +79,33 @@ extension StoreEngine {
             record.hasSources = true
             try storage.saveSeriesRecord(record, in: txn)
         }
-        var span = StreamSpan()
-        for stream in try storage.streams(of: record, in: txn) {
-            span.add(try storage.span(of: stream.record, in: txn))
+        guard let touched = try PriorityRebuild(storage: storage).begin(&record, in: txn) else {
+            return
         }
-        guard span.count > 0 else { return }
-        let rows = RowWrites(storage: storage)
-        var own = record
-        own.hasSources = false
-        var writer = SeriesWriter(
-            storage: storage, record: own, zlib: zlib, rows: rows, mergedSeries: record)
-        let firstDay = span.first.floorDivided(by: TimeGrid.day)
-        let lastDay = max(span.first, span.last - 1).floorDivided(by: TimeGrid.day)
-        try writer.rebuildRows(ofDays: firstDay..<(lastDay + 1), in: txn)
-        try rows.flush(in: txn)
-        try caches.invalidate(
-            series: record.name,
-            touching: (firstDay * TimeGrid.day)..<((lastDay + 1) * TimeGrid.day), in: txn)
+        try caches.invalidate(series: record.name, touching: touched, in: txn)
         try storage.countChange(of: record, in: txn)
+    }
+
+    /// Rebuilds the rows of `names` (`nil`: every series with a rebuild under way) a batch
+    /// of `daysPerBatch` days per transaction, until none is left; another process may
+    /// share the work, each batch taking the next days from the stored mark.
+    func finishRowRebuilds(
+        of names: [String]? = nil, daysPerBatch: Int = PriorityRebuild.daysPerBatch,
+        stoppingAfter: Int? = nil
+    ) throws {
+        let rebuild = PriorityRebuild(storage: storage)
+        let series = try names ?? read { try rebuild.seriesWithPendingRebuilds(in: $0) }
+        var batches = 0
+        for name in series {
+            var finished = false
+            while !finished {
+                if let stoppingAfter, batches >= stoppingAfter { return }
+                finished = try write { txn, zlib in
+                    try rebuild.step(
+                        series: name, daysPerBatch: max(1, daysPerBatch), zlib: zlib, in: txn)
+                }
+                batches += 1
+            }
+        }
     }
 }

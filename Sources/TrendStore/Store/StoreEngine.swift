@@ -110,7 +110,13 @@ final class StoreEngine: Sendable {
             throw error
         }
         // Initialised from here: a failure is followed by deinit, which closes the handle.
-        if !options.readOnly { try Migrator.run(migrationContext, newStore: createdStore) }
+        if !options.readOnly {
+            try Migrator.run(migrationContext, newStore: createdStore)
+            // A priority change killed between batches is continued here. Until its rows are
+            // rebuilt its series reads its samples, so a rebuild that fails now (a full
+            // disk) leaves every figure right and is tried again at the next open.
+            try? finishRowRebuilds()
+        }
     }
 
     deinit { close() }

@@ -6,17 +6,19 @@
 /// `meta` (``MetaTable/checkCommitStamp(format:in:path:)``), which older releases do not, so
 /// they must not write it; format 4 (1.2) keeps each sample's source (``SourceTable``), the
 /// rollups of a series of several sources holding their merged figures; format 5 (1.3)
-/// keeps a change log (``SyncTable``), which every write of a release that syncs records in.
-/// This code writes format 5 and reads all five: a store of an older format opened writable
-/// is brought to format 5 by recorded migrations (format 1's blocks in batches,
-/// ``BlockLayoutMigration``; then ``CommitStampMigration``, ``SourcesMigration`` and
-/// ``ChangeLogMigration``); opened
+/// keeps a change log (``SyncTable``), which every write of a release that syncs records in;
+/// format 6 (1.4) may mark a series whose rows a priority change is rebuilding in batches
+/// (``PriorityRebuild``), which older releases would read as done.
+/// This code writes format 6 and reads all six: a store of an older format opened writable
+/// is brought to format 6 by recorded migrations (format 1's blocks in batches,
+/// ``BlockLayoutMigration``; then ``CommitStampMigration``, ``SourcesMigration``,
+/// ``ChangeLogMigration`` and ``RowRebuildMigration``); opened
 /// read-only it is read as it is. Stores written by
 /// development builds before 1.0 recorded `format-version` (or, the earliest, only their
 /// settings) and are refused with an error that says how to bring their samples over.
 enum StorageFormat {
     /// The format new stores record, and the one a migration brings older stores to.
-    static let current: UInt32 = 5
+    static let current: UInt32 = 6
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...5
+    static let readable: ClosedRange<UInt32> = 1...6
 }

@@ -3,7 +3,8 @@ import LMDB
 
 /// The check of a series of several sources: every source's blocks are decoded and checked,
 /// then the series' rows are compared with rows rebuilt from the merged view of its sources
-/// (``SourceMerge``), as the write path builds them.
+/// (``SourceMerge``), as the write path builds them, but for the days a priority change has
+/// yet to rebuild (``PriorityRebuild``).
 extension IntegrityCheck {
     /// How many days of merged samples are held at once.
     private static let daysPerPass = 64
@@ -55,7 +56,11 @@ extension IntegrityCheck {
                 }
             }
         }
-        let sorted = days.sorted()
+        // Days a priority change has yet to rebuild hold the old order's rows by design.
+        let unrebuilt =
+            record.rebuildsRows
+            ? try storage.sources?.pendingRebuild(of: record.id, in: txn) ?? 0..<0 : 0..<0
+        let sorted = days.filter { !unrebuilt.contains($0) }.sorted()
         // With a damaged block the merged figures cannot be recomputed: its damage is reported.
         if !damaged {
             let reach = record.maximumDuration
@@ -84,7 +89,8 @@ extension IntegrityCheck {
             }
         }
         try finishCheck(
-            of: record, rows: rows, expectedDays: days, unchecked: { _ in damaged }, txn: txn,
+            of: record, rows: rows, expectedDays: days,
+            unchecked: { damaged || unrebuilt.contains($0) }, txn: txn,
             problem: problem)
         report.problems += problems
     }

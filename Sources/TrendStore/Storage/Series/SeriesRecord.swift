@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Layout: id (4 bytes), longest duration (8), creation time (8), all little-endian; the
 /// byte 0xFF; the kind (0 cumulative, 1 discrete; bit 7 set, in format 4, when the series
-/// has a source other than the default: its sources are in `sources`); last the unit's
-/// UTF-8 bytes.
+/// has a source other than the default: its sources are in `sources`; bit 6 set, in format
+/// 6, while a priority change rebuilds its rows); last the unit's UTF-8 bytes.
 struct SeriesRecord: Equatable {
     let id: UInt32
     let name: String
@@ -19,10 +19,15 @@ struct SeriesRecord: Equatable {
     /// Whether a source other than the default one has written to the series
     /// (``SourceTable``): its rollups then hold the merged figures of its sources.
     var hasSources = false
+    /// Whether a priority change is rebuilding the series' rows, a batch of days at a time
+    /// (``SourceTable/pendingRebuild(of:in:)``): until it ends, queries read its samples.
+    var rebuildsRows = false
 
     private static let kindMarker: UInt8 = 0xFF
     private static let kindCodes: [SeriesKind] = [.cumulative, .discrete]
     private static let sourcesBit: UInt8 = 0x80
+    private static let rebuildBit: UInt8 = 0x40
+    private static let flagBits = sourcesBit | rebuildBit
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 26 + unit.utf8.count)
@@ -30,7 +35,9 @@ struct SeriesRecord: Equatable {
         writer.appendLittleEndian(maximumDuration)
         writer.appendLittleEndian(createdAt)
         writer.append(Self.kindMarker)
-        writer.append((kind == .discrete ? 1 : 0) | (hasSources ? Self.sourcesBit : 0))
+        writer.append(
+            (kind == .discrete ? 1 : 0) | (hasSources ? Self.sourcesBit : 0)
+                | (rebuildsRows ? Self.rebuildBit : 0))
         writer.append(contentsOf: unit.utf8)
         return writer.bytes
     }
@@ -54,12 +61,13 @@ struct SeriesRecord: Equatable {
             let created = try? reader.readLittleEndian(Int64.self)
         else { return nil }
         guard (try? reader.readByte()) == Self.kindMarker, let byte = try? reader.readByte(),
-            Int(byte & ~Self.sourcesBit) < Self.kindCodes.count
+            Int(byte & ~Self.flagBits) < Self.kindCodes.count
         else { return nil }
-        let kind = Self.kindCodes[Int(byte & ~Self.sourcesBit)]
+        let kind = Self.kindCodes[Int(byte & ~Self.flagBits)]
         self.init(
             id: id, name: name, unit: String(decoding: bytes[reader.offset...], as: UTF8.self),
             kind: kind, maximumDuration: longest, createdAt: created)
         hasSources = byte & Self.sourcesBit != 0
+        rebuildsRows = byte & Self.rebuildBit != 0
     }
 }

@@ -2,16 +2,21 @@ import LMDB
 
 /// The `sources` database (format 4): each series' sources and its priority order, keyed
 /// `seriesID ‖ index` (``StorageKey/make(series:index:)``): at index −1 the priority order,
-/// at a source's stream id its ``SourceRecord``.
+/// at −2 (format 6) the days whose rows a priority change has yet to rebuild, at a
+/// source's stream id its ``SourceRecord``.
 ///
 /// The priority order is a list of names, each its UTF-8 length (2 bytes, little-endian)
-/// and bytes. Keys hold ids only, so no source name is stored outside a (sealed) value.
+/// and bytes; the days to rebuild are the next day and the day after the last (UTC day
+/// numbers, 8 bytes each, little-endian). Keys hold ids only, so no source name is stored
+/// outside a (sealed) value.
 struct SourceTable: Sendable {
     private let keyed: SeriesKeyedTable
     /// The database's name.
     static let name = "sources"
     /// The index of a series' priority order.
     private static let priorityIndex: Int64 = -1
+    /// The index of a series' days left to rebuild.
+    private static let rebuildIndex: Int64 = -2
 
     /// The underlying database, for tests that inspect or damage stored bytes (the layer
     /// check keeps every other file from naming it).
@@ -98,7 +103,60 @@ struct SourceTable: Sendable {
         try keyed.put(writer.bytes, series: id, index: Self.priorityIndex, in: txn)
     }
 
-    /// Removes every source record and the priority order of series `id`.
+    /// The UTC days of series `id` whose rows a priority change has yet to rebuild, from
+    /// the next; `nil` when no rebuild is under way.
+    func pendingRebuild<T: ReadableTransaction & ~Copyable>(of id: UInt32, in txn: borrowing T)
+        throws -> Range<Int64>?
+    {
+        let days = try keyed.withValue(series: id, index: Self.rebuildIndex, in: txn) {
+            bytes -> Range<Int64>? in
+            var reader = ByteReader(bytes)
+            guard bytes.count == 16, let next = try? reader.readLittleEndian(Int64.self),
+                let end = try? reader.readLittleEndian(Int64.self), next <= end
+            else { return nil }
+            return next..<end
+        }
+        switch days {
+        case .none: return nil
+        case .some(.none):
+            throw StoreError.damagedRecord(
+                table: Self.name, record: "series \(id), rebuild",
+                reason: "not a range of days")
+        case .some(.some(let days)): return days
+        }
+    }
+
+    /// Stores `days` as the days of series `id` left to rebuild (`nil`: none).
+    func setPendingRebuild(
+        _ days: Range<Int64>?, of id: UInt32, in txn: borrowing WriteTransaction
+    ) throws {
+        guard let days else {
+            try keyed.delete(series: id, index: Self.rebuildIndex, in: txn)
+            return
+        }
+        var writer = ByteWriter(capacity: 16)
+        writer.appendLittleEndian(days.lowerBound)
+        writer.appendLittleEndian(days.upperBound)
+        try keyed.put(writer.bytes, series: id, index: Self.rebuildIndex, in: txn)
+    }
+
+    /// The ids of the series with a rebuild under way, in id order (a walk of keys).
+    func seriesWithPendingRebuilds<T: ReadableTransaction & ~Copyable>(in txn: borrowing T)
+        throws -> [UInt32]
+    {
+        var found: [UInt32] = []
+        try keyed.table.forEach(
+            from: [], in: txn,
+            visit: { key in
+                StorageKey.parse(key)?.index == Self.rebuildIndex ? .read : .skip
+            }
+        ) { key, _ in
+            if let series = StorageKey.parse(key)?.series { found.append(series) }
+        }
+        return found
+    }
+
+    /// Removes every source record, the priority order and the pending rebuild of series `id`.
     func removeAll(of id: UInt32, in txn: borrowing WriteTransaction) throws {
         try keyed.removeAll(series: id, in: txn)
     }
