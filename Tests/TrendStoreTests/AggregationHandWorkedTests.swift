@@ -122,20 +122,6 @@ struct AggregationHandWorkedTests {
         #expect(Weekday.allCases.map(\.rawValue) == Array(1...7))
     }
 
-    @Test("the previous release's Int weekdays still compile, deprecated, with the same numbers")
-    @available(*, deprecated)
-    func deprecatedWeekdayNumbers() {
-        let number: Int = LocalDate("2026-11-23")!.weekday
-        #expect(number == 2)
-        let average = WeekdayAverage(
-            series: "e", weekday: 8, days: [], averageHourlyPattern: nil, projectedTotal: nil)
-        #expect(average.weekday == .sunday)
-        let saturday: Int = WeekdayAverage(
-            series: "e", weekday: 0, days: [], averageHourlyPattern: nil, projectedTotal: nil
-        ).weekday
-        #expect(saturday == 7)
-    }
-
     @Test("the window is exactly the ten matching days before today")
     func tenDayWindow() async throws {
         try await withLosAngelesStore { store in
@@ -175,7 +161,7 @@ struct AggregationHandWorkedTests {
             ).value(atHour: 3) == nil)
     }
 
-    @Test("a series with no sample in the window reads as empty; a weekday outside 1…7 is an error")
+    @Test("a series with no sample in the window reads as empty")
     func emptyAndInvalid() async throws {
         try await withLosAngelesStore { store in
             try await store.write(
@@ -184,8 +170,6 @@ struct AggregationHandWorkedTests {
             let average = try store.weekdayAverage(of: "old", weekday: .tuesday)
             #expect(average.dayCount == 0 && average.averageHourlyPattern == nil)
             #expect(try store.todayCurve(of: "old").latestSampleTimestamp == nil)
-            // The previous release's weekday numbers still compile, deprecated, and are checked.
-            #expect(throws: StoreError.self) { try store.weekdayAverage(of: "old", weekday: 8) }
         }
     }
 }

@@ -9,7 +9,7 @@ import TestSupport
 /// commit for `.full`, one for `.normal`, none for `.none`.)
 @Suite("durability")
 struct DurabilityTests {
-    @Test("each handle's commits use its own sync mode; durableCommits is a deprecated spelling")
+    @Test("each handle's commits use its own sync mode")
     func perHandle() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -35,16 +35,5 @@ struct DurabilityTests {
         #expect(
             try handles[0].0.samples(of: "e", from: .distantPast, to: .distantFuture).count == 6)
         for (store, _) in handles { await store.close() }
-    }
-
-    @Test("the deprecated durableCommits reads and writes durability")
-    @available(*, deprecated)
-    func deprecatedSpelling() {
-        var options = StoreOptions()
-        #expect(options.durableCommits && options.durability == .full)
-        options.durableCommits = false
-        #expect(options.durability == .none)
-        options.durability = .normal
-        #expect(options.durableCommits)
     }
 }

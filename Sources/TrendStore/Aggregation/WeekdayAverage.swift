@@ -43,7 +43,7 @@ public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
 /// Averages the cumulative curves of the matching days before today (for the default
 /// 70-day window, exactly ten candidate days), leaving out days without samples unless
 /// asked to include them.
-public struct WeekdayAverage: Sendable, Codable, Equatable, WeekdayBearing {
+public struct WeekdayAverage: Sendable, Codable, Equatable {
     /// The series averaged.
     public var series: String
     /// The weekday averaged.

@@ -4,9 +4,7 @@ import Foundation
 ///
 /// Stored as the number of days since 1970-01-01 in the proleptic Gregorian calendar,
 /// so date arithmetic and weekdays are integer operations. Encodes as `"YYYY-MM-DD"`.
-public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible,
-    WeekdayBearing
-{
+public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let dayNumber: Int64
 

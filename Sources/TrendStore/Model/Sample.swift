@@ -39,10 +39,6 @@ public struct Sample: Sendable, Hashable, Codable {
     public var durationMilliseconds: Int64 { endMilliseconds - startMilliseconds }
 }
 
-/// Returns `date` as whole milliseconds since 1970, flooring sub-millisecond parts.
-@available(*, deprecated, renamed: "Date.millisecondsSince1970")
-public func Milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
-
 extension Date {
     /// The date as whole milliseconds since 1970, the instants the store keeps, flooring
     /// sub-millisecond parts.

@@ -172,13 +172,3 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         }
     }
 }
-
-extension StoreError {
-    /// A stored block failed its checksum or could not be decoded.
-    @available(*, deprecated, renamed: "damagedBlock(series:firstStart:reason:)")
-    public static func damagedChunk(series: String, windowStart: Int64, reason: String)
-        -> StoreError
-    {
-        .damagedBlock(series: series, firstStart: windowStart, reason: reason)
-    }
-}

@@ -25,17 +25,3 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable, Comparable, CustomStr
         ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][rawValue - 1]
     }
 }
-
-/// A value that falls on one day of the week: a ``LocalDate``, a ``WeekdayAverage``.
-public protocol WeekdayBearing {
-    /// The day of the week.
-    var weekday: Weekday { get }
-}
-
-extension WeekdayBearing {
-    /// The weekday as the previous release numbered it: 1 = Sunday … 7 = Saturday.
-    ///
-    /// Chosen only where an `Int` is expected; `weekday` alone is the ``Weekday``.
-    @available(*, deprecated, message: "weekday is a Weekday now; its number is weekday.rawValue")
-    public var weekday: Int { (weekday as Weekday).rawValue }
-}

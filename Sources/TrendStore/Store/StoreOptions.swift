@@ -21,14 +21,6 @@ public struct StoreOptions: Sendable {
     /// `false`): an app posts them from its lifecycle instead of calling
     /// ``TrendStore/suspend()`` and ``TrendStore/resume()`` on every store.
     public var observesSuspensionNotifications = false
-    /// Whether each commit waits for the disk: `true` is ``Durability/full``, `false`
-    /// ``Durability/none``.
-    @available(*, deprecated, message: "use durability: .full, .normal or .none")
-    public var durableCommits: Bool {
-        get { durability != .none }
-        set { durability = newValue ? .full : .none }
-    }
-
     /// The grid a new store's rollups resolve; `nil` (the default) chooses from the new
     /// store's zone: ``RollupGrid/hour``, its summaries in the zone's local hours, when
     /// the zone's hours from 2000 through 2099 all begin at one minute of the UTC hour

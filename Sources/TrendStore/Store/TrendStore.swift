@@ -190,16 +190,6 @@ public actor TrendStore {
         }
     }
 
-    /// Calls `body` with the samples of `series` starting in `[from, to)`, one stored block
-    /// at a time.
-    @available(*, deprecated, renamed: "forEachBlock(of:from:to:_:)")
-    @discardableResult
-    public nonisolated func forEachChunk(
-        of series: String, from: Date, to: Date, _ body: ([Sample]) throws -> Void
-    ) throws -> Int {
-        try forEachBlock(of: series, from: from, to: to, body)
-    }
-
     /// Every series with its unit, sample count and time span.
     public nonisolated func series() throws -> [SeriesInfo] {
         try read { try $0.series() }

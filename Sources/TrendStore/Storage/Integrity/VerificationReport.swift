@@ -57,18 +57,3 @@ public struct VerificationReport: Sendable, Codable, Equatable {
     /// Whether nothing is wrong.
     public var isHealthy: Bool { problems.isEmpty }
 }
-
-extension VerificationReport {
-    /// The number of blocks decoded.
-    @available(*, deprecated, renamed: "blocksChecked")
-    public var chunksChecked: Int { blocksChecked }
-}
-
-extension VerificationReport.Problem.Kind {
-    /// A block of samples failed its checksum or could not be decoded.
-    @available(*, deprecated, renamed: "damagedBlock")
-    public static var damagedChunk: Self { .damagedBlock }
-    /// A block decoded, but its samples break an invariant.
-    @available(*, deprecated, renamed: "inconsistentBlock")
-    public static var inconsistentChunk: Self { .inconsistentBlock }
-}
