@@ -13,7 +13,7 @@ import LMDB
 struct PriorityRebuild {
     let storage: SampleStorage
 
-    /// How many days one transaction rebuilds (about 25 ms of a minute series).
+    /// How many days one transaction rebuilds.
     static let daysPerBatch = 128
 
     /// Marks every day `record`'s samples touch as left to rebuild and `record` (saved) as
