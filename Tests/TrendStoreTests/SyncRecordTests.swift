@@ -1,5 +1,7 @@
 import Foundation
+import LMDB
 import Testing
+import TestSupport
 import TrendStoreGenerator
 
 @testable import TrendStore
@@ -77,5 +79,50 @@ struct SyncRecordTests {
             // Every byte is checked: a damaged record never reads as other versions.
             #expect(read == nil || bytes == good)
         }
+    }
+
+    @Test(
+        "verify reads every change-log record: a damaged one of each kind is a problem of its own, the samples still checked"
+    )
+    func verifyReadsTheLog() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try TrendStore(directory: directory.url)
+        let first: Int64 = 1_780_000_000_000
+        try await store.write(
+            (0..<100).map {
+                Sample(
+                    startMilliseconds: first + $0 * 60_000,
+                    endMilliseconds: first + $0 * 60_000 + 60_000, value: 1.5)
+            }, to: "e", unit: "kcal")
+        _ = try await store.deleteSamples(
+            of: "e", from: Date(milliseconds: first), to: Date(milliseconds: first + 600_000))
+        #expect(try await store.verify().isHealthy)
+        let sync = try #require(store.engine.tables.sync)
+        /// Overwrites the first record of `kind` with `bytes`.
+        func damage(kind: UInt8, with bytes: [UInt8]) throws {
+            try store.engine.write { txn, _ in
+                var key: [UInt8] = []
+                try sync.table.forEach(from: [kind], in: txn) { found, _ in
+                    if found.first == kind { key = Array(found) }
+                    return false
+                }
+                try #require(!key.isEmpty)
+                try txn.put(bytes, forKey: key, in: sync.database)
+            }
+        }
+        try damage(kind: SyncTable.Kind.dayVersions.rawValue, with: [2, 1, 0, 0, 0])
+        var report = try await store.verify()
+        #expect(report.problems.map(\.kind) == [.damagedChangeLog], "\(report.problems)")
+        #expect(report.problems.first?.detail.contains("sample versions") == true)
+        try damage(kind: SyncTable.Kind.commit.rawValue, with: [0xFF])
+        try damage(kind: SyncTable.Kind.deletion.rawValue, with: [])
+        report = try await store.verify()
+        #expect(report.problems.map(\.kind) == Array(repeating: .damagedChangeLog, count: 3))
+        // The samples are still read and checked: the series' blocks and rows are healthy.
+        #expect(report.blocksChecked > 0 && report.rollupsChecked > 0)
+        let verify = try CommandLineTool.run(["verify", "--store", directory.url.path])
+        #expect(verify.status == 3, "\(verify.output)")
+        await store.close()
     }
 }

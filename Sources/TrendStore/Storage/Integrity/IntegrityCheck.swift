@@ -68,7 +68,32 @@ struct IntegrityCheck {
                         "database \(reach.name) holds \(reach.recorded) entries but a walk reaches \(reach.reached): a damaged page hides or repeats some"
                 ))
         }
+        try checkChangeLog(txn: txn, zlib: zlib, report: &report)
         return report
+    }
+
+    /// Reads every record of the change log; each damaged one found is a problem.
+    private func checkChangeLog<T: ReadableTransaction & ~Copyable>(
+        txn: borrowing T, zlib: ZlibCodec, report: inout VerificationReport
+    ) throws {
+        guard let sync = storage.sync else { return }
+        var damaged: [StoreError] = []
+        do {
+            _ = try sync.check(zlib: zlib, in: txn, damaged: &damaged)
+        } catch is SealedValueDamage {
+            // An encrypted store's values that do not open are reported on their own.
+        } catch let error as LMDBError {
+            report.problems.append(
+                .init(
+                    kind: .unreadable, series: "", at: Date(milliseconds: 0),
+                    detail: "database \(SyncTable.name): \(error)"))
+        }
+        for error in damaged {
+            report.problems.append(
+                .init(
+                    kind: .damagedChangeLog, series: "", at: Date(milliseconds: 0),
+                    detail: "\(error)"))
+        }
     }
 
     /// Checks `record`, whose stored rollup rows are `rows` (by UTC day).

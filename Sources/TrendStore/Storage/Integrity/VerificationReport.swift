@@ -27,6 +27,9 @@ public struct VerificationReport: Sendable, Codable, Equatable {
             /// The data file's newest meta page is damaged: LMDB may have opened an earlier
             /// commit, so the last commits' data may be missing from what was checked.
             case damagedMetaPage
+            /// A record of the change log does not decode: samples and figures are not
+            /// affected, but a change feed or an apply that reads it fails.
+            case damagedChangeLog
         }
         /// The kind of problem.
         public var kind: Kind
