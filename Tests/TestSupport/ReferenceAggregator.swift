@@ -37,6 +37,18 @@ public final class ReferenceAggregator {
         return (result.hourly, result.hasData, result.count, result.total)
     }
 
+    /// The cumulative hourly curve of `date`: ``figures(of:samples:now:)``'s hours summed up to
+    /// each hour's end.
+    public func cumulativeCurve(of date: LocalDate, samples: [Sample], now: Int64? = nil)
+        -> [Double]
+    {
+        var running = 0.0
+        return figures(of: date, samples: samples, now: now).hourly.map {
+            running += $0
+            return running
+        }
+    }
+
     /// ``figures(of:samples:now:)`` with each hour's sum of absolute shares beside it.
     public func detailedFigures(of date: LocalDate, samples: [Sample], now: Int64? = nil)
         -> (hourly: [Double], magnitude: [Double], hasData: Bool, count: Int, total: Double)

@@ -71,13 +71,9 @@ struct FormatFourStoreTests {
             let first = try #require(LocalDate("2026-03-09"))
             for offset in 0..<3 {
                 let date = first.adding(days: offset)
-                var running = 0.0
                 expectClose(
                     try store.dayCurve(of: "activeEnergy", on: date).cumulative,
-                    reference.figures(of: date, samples: pieces).hourly.map {
-                        running += $0
-                        return running
-                    }, "\(date)")
+                    reference.cumulativeCurve(of: date, samples: pieces), "\(date)")
             }
             // A discrete series merges nothing: every source's readings count.
             let beats = try store.statistics(

@@ -34,13 +34,9 @@ struct PriorityRebuildTests {
                 try store.samples(of: "activeEnergy", from: from, to: to, source: $0)
             }
             let pieces = ReferenceMerge.prorated(ReferenceMerge.merge(bySource))
-            var running = 0.0
             expectClose(
                 try store.dayCurve(of: "activeEnergy", on: date).cumulative,
-                reference.figures(of: date, samples: pieces).hourly.map {
-                    running += $0
-                    return running
-                }, "\(date) under \(order)")
+                reference.cumulativeCurve(of: date, samples: pieces), "\(date) under \(order)")
         }
     }
 

@@ -171,13 +171,9 @@ struct SourceMergeTests {
             for offset in -2...2 {
                 let date = centerDate.adding(days: offset)
                 let curve = try store.dayCurve(of: "e", on: date)
-                var running = 0.0
                 expectClose(
                     curve.cumulative,
-                    reference.figures(of: date, samples: pieces).hourly.map {
-                        running += $0
-                        return running
-                    }, "\(context) \(date)")
+                    reference.cumulativeCurve(of: date, samples: pieces), "\(context) \(date)")
             }
             let heatmap = try store.heatmap(
                 of: ["e"], from: centerDate.adding(days: -2), through: centerDate.adding(days: 2))
@@ -194,13 +190,10 @@ struct SourceMergeTests {
             for _ in 0..<8 {
                 let now = center + random.integer(in: -2 * 86_400_000...2 * 86_400_000)
                 let today = try store.todayCurve(of: "e", now: Date(milliseconds: now))
-                var running = 0.0
                 expectClose(
                     today.cumulative,
-                    reference.figures(of: today.date, samples: pieces, now: now).hourly.map {
-                        running += $0
-                        return running
-                    }, "\(context) now \(now)")
+                    reference.cumulativeCurve(of: today.date, samples: pieces, now: now),
+                    "\(context) now \(now)")
                 let all = sources.values.flatMap { unique($0) }
                 #expect(
                     today.latestSampleTimestamp?.millisecondsSince1970
