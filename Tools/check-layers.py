@@ -36,11 +36,13 @@ MODULES = {
 # The folders of the TrendStore module, lowest layer first.
 FOLDERS = ["Model", "Storage", "Aggregation", "Caching", "Schema", "Store", "KeyValues"]
 
-# Top-level declarations only (column 0): a member type alias such as an AsyncSequence's
-# `Element` is no layer's type.
+# Top-level declarations only (outside every brace, at any indent, so those inside an `#if`
+# count): a member type alias such as an AsyncSequence's `Element` is no layer's type.
 DECLARATION = re.compile(
-    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
-    r"nonisolated|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)", re.M)
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|"
+    r"nonisolated|indirect)\s+)*(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)")
+# A string literal, whose braces are no scope.
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(\w+)", re.M)
 # The folder of TrendStore that alone calls LMDB's transaction and cursor API.
 DOOR = os.path.join("Storage", "Tables")
@@ -63,6 +65,20 @@ def code(path):
     return re.sub(r"//[^\n]*", "", text)
 
 
+def declarations(text):
+    """The names of the types `text` declares at its top level."""
+    names = []
+    depth = 0
+    for line in text.split("\n"):
+        if depth == 0:
+            match = DECLARATION.match(line)
+            if match:
+                names.append(match.group(1))
+        bare = STRING.sub("", line)
+        depth += bare.count("{") - bare.count("}")
+    return names
+
+
 def main():
     problems = []
     for module, allowed in MODULES.items():
@@ -80,7 +96,7 @@ def main():
             problems.append(f"Sources/TrendStore/{folder}: a folder that is no layer in FOLDERS")
     for folder, paths in files.items():
         for path in paths:
-            for name in DECLARATION.findall(code(path)):
+            for name in declarations(code(path)):
                 owner.setdefault(name, folder)
     rank = {folder: index for index, folder in enumerate(FOLDERS)}
     for folder, paths in files.items():

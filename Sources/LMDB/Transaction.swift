@@ -30,6 +30,11 @@ public protocol ReadableTransaction: ~Copyable {
     ///
     /// The corresponding LMDB function is `mdb_stat`.
     func statistics(of database: Database) throws -> DatabaseStatistics
+
+    /// The id of the committed state this transaction reads, which no commit changes (two
+    /// read transactions of one environment with the same id see the same data), or `nil`
+    /// for a write transaction, whose state changes with its own writes.
+    var committedSnapshotID: Int? { get }
 }
 
 /// How much of the data file a database takes (``ReadableTransaction/statistics(of:)``).
@@ -167,6 +172,9 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     ///
     /// The corresponding LMDB function is `mdb_txn_id`.
     public var snapshotID: Int { Int(mdb_txn_id(pointer)) }
+
+    /// The id of the commit this snapshot shows (``snapshotID``).
+    public var committedSnapshotID: Int? { snapshotID }
 }
 
 extension ReadTransaction {
@@ -206,6 +214,9 @@ public struct LentReadTransaction: ~Copyable, ReadableTransaction {
     public func statistics(of database: Database) throws -> DatabaseStatistics {
         try TransactionOperations.statistics(pointer, database: database)
     }
+
+    /// The id of the commit the lender's snapshot shows (``ReadTransaction/snapshotID``).
+    public var committedSnapshotID: Int? { Int(mdb_txn_id(pointer)) }
 }
 
 /// A read-write transaction. It commits when the closure that received it returns.
@@ -250,6 +261,9 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
     public func statistics(of database: Database) throws -> DatabaseStatistics {
         try TransactionOperations.statistics(pointer, database: database)
     }
+
+    /// `nil`: what a write transaction reads changes with its own writes.
+    public var committedSnapshotID: Int? { nil }
 
     /// Opens the database `name`, creating it when `create` and it is missing; a creation
     /// is a change, so the commit is stamped (``Environment/stampCommits(in:key:)``).

@@ -42,6 +42,33 @@ struct SourceMergeTests {
         }
     }
 
+    @Test(
+        "an order set by another process is read at the next query, though this one read the sources before"
+    )
+    func orderFromAnotherProcess() async throws {
+        try await withTemporaryStore { store, directory in
+            let base: Int64 = 1_763_683_200_000
+            try await store.write(
+                [Sample(startMilliseconds: base, endMilliseconds: base + 60_000, value: 10)],
+                to: "e", unit: "kcal", source: "watch")
+            try await store.write(
+                [Sample(startMilliseconds: base, endMilliseconds: base + 60_000, value: 7)],
+                to: "e", unit: "kcal", source: "phone")
+            let date = LocalDate(containing: Date(milliseconds: base), in: store.defaultTimeZone)
+            // A heatmap of a sparse series merges its sources' samples as it reads them. Read
+            // twice in one snapshot: the second read takes the sources the first kept.
+            let total = { try store.heatmap(of: ["e"], from: date, through: date).days[0].total }
+            #expect(try total() == 7)
+            #expect(try total() == 7)
+            _ = try CommandLineTool.run([
+                "sources", "priority", "e", "watch", "phone", "--store", directory.path,
+            ])
+            #expect(try total() == 10)
+            #expect(try store.dayCurve(of: "e", on: date).cumulative[23] == 10)
+            #expect(try store.sources(of: "e").map(\.name) == ["watch", "phone"])
+        }
+    }
+
     @Test("a priority change invalidates the series' cached aggregates and raises its change count")
     func priorityChangeInvalidates() async throws {
         try await withTemporaryStore { store, _ in

@@ -23,7 +23,6 @@ enum CompactRowCodec {
     static let version: UInt8 = 2
     private static let slotBitmapSize = 12
     private static let boundaryBitmapSize = 13
-    private static let columnCount = 5
 
     /// Whether `rollup` has this form: a cumulative series' day in the exact form.
     static func applies(to rollup: DayRollup) -> Bool {

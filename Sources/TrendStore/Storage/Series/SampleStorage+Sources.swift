@@ -15,11 +15,16 @@ struct SourceStream: Sendable {
 extension SampleStorage {
     /// The sources of `record` in its priority order, highest first, the default source
     /// among them (its stream may be empty); a series without sources has only the default.
+    /// A read transaction takes them from ``sourceStreams`` when its snapshot read them.
     func streams<T: ReadableTransaction & ~Copyable>(of record: SeriesRecord, in txn: borrowing T)
         throws -> [SourceStream]
     {
         guard record.hasSources, let sources else {
             return [SourceStream(name: SourceName.defaultSource, record: record)]
+        }
+        let snapshot = txn.committedSnapshotID
+        if let snapshot, let kept = sourceStreams.streams(of: record, snapshot: snapshot) {
+            return kept
         }
         var own = record
         own.hasSources = false
@@ -29,7 +34,11 @@ extension SampleStorage {
             byName[source.name] = SourceStream(name: source.name, record: source.stream(of: record))
         }
         let order = try sources.priority(of: record.id, in: txn)
-        return SourcePriority.ranked(Array(byName.keys), order: order).compactMap { byName[$0] }
+        let streams = SourcePriority.ranked(Array(byName.keys), order: order).compactMap {
+            byName[$0]
+        }
+        if let snapshot { sourceStreams.keep(streams, of: record, snapshot: snapshot) }
+        return streams
     }
 
     /// The stream of source `name` of `record`, for one source's samples or figures.

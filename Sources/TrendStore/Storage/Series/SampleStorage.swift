@@ -51,6 +51,8 @@ final class SampleStorage: Sendable {
     let readsHourSummaries: Bool
     /// Blocks recently decoded by queries.
     let decodedBlocks = DecodedBlockCache()
+    /// The sources of the series read lately, by the snapshot they were read in.
+    let sourceStreams = SourceStreamsCache()
 
     /// The samples of the store whose tables are `tables`; `rollupGrid` and `hourPhase`
     /// come from the store's settings.
