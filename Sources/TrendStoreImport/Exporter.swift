@@ -3,17 +3,20 @@ import TrendStore
 
 /// The formats ``Exporter`` writes: the importer's CSV and NDJSON.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    /// `series,start,end,value,unit,kind,source`, times in epoch milliseconds; the source
-    /// empty for the default source.
+    /// `series,start,end,value,unit,kind,source,priority`, times in epoch milliseconds; the
+    /// source empty for the default source; the priority the rank of the row's source in
+    /// its series' priority order (1 first), empty when the order names it not.
     case csv
     /// One `{"series", "start", "end", "value", "unit", "kind"}` object per line, with
-    /// `"source"` for a sample of a source other than the default.
+    /// `"source"` for a sample of a source other than the default and `"priority"` for one
+    /// whose source the series' priority order names (its rank, 1 first).
     case ndjson
 }
 
-/// Writes a store's samples in the importer's own formats, with their sources, so that
-/// importing an export into a fresh store gives the same samples and sources, bit for bit
-/// (and so the same figures, once the same priority orders are set).
+/// Writes a store's samples in the importer's own formats, with their sources and the
+/// ranks the series' priority orders give them, so that importing an export into a fresh
+/// store gives the same samples, sources and orders, bit for bit, and so the same figures.
+/// (An order's names of sources that hold no sample change no figure and are not written.)
 ///
 /// Values are written as the shortest decimal that reads back to the same double (`-0.0`
 /// included), times as epoch milliseconds. Samples are read one stored block at a time from
@@ -49,17 +52,20 @@ public struct Exporter: Sendable {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(1 << 20)
             if format == .csv {
-                buffer += Array("series,start,end,value,unit,kind,source\n".utf8)
+                buffer += Array("series,start,end,value,unit,kind,source,priority\n".utf8)
             }
             var count = 0
             for name in series {
                 // An unknown series is named here, with the closest names, as by every query.
+                let order = try snapshot.sourcePriority(of: name)
                 for source in try snapshot.sources(of: name) {
+                    let rank = order.firstIndex(of: source.name).map { $0 + 1 }
                     let fields = Fields(
                         series: Self.quoted(SeriesName.normalized(name), for: format),
                         unit: Self.quoted(try snapshot.unit(of: name) ?? "", for: format),
                         kind: (try snapshot.kind(of: name) ?? .cumulative).rawValue,
-                        source: source.name.isEmpty ? "" : Self.quoted(source.name, for: format))
+                        source: source.name.isEmpty ? "" : Self.quoted(source.name, for: format),
+                        priority: rank.map(String.init) ?? "")
                     try snapshot.forEachSampleBatch(
                         of: name, from: from, to: to, source: source.name
                     ) { samples in
@@ -84,6 +90,8 @@ public struct Exporter: Sendable {
         let series: String, unit: String, kind: String
         /// Empty for the default source.
         let source: String
+        /// The source's rank in the series' priority order; empty when it names it not.
+        let priority: String
     }
 
     private static func append(
@@ -94,11 +102,11 @@ public struct Exporter: Sendable {
         switch format {
         case .csv:
             buffer += Array(
-                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit),\(fields.kind),\(fields.source)\n"
+                "\(fields.series),\(sample.startMilliseconds),\(sample.endMilliseconds),\(value),\(fields.unit),\(fields.kind),\(fields.source),\(fields.priority)\n"
                     .utf8)
         case .ndjson:
             buffer += Array(
-                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit),\"kind\":\"\(fields.kind)\"\(fields.source.isEmpty ? "" : ",\"source\":\(fields.source)")}\n"
+                "{\"series\":\(fields.series),\"start\":\(sample.startMilliseconds),\"end\":\(sample.endMilliseconds),\"value\":\(value),\"unit\":\(fields.unit),\"kind\":\"\(fields.kind)\"\(fields.source.isEmpty ? "" : ",\"source\":\(fields.source)")\(fields.priority.isEmpty ? "" : ",\"priority\":\(fields.priority)")}\n"
                     .utf8)
         }
     }

@@ -79,6 +79,9 @@ public struct ImportSummary: Sendable, Codable {
     /// What the import read past without an error, as `file:line: what`: a CSV header's
     /// columns the importer does not know, whose values it leaves out.
     public var warnings: [String] = []
+    /// The priority orders the file's `priority` ranks give each series (its ranked
+    /// sources, rank 1 first), set when every record was written (a dry run sets none).
+    public var priorityOrders: [String: [String]] = [:]
     /// The cache keys a legacy cache file was imported into.
     public var cachesWritten: [String] = []
     /// Samples in committed batches.
@@ -162,6 +165,7 @@ public struct Importer: Sendable {
                 }
             }
         }
+        if !options.dryRun { try await setPriorityOrders(of: summary) }
         if summary.recordsRead == 0 && stream.totalBytes > 0 {
             throw ImportError(
                 file: path,
@@ -202,7 +206,7 @@ public struct Importer: Sendable {
     ) async throws {
         let batchSize = options.atomic ? Int.max : max(1, options.batchSize)
         var batch = PendingBatch()
-        var named = NamedUnitsAndKinds(file: summary.file)
+        var named = SeriesDeclarations(file: summary.file, defaultSource: options.defaultSource)
         var lines = linesBefore
         var lastReport = Date()
         while let slice = await pipeline.next() {
@@ -242,6 +246,7 @@ public struct Importer: Sendable {
             }
         }
         try await write(&batch, summary: &summary, options: options)
+        summary.priorityOrders = named.orders
     }
 
     /// Reads a legacy cache file into the store's caches; returns the keys written (for a
@@ -304,15 +309,6 @@ public struct Importer: Sendable {
         case let .heatmapBuckets(buckets):
             return buckets.map { SchemaKey.heatmap($0.series, zone: store.timeZone) }
         }
-    }
-
-    /// Counts a malformed record as skipped when the options allow it; throws it otherwise.
-    private func skip(
-        _ error: ImportError, in summary: inout ImportSummary, options: ImportOptions
-    ) throws {
-        guard options.skipInvalid else { throw error }
-        summary.skipped += 1
-        if summary.skippedExamples.count < 5 { summary.skippedExamples.append(error.description) }
     }
 
     /// The streaming parser of a format other than the importer's CSV and legacy caches.

@@ -121,7 +121,7 @@ struct SourceImportTests {
     }
 
     @Test(
-        "export then import into a fresh store gives the same sources, samples and figures, bit for bit",
+        "export then import into a fresh store gives the same sources, priority order, samples and figures, and the same export, bit for bit",
         arguments: [ExportFormat.csv, .ndjson])
     func roundTrip(format: ExportFormat) async throws {
         let directory = try TemporaryDirectory()
@@ -144,17 +144,14 @@ struct SourceImportTests {
                 try await store.write(samples, to: "energy", unit: "kcal", source: source)
             }
             try await store.setSourcePriority(order, for: "energy")
-            let file = directory.url.appendingPathComponent("export.\(format.rawValue)")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: file)
-            try await Exporter(store: store).export(
-                series: ["energy"], from: .distantPast, to: .distantFuture, format: format,
-                to: handle)
-            try handle.close()
+            let file = try await Self.export(store, to: directory, named: "export", format)
             try await withTemporaryStore(options: options) { copy, _ in
-                _ = try await Importer(store: copy).importFile(at: file.path)
-                try await copy.setSourcePriority(order, for: "energy")
+                let summary = try await Importer(store: copy).importFile(at: file.path)
+                #expect(summary.priorityOrders == ["energy": order])
+                #expect(try copy.sourcePriority(of: "energy") == order)
                 #expect(try copy.sources(of: "energy") == store.sources(of: "energy"))
+                let again = try await Self.export(copy, to: directory, named: "again", format)
+                #expect(try Data(contentsOf: again) == Data(contentsOf: file))
                 for source in try store.sources(of: "energy").map(\.name) {
                     #expect(
                         try copy.samples(
@@ -177,5 +174,71 @@ struct SourceImportTests {
                 #expect(try await copy.verify().isHealthy)
             }
         }
+    }
+
+    @Test(
+        "a priority rank that is no whole number from 1, or that contradicts an earlier row, is an error naming the file, line and field; no order is set",
+        arguments: [
+            ("e,0,60000,1,watch,0\n", 2),
+            ("e,0,60000,1,watch,x\n", 2),
+            ("e,0,60000,1,watch,1\ne,0,60000,1,phone,1\n", 3),
+            ("e,0,60000,1,watch,1\ne,60000,120000,1,watch,2\n", 3),
+        ])
+    func badRanks(rows: String, line: Int) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let csv = try directory.file(
+            "r.csv", containing: "series,start,end,value,source,priority\n" + rows)
+        try await withTemporaryStore { store, _ in
+            do {
+                _ = try await Importer(store: store).importFile(at: csv)
+                Issue.record("the import did not fail")
+            } catch let error as ImportError {
+                #expect(error.line == line && error.field == "priority", "\(error)")
+            }
+            if try store.series().contains(where: { $0.name == "e" }) {
+                #expect(try store.sourcePriority(of: "e").isEmpty)
+            }
+        }
+    }
+
+    @Test(
+        "ranks set the order once the import ends, ranked sources first by rank; unranked rows change nothing"
+    )
+    func ranksSetOrder() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let ndjson = try directory.file(
+            "r.ndjson",
+            containing: """
+                {"series":"e","start":0,"end":60000,"value":10,"source":"watch","priority":2}
+                {"series":"e","start":0,"end":60000,"value":7,"source":"phone","priority":1}
+                {"series":"e","start":0,"end":60000,"value":3,"source":"ring"}
+
+                """)
+        try await withTemporaryStore { store, _ in
+            let summary = try await Importer(store: store).importFile(at: ndjson)
+            #expect(summary.priorityOrders == ["e": ["phone", "watch"]])
+            #expect(summary.warnings.isEmpty)
+            #expect(try store.sourcePriority(of: "e") == ["phone", "watch"])
+            let date = LocalDate(containing: Date(milliseconds: 0), in: store.defaultTimeZone)
+            // The phone ranks first and covers the minute: 7, not 10, 3 or a sum.
+            #expect(try store.dayCurve(of: "e", on: date).cumulative[23] == 7)
+        }
+    }
+
+    /// Exports `series` "energy" of `store` to `name.format` in `directory`.
+    static func export(
+        _ store: TrendStore, to directory: TemporaryDirectory, named name: String,
+        _ format: ExportFormat
+    ) async throws -> URL {
+        let file = directory.url.appendingPathComponent("\(name).\(format.rawValue)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        try await Exporter(store: store).export(
+            series: ["energy"], from: .distantPast, to: .distantFuture, format: format,
+            to: handle)
+        try handle.close()
+        return file
     }
 }

@@ -191,6 +191,10 @@ enum ImportReport {
                         : "")
             )
         }
+        for (series, order) in summary.priorityOrders.sorted(by: { $0.key < $1.key }) {
+            let names = order.map { "\"\(SourceName.display($0))\"" }
+            lines.append("  \(series): source priority \(names.joined(separator: ", "))")
+        }
         for (reason, count) in summary.ignored.sorted(by: { $0.key < $1.key }) {
             lines.append("  ignored \(count): \(reason)")
         }

@@ -22,8 +22,10 @@ extension TrendStore {
     /// below those it names, by the default order (<doc:Sources>); an empty order restores
     /// the default.
     ///
-    /// The series' rollups are rebuilt under the new order in the same transaction as the
-    /// order is stored, its cached aggregates are invalidated and its observers woken.
+    /// The transaction that stores the order invalidates the series' cached aggregates and
+    /// wakes its observers; from its commit every query answers under the new order. The
+    /// series' rollups are then rebuilt in batches of days, each its own transaction, before
+    /// this returns; a rebuild a kill interrupts is finished at the next writable open.
     ///
     /// - Throws: ``StoreError/unknownSeries(_:closest:)``;
     ///   ``StoreError/invalidArgument(_:reason:)`` for a name longer than 255 bytes or named

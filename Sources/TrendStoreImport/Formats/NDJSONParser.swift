@@ -2,14 +2,15 @@ import Foundation
 import TrendStore
 
 /// Reads newline-delimited JSON: one object per line with `series`, `start`, `end`,
-/// `value` and optionally `unit`, `kind` and `source`; times as epoch milliseconds or
+/// `value` and optionally `unit`, `kind`, `source` and `priority` (the source's rank in
+/// its series' priority order, 1 first: ``SourceRank``); times as epoch milliseconds or
 /// ISO-8601 strings.
 final class NDJSONParser: RecordParser {
     private let reader: CSVLineReader
     private let file: String
     /// The fields an object may hold.
     static let knownFields: Set<String> = [
-        "series", "start", "end", "value", "unit", "kind", "source",
+        "series", "start", "end", "value", "unit", "kind", "source", "priority",
     ]
     /// The most distinct unknown fields noted: a file of made-up keys costs no more memory.
     static let unknownFieldLimit = 32
@@ -71,9 +72,16 @@ final class NDJSONParser: RecordParser {
         if let value = object["source"], !(value is NSNull), strings.source == nil {
             return invalid("source", "not a string")
         }
+        var rank: Int?
+        if let value = object["priority"], !(value is NSNull) {
+            guard let parsed = SourceRank.parse(json: value) else {
+                return invalid("priority", SourceRank.expectation)
+            }
+            rank = parsed
+        }
         return .sample(
             series: series, unit: unit?.isEmpty == true ? nil : unit, kind: kind,
-            source: strings.source?.isEmpty == true ? nil : strings.source,
+            source: strings.source?.isEmpty == true ? nil : strings.source, rank: rank,
             sample: Sample(
                 startMilliseconds: start, endMilliseconds: end, value: value),
             line: lineNumber)

@@ -4,10 +4,11 @@ import TrendStore
 enum ParsedRecord {
     /// A sample read on `line`; `unit` and `kind` are `nil` when the file does not say (the
     /// series' own are then kept, or the import's defaults given to a new series), `source`
-    /// when the record names none (the import's default source is then used).
+    /// when the record names none (the import's default source is then used), `rank` when
+    /// it gives its source no place in the series' priority order (``SourceRank``).
     case sample(
-        series: String, unit: String?, kind: SeriesKind?, source: String?, sample: Sample,
-        line: Int)
+        series: String, unit: String?, kind: SeriesKind?, source: String?, rank: Int? = nil,
+        sample: Sample, line: Int)
     /// A malformed record, with where and why (boxed: errors are rare and large, and every
     /// record is returned by value).
     indirect case invalid(ImportError)

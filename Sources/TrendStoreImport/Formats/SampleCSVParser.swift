@@ -3,8 +3,9 @@ import TrendStore
 
 /// Reads the importer's CSV: a header naming `series`, `start`, `end` and `value`
 /// (suffixes such as `start_epoch_ms` are fine) and optionally `unit`, `kind`
-/// (`cumulative` or `discrete`) and `source` (the device or app; empty: the import's
-/// default source), in any order, then one sample per row. Other columns are listed in
+/// (`cumulative` or `discrete`), `source` (the device or app; empty: the import's
+/// default source) and `priority` (the source's rank in its series' priority order, 1
+/// first; empty: unranked), in any order, then one sample per row. Other columns are listed in
 /// ``unknownColumns`` (the import warns of them) and left out.
 ///
 /// The file is cut into slices at record ends (``CSVSlicer``), and each slice is parsed
@@ -16,6 +17,7 @@ final class SampleCSVParser: SliceSource {
     /// The header's columns.
     struct Columns: Sendable {
         let series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, source: Int?
+        let priority: Int?
         /// How many fields the columns read span.
         let needed: Int
         /// How many fields the header has, and so every row.
@@ -23,11 +25,14 @@ final class SampleCSVParser: SliceSource {
 
         init(
             series: Int, start: Int, end: Int, value: Int, unit: Int?, kind: Int?, source: Int?,
-            count: Int
+            priority: Int?, count: Int
         ) {
             (self.series, self.start, self.end, self.value) = (series, start, end, value)
             (self.unit, self.kind, self.source, self.count) = (unit, kind, source, count)
-            needed = max(series, start, end, value, unit ?? 0, kind ?? 0, source ?? 0) + 1
+            self.priority = priority
+            needed =
+                max(series, start, end, value, unit ?? 0, kind ?? 0, source ?? 0, priority ?? 0)
+                + 1
         }
     }
 
@@ -75,10 +80,10 @@ final class SampleCSVParser: SliceSource {
             series: try column("series"), start: try column("start"), end: try column("end"),
             value: try column("value"), unit: header.firstIndex(of: "unit"),
             kind: header.firstIndex(of: "kind"), source: header.firstIndex(of: "source"),
-            count: header.count)
+            priority: header.firstIndex(of: "priority"), count: header.count)
         let read = [
             columns.series, columns.start, columns.end, columns.value, columns.unit, columns.kind,
-            columns.source,
+            columns.source, columns.priority,
         ]
         unknownColumns = header.indices.filter { !read.contains($0) }.map { header[$0] }
     }
@@ -112,9 +117,13 @@ private struct SliceParse {
     /// A quoted row's unescaped fields.
     private var storage: [UInt8] = []
     private var storageRanges: [Range<Int>] = []
-    /// The previous row's series, unit, kind and source fields (offsets into the slice) and entry.
+    /// The previous row's series, unit, kind, source and priority fields (offsets into the
+    /// slice) and entry.
     private var previous:
-        (series: Range<Int>, unit: Range<Int>, kind: Range<Int>, source: Range<Int>, entry: Int)?
+        (
+            series: Range<Int>, unit: Range<Int>, kind: Range<Int>, source: Range<Int>,
+            priority: Range<Int>, entry: Int
+        )?
 
     init(file: String, columns: SampleCSVParser.Columns, skipInvalid: Bool, maximumRecordBytes: Int)
     {
@@ -128,11 +137,11 @@ private struct SliceParse {
     mutating func run(_ bytes: UnsafeRawBufferPointer) -> Int {
         // The bounds of a row's first `needed` fields (the columns read), starts then ends.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * columns.needed) {
-            run(bytes, bounds: FieldBounds(pointer: $0.baseAddress!, capacity: columns.needed))
+            run(bytes, bounds: CSVFieldBounds(pointer: $0.baseAddress!, capacity: columns.needed))
         }
     }
 
-    private mutating func run(_ bytes: UnsafeRawBufferPointer, bounds: FieldBounds) -> Int {
+    private mutating func run(_ bytes: UnsafeRawBufferPointer, bounds: CSVFieldBounds) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let count = bytes.count
         var line = 1
@@ -221,7 +230,7 @@ private struct SliceParse {
     /// Reads one row whose fields are in `base` (the slice when `inSlice`, else the
     /// unescaped copy of a quoted row).
     private mutating func row(
-        _ base: UnsafeRawPointer, _ bounds: FieldBounds, fields: Int, line: Int, inSlice: Bool
+        _ base: UnsafeRawPointer, _ bounds: CSVFieldBounds, fields: Int, line: Int, inSlice: Bool
     ) {
         @inline(__always)
         func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
@@ -242,10 +251,12 @@ private struct SliceParse {
         let unitRange = columns.unit.map(bounds.range) ?? 0..<0
         let kindRange = columns.kind.map(bounds.range) ?? 0..<0
         let sourceRange = columns.source.map(bounds.range) ?? 0..<0
+        let priorityRange = columns.priority.map(bounds.range) ?? 0..<0
         var entry: Int?
         if inSlice, let previous,
             same(base, previous.series, seriesRange), same(base, previous.unit, unitRange),
-            same(base, previous.kind, kindRange), same(base, previous.source, sourceRange)
+            same(base, previous.kind, kindRange), same(base, previous.source, sourceRange),
+            same(base, previous.priority, priorityRange)
         {
             entry = previous.entry
         } else if seriesRange.isEmpty {
@@ -270,7 +281,9 @@ private struct SliceParse {
         if entry == nil {
             entry = resolveEntry(base, bounds, line: line)
             previous =
-                inSlice ? entry.map { (seriesRange, unitRange, kindRange, sourceRange, $0) } : nil
+                inSlice
+                ? entry.map { (seriesRange, unitRange, kindRange, sourceRange, priorityRange, $0) }
+                : nil
         }
         guard let entry else { return }
         builder.add(
@@ -280,7 +293,7 @@ private struct SliceParse {
 
     /// The entry of the current row's series, unit and kind, or `nil` when one is malformed.
     private mutating func resolveEntry(
-        _ base: UnsafeRawPointer, _ bounds: FieldBounds, line: Int
+        _ base: UnsafeRawPointer, _ bounds: CSVFieldBounds, line: Int
     ) -> Int? {
         func field(_ index: Int) -> UnsafeRawBufferPointer { bounds.field(index, in: base) }
         func quoted(_ index: Int) -> String { Self.quoted(field(index)) }
@@ -312,9 +325,17 @@ private struct SliceParse {
                 kind = parsed
             }
         }
+        var rank: Int?
+        if let column = columns.priority, !field(column).isEmpty {
+            guard let parsed = SourceRank.parse(field(column)) else {
+                invalid("priority", "\(quoted(column)): \(SourceRank.expectation)", line)
+                return nil
+            }
+            rank = parsed
+        }
         do {
             return try builder.entry(
-                series: series, unit: unit, kind: kind, source: source, line: line)
+                series: series, unit: unit, kind: kind, source: source, rank: rank, line: line)
         } catch {
             builder.invalid(error)
             return nil
@@ -335,37 +356,5 @@ private struct SliceParse {
 
     private mutating func invalid(_ field: String, _ reason: String, _ line: Int) {
         builder.invalid(ImportError(file: file, line: line, field: field, reason: reason))
-    }
-}
-
-/// Where the fields of a row lie: the first `capacity` fields' start and end offsets,
-/// in memory the caller owns. Fields past them are counted, not kept (a row's columns
-/// are all among the first `capacity`).
-private struct FieldBounds {
-    let pointer: UnsafeMutablePointer<Int>
-    let capacity: Int
-
-    /// Notes field `fields` as `start..<end` and counts it.
-    @inline(__always)
-    func add(_ fields: inout Int, _ start: Int, _ end: Int) {
-        if fields < capacity {
-            pointer[2 * fields] = start
-            pointer[2 * fields + 1] = end
-        }
-        fields += 1
-    }
-
-    /// Field `index`'s offsets.
-    @inline(__always)
-    func range(_ index: Int) -> Range<Int> { pointer[2 * index]..<pointer[2 * index + 1] }
-
-    /// Whether field `index` is empty.
-    func isEmpty(_ index: Int) -> Bool { pointer[2 * index] == pointer[2 * index + 1] }
-
-    /// Field `index`'s bytes in `base`.
-    @inline(__always)
-    func field(_ index: Int, in base: UnsafeRawPointer) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(
-            start: base + pointer[2 * index], count: pointer[2 * index + 1] - pointer[2 * index])
     }
 }

@@ -18,6 +18,8 @@ struct ParsedSlice: Sendable {
         var kind: SeriesKind?
         /// The source the records named (normalised), or `nil` when they named none.
         var source: String?
+        /// The rank the records gave their source in the series' priority order, or `nil`.
+        var rank: Int?
         /// The first line naming this series with this unit, kind and source, relative to the
         /// slice.
         var line: Int
@@ -58,7 +60,7 @@ struct ParsedSliceBuilder {
     private var currentEntry = -1
     /// The entry asked for last: most records name the same series as the one before.
     private var lastEntry:
-        (series: String, unit: String?, kind: SeriesKind?, source: String?, index: Int)?
+        (series: String, unit: String?, kind: SeriesKind?, source: String?, rank: Int?, index: Int)?
 
     /// A builder for records of `file`.
     init(file: String, skipInvalid: Bool) {
@@ -69,15 +71,17 @@ struct ParsedSliceBuilder {
     /// Whether a record has stopped the import: nothing more is added then.
     private(set) var hasFailed = false
 
-    /// The index of the entry for `series` with `unit`, `kind` and `source`, adding it when new.
+    /// The index of the entry for `series` with `unit`, `kind`, `source` and `rank`, adding
+    /// it when new.
     ///
     /// - Throws: ``ImportError`` naming the line when the series or source name breaks the
     ///   store's rules.
     mutating func entry(
-        series: String, unit: String?, kind: SeriesKind?, source: String? = nil, line: Int
+        series: String, unit: String?, kind: SeriesKind?, source: String? = nil,
+        rank: Int? = nil, line: Int
     ) throws(ImportError) -> Int {
         if let lastEntry, lastEntry.series == series, lastEntry.unit == unit,
-            lastEntry.kind == kind, lastEntry.source == source
+            lastEntry.kind == kind, lastEntry.source == source, lastEntry.rank == rank
         {
             return lastEntry.index
         }
@@ -88,13 +92,15 @@ struct ParsedSliceBuilder {
         let index =
             slice.entries.firstIndex {
                 $0.series == name && $0.unit == unit && $0.kind == kind && $0.source == sourceName
+                    && $0.rank == rank
             } ?? slice.entries.count
         if index == slice.entries.count {
             slice.entries.append(
                 ParsedSlice.Entry(
-                    series: name, unit: unit, kind: kind, source: sourceName, line: line))
+                    series: name, unit: unit, kind: kind, source: sourceName, rank: rank,
+                    line: line))
         }
-        lastEntry = (series, unit, kind, source, index)
+        lastEntry = (series, unit, kind, source, rank, index)
         return index
     }
 

@@ -79,12 +79,13 @@ final class RecordParserBlocks: SliceSource {
             }
             builder.countRecord()
             switch record {
-            case let .sample(name, unit, kind, source, sample, line):
+            case let .sample(name, unit, kind, source, rank, sample, line):
                 lastLine = max(lastLine, line)
                 let relative = line - lineBase
                 do {
                     let entry = try builder.entry(
-                        series: name, unit: unit, kind: kind, source: source, line: relative)
+                        series: name, unit: unit, kind: kind, source: source, rank: rank,
+                        line: relative)
                     builder.add(sample, entry: entry, line: relative)
                 } catch {
                     builder.invalid(error)
