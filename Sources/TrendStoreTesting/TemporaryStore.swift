@@ -26,6 +26,33 @@ public struct TemporaryDirectory: Sendable {
     }
 }
 
+/// Runs `body` with a fresh temporary directory (``TemporaryDirectory``), removed when
+/// `body` returns or throws.
+///
+/// ```swift
+/// try await withTemporaryDirectory { directory in
+///     let csv = try directory.file("a.csv", containing: "series,start,end,value\n")
+///     _ = try await Importer(store: store).importFile(at: csv)
+/// }
+/// ```
+public func withTemporaryDirectory<R>(
+    prefix: String = "trendstore-test", _ body: (TemporaryDirectory) async throws -> R
+) async throws -> R {
+    let directory = try TemporaryDirectory(prefix: prefix)
+    defer { directory.remove() }
+    return try await body(directory)
+}
+
+/// Runs `body`, which does not wait, with a fresh temporary directory
+/// (``TemporaryDirectory``), removed when `body` returns or throws.
+public func withTemporaryDirectory<R>(
+    prefix: String = "trendstore-test", _ body: (TemporaryDirectory) throws -> R
+) throws -> R {
+    let directory = try TemporaryDirectory(prefix: prefix)
+    defer { directory.remove() }
+    return try body(directory)
+}
+
 /// A store in a fresh temporary directory that is deleted when this object goes away: for
 /// a host app's tests, which should neither share nor leave stores.
 ///

@@ -121,45 +121,45 @@ struct AppleHealthImportTests {
 
     @Test("broken exports get a clear message")
     func brokenExports() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let full = try String(
-            contentsOfFile: Fixtures.path("apple-health/export.xml"), encoding: .utf8)
-        let truncated = directory.url.appendingPathComponent("truncated.xml").path
-        try String(full.prefix(full.count * 2 / 3)).write(
-            toFile: truncated, atomically: true, encoding: .utf8)
-        let cutBetweenTags = directory.url.appendingPathComponent("cut.xml").path
-        try String(full[..<full.range(of: "<!-- Workouts")!.lowerBound]).write(
-            toFile: cutBetweenTags, atomically: true, encoding: .utf8)
-        let notHealth = directory.url.appendingPathComponent("other.xml").path
-        try "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n".write(
-            toFile: notHealth, atomically: true, encoding: .utf8)
-        try await withTemporaryStore { store, _ in
-            do {
-                _ = try await Importer(store: store).importFile(at: truncated)
-                Issue.record("a truncated export imported")
-            } catch let error as ImportError {
-                #expect(error.file == truncated)
-                #expect(error.reason.contains("ends inside") || error.line != nil, "\(error)")
-            }
-            await #expect(
-                throws: ImportError(
-                    file: cutBetweenTags,
-                    reason: "the export ends before </HealthData>: the file is truncated")
-            ) {
-                _ = try await Importer(store: store).importFile(at: cutBetweenTags)
-            }
-            let series = try store.series()
-            #expect(series.isEmpty, "a truncated export wrote samples")
-            await #expect(throws: ImportError.self) {
-                _ = try await Importer(store: store).importFile(at: notHealth)
-            }
-            do {
-                _ = try await Importer(store: store).importFile(
-                    at: Fixtures.path("bad/garbage.csv"))
-                Issue.record("garbage imported")
-            } catch let error as ImportError {
-                #expect(error.reason.hasPrefix("not a readable zip archive"), "\(error)")
+        try await withTemporaryDirectory { directory in
+            let full = try String(
+                contentsOfFile: Fixtures.path("apple-health/export.xml"), encoding: .utf8)
+            let truncated = directory.url.appendingPathComponent("truncated.xml").path
+            try String(full.prefix(full.count * 2 / 3)).write(
+                toFile: truncated, atomically: true, encoding: .utf8)
+            let cutBetweenTags = directory.url.appendingPathComponent("cut.xml").path
+            try String(full[..<full.range(of: "<!-- Workouts")!.lowerBound]).write(
+                toFile: cutBetweenTags, atomically: true, encoding: .utf8)
+            let notHealth = directory.url.appendingPathComponent("other.xml").path
+            try "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n".write(
+                toFile: notHealth, atomically: true, encoding: .utf8)
+            try await withTemporaryStore { store, _ in
+                do {
+                    _ = try await Importer(store: store).importFile(at: truncated)
+                    Issue.record("a truncated export imported")
+                } catch let error as ImportError {
+                    #expect(error.file == truncated)
+                    #expect(error.reason.contains("ends inside") || error.line != nil, "\(error)")
+                }
+                await #expect(
+                    throws: ImportError(
+                        file: cutBetweenTags,
+                        reason: "the export ends before </HealthData>: the file is truncated")
+                ) {
+                    _ = try await Importer(store: store).importFile(at: cutBetweenTags)
+                }
+                let series = try store.series()
+                #expect(series.isEmpty, "a truncated export wrote samples")
+                await #expect(throws: ImportError.self) {
+                    _ = try await Importer(store: store).importFile(at: notHealth)
+                }
+                do {
+                    _ = try await Importer(store: store).importFile(
+                        at: Fixtures.path("bad/garbage.csv"))
+                    Issue.record("garbage imported")
+                } catch let error as ImportError {
+                    #expect(error.reason.hasPrefix("not a readable zip archive"), "\(error)")
+                }
             }
         }
     }
@@ -249,23 +249,23 @@ struct AppleHealthVitalsTests {
     @Test(
         "records and workouts longer than 14 days are ignored with their reason, the rest imported")
     func overlongRecords() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try energyExport(in: directory) { energy in
-            """
-             <Record \(energy) startDate="1000-01-01 00:00:00 -0800" endDate="9999-12-31 00:00:00 -0800" value="9000"/>
-             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-15 00:00:01 -0800" value="1"/>
-             <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-15 00:00:00 -0800" value="2"/>
-             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2020-01-01 00:00:00 -0800" endDate="2026-01-01 00:00:00 -0800" totalDistance="5" totalDistanceUnit="km">
-              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
-             </Workout>
-            """
-        }
-        try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: path)
-            #expect(summary.ignored == ["lasts longer than 14 days": 3])
-            #expect(try figures(store, "activeEnergy") == (1, 2))
-            #expect(try store.series().map(\.name) == ["activeEnergy"])
+        try await withTemporaryDirectory { directory in
+            let path = try energyExport(in: directory) { energy in
+                """
+                 <Record \(energy) startDate="1000-01-01 00:00:00 -0800" endDate="9999-12-31 00:00:00 -0800" value="9000"/>
+                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-15 00:00:01 -0800" value="1"/>
+                 <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-15 00:00:00 -0800" value="2"/>
+                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" startDate="2020-01-01 00:00:00 -0800" endDate="2026-01-01 00:00:00 -0800" totalDistance="5" totalDistanceUnit="km">
+                  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
+                 </Workout>
+                """
+            }
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: path)
+                #expect(summary.ignored == ["lasts longer than 14 days": 3])
+                #expect(try figures(store, "activeEnergy") == (1, 2))
+                #expect(try store.series().map(\.name) == ["activeEnergy"])
+            }
         }
     }
 
@@ -273,46 +273,48 @@ struct AppleHealthVitalsTests {
         "megabytes of elements the import skips (activity summaries) between two records are no over-long record, on one thread or two",
         arguments: [1, 2])
     func longSkippedRun(threads: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // 2.4 MB of elements read past in one call of the scanner, across its buffer's end;
-        // the longest record allowed is far shorter.
-        let summaries = String(
-            repeating:
-                " <ActivitySummary dateComponents=\"2024-01-01\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"Cal\"/>\n",
-            count: 20_000)
-        let path = try energyExport(in: directory) { energy in
-            """
-             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="1"/>
-            \(summaries) <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-01 00:01:00 -0800" value="2"/>
-            """
-        }
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.threads = threads
-            options.maximumRecordBytes = 4_096
-            let summary = try await Importer(store: store).importFile(at: path, options: options)
-            #expect(summary.written["activeEnergy"]?.inserted == 2)
-            #expect(try figures(store, "activeEnergy") == (2, 3))
+        try await withTemporaryDirectory { directory in
+            // 2.4 MB of elements read past in one call of the scanner, across its buffer's end;
+            // the longest record allowed is far shorter.
+            let summaries = String(
+                repeating:
+                    " <ActivitySummary dateComponents=\"2024-01-01\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"Cal\"/>\n",
+                count: 20_000)
+            let path = try energyExport(in: directory) { energy in
+                """
+                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="1"/>
+                \(summaries) <Record \(energy) startDate="2026-02-01 00:00:00 -0800" endDate="2026-02-01 00:01:00 -0800" value="2"/>
+                """
+            }
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.threads = threads
+                options.maximumRecordBytes = 4_096
+                let summary = try await Importer(store: store).importFile(
+                    at: path, options: options)
+                #expect(summary.written["activeEnergy"]?.inserted == 2)
+                #expect(try figures(store, "activeEnergy") == (2, 3))
+            }
         }
     }
 
     @Test("an attribute is parsed as its messages show it: entities decoded first")
     func entitiesInValues() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try energyExport(in: directory) { energy in
-            """
-             <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="&#49;&#46;5"/>
-             <Record \(energy) startDate="2026-01-01 00:01:00 -0800" endDate="2026-01-01 00:02:00 -0800" value="&#50;x"/>
-            """
-        }
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.skipInvalid = true
-            let summary = try await Importer(store: store).importFile(at: path, options: options)
-            #expect(try figures(store, "activeEnergy") == (1, 1.5))
-            #expect(summary.skippedExamples.first?.contains("\"2x\"") == true, "\(summary)")
+        try await withTemporaryDirectory { directory in
+            let path = try energyExport(in: directory) { energy in
+                """
+                 <Record \(energy) startDate="2026-01-01 00:00:00 -0800" endDate="2026-01-01 00:01:00 -0800" value="&#49;&#46;5"/>
+                 <Record \(energy) startDate="2026-01-01 00:01:00 -0800" endDate="2026-01-01 00:02:00 -0800" value="&#50;x"/>
+                """
+            }
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.skipInvalid = true
+                let summary = try await Importer(store: store).importFile(
+                    at: path, options: options)
+                #expect(try figures(store, "activeEnergy") == (1, 1.5))
+                #expect(summary.skippedExamples.first?.contains("\"2x\"") == true, "\(summary)")
+            }
         }
     }
 }

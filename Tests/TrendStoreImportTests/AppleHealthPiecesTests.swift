@@ -102,79 +102,81 @@ struct AppleHealthPiecesTests {
         "pieces cut anywhere and parsed on several threads write the very bytes one piece on one thread writes, with the same summary",
         arguments: [(2, 4_096), (3, 777), (1, 1 << 14), (2, 1), (256, 4_096)])
     func sameStore(threads: Int, pieceBytes: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try Self.export(in: directory, badValues: true)
-        let whole = try await ParallelImportTests.importAndDump(
-            path, into: directory.url.appendingPathComponent("whole"),
-            configure: Self.configure(threads: 1, pieceBytes: .max, skipInvalid: true))
-        let pieces = try await ParallelImportTests.importAndDump(
-            path, into: directory.url.appendingPathComponent("pieces"),
-            configure: Self.configure(threads: threads, pieceBytes: pieceBytes, skipInvalid: true))
-        #expect(pieces.outcome == whole.outcome)
-        #expect(pieces.contents == whole.contents)
-        // Worth comparing: samples written, records skipped and ignored, workouts summed.
-        #expect(whole.samples > 5_000)
-        #expect(whole.outcome.contains("value: \\\"1,5\\\""), "\(whole.outcome)")
-        #expect(whole.outcome.contains("Rowing"), "\(whole.outcome)")
+        try await withTemporaryDirectory { directory in
+            let path = try Self.export(in: directory, badValues: true)
+            let whole = try await ParallelImportTests.importAndDump(
+                path, into: directory.url.appendingPathComponent("whole"),
+                configure: Self.configure(threads: 1, pieceBytes: .max, skipInvalid: true))
+            let pieces = try await ParallelImportTests.importAndDump(
+                path, into: directory.url.appendingPathComponent("pieces"),
+                configure: Self.configure(
+                    threads: threads, pieceBytes: pieceBytes, skipInvalid: true))
+            #expect(pieces.outcome == whole.outcome)
+            #expect(pieces.contents == whole.contents)
+            // Worth comparing: samples written, records skipped and ignored, workouts summed.
+            #expect(whole.samples > 5_000)
+            #expect(whole.outcome.contains("value: \\\"1,5\\\""), "\(whole.outcome)")
+            #expect(whole.outcome.contains("Rowing"), "\(whole.outcome)")
+        }
     }
 
     @Test(
         "a malformed record far into the export stops the import at its line in any pieces",
         arguments: [(1, Int.max), (2, 2_048), (3, 100)])
     func errorAtItsLine(threads: Int, pieceBytes: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try Self.export(in: directory, badValues: true)
-        let lines = try String(contentsOfFile: path, encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false)
-        let bad = try #require(lines.firstIndex { $0.contains("value=\"1,5\"") }) + 1
-        let outcome = try await ParallelImportTests.importAndDump(
-            path, into: directory.url.appendingPathComponent("store"),
-            configure: Self.configure(threads: threads, pieceBytes: pieceBytes, skipInvalid: false))
-        #expect(outcome.outcome.contains("export.xml:\(bad): value"), "\(outcome.outcome)")
+        try await withTemporaryDirectory { directory in
+            let path = try Self.export(in: directory, badValues: true)
+            let lines = try String(contentsOfFile: path, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            let bad = try #require(lines.firstIndex { $0.contains("value=\"1,5\"") }) + 1
+            let outcome = try await ParallelImportTests.importAndDump(
+                path, into: directory.url.appendingPathComponent("store"),
+                configure: Self.configure(
+                    threads: threads, pieceBytes: pieceBytes, skipInvalid: false))
+            #expect(outcome.outcome.contains("export.xml:\(bad): value"), "\(outcome.outcome)")
+        }
     }
 
     @Test(
         "an export with a workout that never ends is read as one stream, in bounded memory, to the same store"
     )
     func unendedWorkout() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try Self.export(in: directory, badValues: false)
-        // No workout of the file ends: each begins inside the one before.
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-            .replacingOccurrences(of: "\n </Workout>", with: "")
-        let body = try #require(text.range(of: "<Record"))
-        text.insert(
-            contentsOf:
-                "<Workout workoutActivityType=\"HKWorkoutActivityTypeYoga\" startDate=\"2026-03-06 10:00:00 +0100\" endDate=\"2026-03-06 11:00:00 +0100\">\n ",
-            at: body.lowerBound)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        // Small records allowed: no piece may exceed 8 of them, and everything after the
-        // workout's start is one stretch without a place to cut.
-        let stream = try ByteStream(path: path)
-        let survey = try AppleHealthSurvey(
-            stream: stream, displayPath: path, pieceBytes: 4_096, longestPiece: 8 * 4_096)
-        #expect(survey.cuts == nil)
-        let streamed = try await ParallelImportTests.importAndDump(
-            path, into: directory.url.appendingPathComponent("streamed"),
-            configure: { options in
-                options.threads = 2
-                options.sliceBytes = 4_096
-                options.maximumRecordBytes = 4_096
-                options.skipInvalid = true
-            })
-        // (The nested workouts, and the first, never closed, are skipped and counted.)
-        let whole = try await ParallelImportTests.importAndDump(
-            path, into: directory.url.appendingPathComponent("whole"),
-            configure: { options in
-                options.threads = 2
-                options.skipInvalid = true
-            })
-        #expect(streamed.outcome == whole.outcome)
-        #expect(streamed.contents == whole.contents)
-        #expect(whole.samples > 5_000, "\(whole.outcome)")
+        try await withTemporaryDirectory { directory in
+            let path = try Self.export(in: directory, badValues: false)
+            // No workout of the file ends: each begins inside the one before.
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: "\n </Workout>", with: "")
+            let body = try #require(text.range(of: "<Record"))
+            text.insert(
+                contentsOf:
+                    "<Workout workoutActivityType=\"HKWorkoutActivityTypeYoga\" startDate=\"2026-03-06 10:00:00 +0100\" endDate=\"2026-03-06 11:00:00 +0100\">\n ",
+                at: body.lowerBound)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            // Small records allowed: no piece may exceed 8 of them, and everything after the
+            // workout's start is one stretch without a place to cut.
+            let stream = try ByteStream(path: path)
+            let survey = try AppleHealthSurvey(
+                stream: stream, displayPath: path, pieceBytes: 4_096, longestPiece: 8 * 4_096)
+            #expect(survey.cuts == nil)
+            let streamed = try await ParallelImportTests.importAndDump(
+                path, into: directory.url.appendingPathComponent("streamed"),
+                configure: { options in
+                    options.threads = 2
+                    options.sliceBytes = 4_096
+                    options.maximumRecordBytes = 4_096
+                    options.skipInvalid = true
+                })
+            // (The nested workouts, and the first, never closed, are skipped and counted.)
+            let whole = try await ParallelImportTests.importAndDump(
+                path, into: directory.url.appendingPathComponent("whole"),
+                configure: { options in
+                    options.threads = 2
+                    options.skipInvalid = true
+                })
+            #expect(streamed.outcome == whole.outcome)
+            #expect(streamed.contents == whole.contents)
+            #expect(whole.samples > 5_000, "\(whole.outcome)")
+        }
     }
 
     @Test(

@@ -35,54 +35,56 @@ struct AppleHealthWorkoutTests {
         "a workout inside another stops the import at its line; skipped, it is counted and the outer one stored",
         arguments: [1, 2])
     func nested(threads: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try Self.export(in: directory, Self.nested)
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.threads = threads
-            let error = await #expect(throws: ImportError.self) {
-                try await Importer(store: store).importFile(at: path, options: options)
+        try await withTemporaryDirectory { directory in
+            let path = try Self.export(in: directory, Self.nested)
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.threads = threads
+                let error = await #expect(throws: ImportError.self) {
+                    try await Importer(store: store).importFile(at: path, options: options)
+                }
+                #expect(error?.line == 6, "\(String(describing: error))")
+                #expect(error?.field == "Workout")
+                #expect(error?.reason.contains("inside the Workout of line 5") == true)
+                options.skipInvalid = true
+                let summary = try await Importer(store: store).importFile(
+                    at: path, options: options)
+                #expect(summary.recordsRead == 3)
+                #expect(summary.skipped == 1)
+                #expect(summary.skippedExamples.first?.contains(":6: Workout:") == true)
+                let runs = try store.samples(of: "Running", from: .distantPast, to: .distantFuture)
+                #expect(runs.map(\.value) == [5_000])
+                #expect(try store.series().map(\.name).sorted() == ["Running", "activeEnergy"])
             }
-            #expect(error?.line == 6, "\(String(describing: error))")
-            #expect(error?.field == "Workout")
-            #expect(error?.reason.contains("inside the Workout of line 5") == true)
-            options.skipInvalid = true
-            let summary = try await Importer(store: store).importFile(at: path, options: options)
-            #expect(summary.recordsRead == 3)
-            #expect(summary.skipped == 1)
-            #expect(summary.skippedExamples.first?.contains(":6: Workout:") == true)
-            let runs = try store.samples(of: "Running", from: .distantPast, to: .distantFuture)
-            #expect(runs.map(\.value) == [5_000])
-            #expect(try store.series().map(\.name).sorted() == ["Running", "activeEnergy"])
         }
     }
 
     @Test("a workout never closed is an error at its line, or counted when skipped")
     func neverClosed() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.file(
-            "export.xml",
-            containing: """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <HealthData locale="en_US">
-                 <ExportDate value="2026-11-20 10:00:00 -0800"/>
-                 <Workout \(Self.running) startDate="2026-01-02 08:00:00 -0800" endDate="2026-01-02 09:00:00 -0800">
-                  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
-                </HealthData>
-                """)
-        try await withTemporaryStore { store, _ in
-            let error = await #expect(throws: ImportError.self) {
-                try await Importer(store: store).importFile(at: path)
+        try await withTemporaryDirectory { directory in
+            let path = try directory.file(
+                "export.xml",
+                containing: """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <HealthData locale="en_US">
+                     <ExportDate value="2026-11-20 10:00:00 -0800"/>
+                     <Workout \(Self.running) startDate="2026-01-02 08:00:00 -0800" endDate="2026-01-02 09:00:00 -0800">
+                      <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>
+                    </HealthData>
+                    """)
+            try await withTemporaryStore { store, _ in
+                let error = await #expect(throws: ImportError.self) {
+                    try await Importer(store: store).importFile(at: path)
+                }
+                #expect(error?.line == 4, "\(String(describing: error))")
+                #expect(error?.reason.contains("never closed") == true)
+                var options = ImportOptions()
+                options.skipInvalid = true
+                let summary = try await Importer(store: store).importFile(
+                    at: path, options: options)
+                #expect(summary.recordsRead == 1)
+                #expect(summary.skipped == 1)
             }
-            #expect(error?.line == 4, "\(String(describing: error))")
-            #expect(error?.reason.contains("never closed") == true)
-            var options = ImportOptions()
-            options.skipInvalid = true
-            let summary = try await Importer(store: store).importFile(at: path, options: options)
-            #expect(summary.recordsRead == 1)
-            #expect(summary.skipped == 1)
         }
     }
 }

@@ -63,33 +63,34 @@ struct BadInputTests {
     @Test("random bytes never crash the importer", arguments: 0..<40)
     func randomBytes(seed: Int) async throws {
         var random = SeededGenerator(seed: UInt64(seed))
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("random.csv").path
-        var bytes = Array("series,start,end,value\n".utf8)
-        let alphabet = Array("0123456789,.-:TZ+\"\n\r eactiv".utf8)
-        for _ in 0..<Int.random(in: 0...400, using: &random) {
-            bytes.append(alphabet.randomElement(using: &random)!)
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.skipInvalid = seed.isMultiple(of: 2)
-            // Whatever the bytes, the store holds exactly what the import says it committed.
-            let committed: Int
-            do {
-                committed = try await Importer(store: store).importFile(
-                    at: path, options: options
-                ).committedSamples
-            } catch let error as ImportError {
-                committed = error.committedSamples ?? 0
+        try await withTemporaryDirectory { directory in
+            let path = directory.url.appendingPathComponent("random.csv").path
+            var bytes = Array("series,start,end,value\n".utf8)
+            let alphabet = Array("0123456789,.-:TZ+\"\n\r eactiv".utf8)
+            for _ in 0..<Int.random(in: 0...400, using: &random) {
+                bytes.append(alphabet.randomElement(using: &random)!)
             }
-            let stored = try store.series().reduce(0) { $0 + $1.sampleCount }
-            // Duplicate identities in a batch are stored once, so never more than committed.
-            #expect(stored <= committed, "\(stored) stored, \(committed) reported committed")
-            #expect((stored == 0) == (committed == 0), "\(stored) stored, \(committed) committed")
-            let report = try await store.verify()
-            #expect(report.isHealthy)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.skipInvalid = seed.isMultiple(of: 2)
+                // Whatever the bytes, the store holds exactly what the import says it committed.
+                let committed: Int
+                do {
+                    committed = try await Importer(store: store).importFile(
+                        at: path, options: options
+                    ).committedSamples
+                } catch let error as ImportError {
+                    committed = error.committedSamples ?? 0
+                }
+                let stored = try store.series().reduce(0) { $0 + $1.sampleCount }
+                // Duplicate identities in a batch are stored once, so never more than committed.
+                #expect(stored <= committed, "\(stored) stored, \(committed) reported committed")
+                #expect(
+                    (stored == 0) == (committed == 0), "\(stored) stored, \(committed) committed")
+                let report = try await store.verify()
+                #expect(report.isHealthy)
+            }
         }
     }
 }

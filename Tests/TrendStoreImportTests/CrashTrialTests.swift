@@ -42,42 +42,42 @@ struct CrashTrialTests {
         "a store killed at a random moment of an import opens, verifies, and holds exactly the committed batches",
         arguments: 0..<trialCount)
     func killDuringImport(trial: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var random = SeededGenerator(seed: UInt64(trial))
-        let output = try await CommandLineTool.killed(
-            [
-                "import", Self.csv.path, "--store", directory.url.path, "--batch-size",
-                String(Self.batch), "--report-commits",
-            ],
-            after: .milliseconds(
-                Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
-        let reported =
-            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").filter { $0.hasPrefix("committed ") }.compactMap {
-                Int($0.dropFirst(10))
-            }.last ?? 0
+        try await withTemporaryDirectory { directory in
+            var random = SeededGenerator(seed: UInt64(trial))
+            let output = try await CommandLineTool.killed(
+                [
+                    "import", Self.csv.path, "--store", directory.url.path, "--batch-size",
+                    String(Self.batch), "--report-commits",
+                ],
+                after: .milliseconds(
+                    Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
+            let reported =
+                String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").filter { $0.hasPrefix("committed ") }.compactMap {
+                    Int($0.dropFirst(10))
+                }.last ?? 0
 
-        guard
-            FileManager.default.fileExists(
-                atPath: directory.url.appendingPathComponent("data.mdb").path)
-        else {
-            #expect(reported == 0)  // killed before the store was created
-            return
+            guard
+                FileManager.default.fileExists(
+                    atPath: directory.url.appendingPathComponent("data.mdb").path)
+            else {
+                #expect(reported == 0)  // killed before the store was created
+                return
+            }
+            let store = try TrendStore(directory: directory.url)
+            let report = try await store.verify()
+            #expect(report.isHealthy, "\(report.problems)")
+            let stored =
+                try committedSamples(of: "energy", in: store)
+            // A batch may commit just before the kill, unreported: then one more whole batch is there.
+            #expect(
+                stored.count == reported || stored.count == reported + Self.batch
+                    || stored.count == Self.rows,
+                "reported \(reported) committed, found \(stored.count)")
+            #expect(stored == Array(Self.csv.samples.prefix(stored.count)))
+            print(
+                "crash trial \(trial): \(reported) samples reported committed, \(stored.count) found, store healthy"
+            )
         }
-        let store = try TrendStore(directory: directory.url)
-        let report = try await store.verify()
-        #expect(report.isHealthy, "\(report.problems)")
-        let stored =
-            try committedSamples(of: "energy", in: store)
-        // A batch may commit just before the kill, unreported: then one more whole batch is there.
-        #expect(
-            stored.count == reported || stored.count == reported + Self.batch
-                || stored.count == Self.rows,
-            "reported \(reported) committed, found \(stored.count)")
-        #expect(stored == Array(Self.csv.samples.prefix(stored.count)))
-        print(
-            "crash trial \(trial): \(reported) samples reported committed, \(stored.count) found, store healthy"
-        )
     }
 }

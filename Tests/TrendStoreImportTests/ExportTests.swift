@@ -52,32 +52,33 @@ struct ExportTests {
         "import(export(store)) keeps every series name, byte for byte, in every format",
         arguments: [ExportFormat.csv, .ndjson])
     func namesRoundTrip(format: ExportFormat) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let names = [
-            "\u{FEFF}steps", "steps", "steps\u{FEFF}", "a\u{FEFF}b", "\u{200B}zero width",
-            " spaced ", "tab\there", "new\nline", "cr\rreturn", "crlf\r\nname", "comma, name",
-            "\"quoted\"", "back\\slash", "\u{1F3C3} run", "\u{202E}rtl", "%2C", "nul\u{0}byte",
-        ]
-        let original = try TrendStore(directory: directory.url.appendingPathComponent("a"))
-        for (index, name) in names.enumerated() {
-            let start = Int64(index) * 60_000
-            try await original.write(
-                [Sample(startMilliseconds: start, endMilliseconds: start + 60_000, value: 1)],
-                to: name, unit: "u\u{FEFF}\(index)")
-        }
-        let file = directory.url.appendingPathComponent("export.\(format.rawValue)").path
-        #expect(FileManager.default.createFile(atPath: file, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: file))
-        try await Exporter(store: original).export(
-            series: names, from: .distantPast, to: .distantFuture, format: format, to: handle)
-        try handle.close()
-        let copy = try TrendStore(directory: directory.url.appendingPathComponent("b"))
-        _ = try await Importer(store: copy).importFile(at: file)
-        let stored = try copy.series()
-        #expect(Set(stored.map { Array($0.name.utf8) }) == Set(names.map { Array($0.utf8) }))
-        for name in names {
-            #expect(try copy.unit(of: name) == original.unit(of: name), "\(name.debugDescription)")
+        try await withTemporaryDirectory { directory in
+            let names = [
+                "\u{FEFF}steps", "steps", "steps\u{FEFF}", "a\u{FEFF}b", "\u{200B}zero width",
+                " spaced ", "tab\there", "new\nline", "cr\rreturn", "crlf\r\nname", "comma, name",
+                "\"quoted\"", "back\\slash", "\u{1F3C3} run", "\u{202E}rtl", "%2C", "nul\u{0}byte",
+            ]
+            let original = try TrendStore(directory: directory.url.appendingPathComponent("a"))
+            for (index, name) in names.enumerated() {
+                let start = Int64(index) * 60_000
+                try await original.write(
+                    [Sample(startMilliseconds: start, endMilliseconds: start + 60_000, value: 1)],
+                    to: name, unit: "u\u{FEFF}\(index)")
+            }
+            let file = directory.url.appendingPathComponent("export.\(format.rawValue)").path
+            #expect(FileManager.default.createFile(atPath: file, contents: nil))
+            let handle = try #require(FileHandle(forWritingAtPath: file))
+            try await Exporter(store: original).export(
+                series: names, from: .distantPast, to: .distantFuture, format: format, to: handle)
+            try handle.close()
+            let copy = try TrendStore(directory: directory.url.appendingPathComponent("b"))
+            _ = try await Importer(store: copy).importFile(at: file)
+            let stored = try copy.series()
+            #expect(Set(stored.map { Array($0.name.utf8) }) == Set(names.map { Array($0.utf8) }))
+            for name in names {
+                #expect(
+                    try copy.unit(of: name) == original.unit(of: name), "\(name.debugDescription)")
+            }
         }
     }
 

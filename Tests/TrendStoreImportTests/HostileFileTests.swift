@@ -51,61 +51,61 @@ struct HostileFileTests {
 
     @Test("a zip of hundreds of XML entries is refused after a bounded search")
     func manyEntries() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // Each entry 256 KiB of whitespace, each opened only up to its first 64 KiB.
-        let entries = (0..<200).map {
-            (
-                "entry-\($0).xml", head: "<?xml version=\"1.0\"?>\n", filler: "        ",
-                times: 1 << 15
-            )
-        }
-        let path = try zip(entries, to: "many.zip", in: directory)
-        let began = ContinuousClock.now
-        try await withTemporaryStore { store, _ in
-            do {
-                _ = try await Importer(store: store).importFile(at: path)
-                Issue.record("a zip of 200 XML entries was accepted")
-            } catch let error as ImportError {
-                #expect(error.reason.contains("more than 32 XML entries"), "\(error)")
+        try await withTemporaryDirectory { directory in
+            // Each entry 256 KiB of whitespace, each opened only up to its first 64 KiB.
+            let entries = (0..<200).map {
+                (
+                    "entry-\($0).xml", head: "<?xml version=\"1.0\"?>\n", filler: "        ",
+                    times: 1 << 15
+                )
             }
+            let path = try zip(entries, to: "many.zip", in: directory)
+            let began = ContinuousClock.now
+            try await withTemporaryStore { store, _ in
+                do {
+                    _ = try await Importer(store: store).importFile(at: path)
+                    Issue.record("a zip of 200 XML entries was accepted")
+                } catch let error as ImportError {
+                    #expect(error.reason.contains("more than 32 XML entries"), "\(error)")
+                }
+            }
+            #expect(ContinuousClock.now - began < .seconds(30))
         }
-        #expect(ContinuousClock.now - began < .seconds(30))
     }
 
     @Test("a zip whose export expands past the limit is refused without writing to disk")
     func zipBomb() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // 65 MB of whitespace: an export root never comes, so only the limit can stop it.
-        let big = try zip(
-            [
-                (
-                    "apple_health_export/export.xml", head: Self.exportHead,
-                    filler: String(repeating: " ", count: 1 << 16), times: 1_000
-                )
-            ],
-            to: "big.zip", in: directory)
-        let before = try FileManager.default.contentsOfDirectory(
-            atPath: FileManager.default.temporaryDirectory.path
-        ).filter { $0.hasPrefix("trendstore-import") }
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.expansionLimits.maximumBytes = 8 << 20
-            do {
-                _ = try await Importer(store: store).importFile(
-                    at: big, options: options)
-                Issue.record("a 65 MB whitespace entry was accepted under an 8 MiB limit")
-            } catch let error as ImportError {
-                #expect(error.reason.contains("refused as a possible zip bomb"), "\(error)")
-                #expect(error.file.hasSuffix("big.zip/apple_health_export/export.xml"))
+        try await withTemporaryDirectory { directory in
+            // 65 MB of whitespace: an export root never comes, so only the limit can stop it.
+            let big = try zip(
+                [
+                    (
+                        "apple_health_export/export.xml", head: Self.exportHead,
+                        filler: String(repeating: " ", count: 1 << 16), times: 1_000
+                    )
+                ],
+                to: "big.zip", in: directory)
+            let before = try FileManager.default.contentsOfDirectory(
+                atPath: FileManager.default.temporaryDirectory.path
+            ).filter { $0.hasPrefix("trendstore-import") }
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.expansionLimits.maximumBytes = 8 << 20
+                do {
+                    _ = try await Importer(store: store).importFile(
+                        at: big, options: options)
+                    Issue.record("a 65 MB whitespace entry was accepted under an 8 MiB limit")
+                } catch let error as ImportError {
+                    #expect(error.reason.contains("refused as a possible zip bomb"), "\(error)")
+                    #expect(error.file.hasSuffix("big.zip/apple_health_export/export.xml"))
+                }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
+            let after = try FileManager.default.contentsOfDirectory(
+                atPath: FileManager.default.temporaryDirectory.path
+            ).filter { $0.hasPrefix("trendstore-import") }
+            #expect(after == before, "the import left temporary files")
         }
-        let after = try FileManager.default.contentsOfDirectory(
-            atPath: FileManager.default.temporaryDirectory.path
-        ).filter { $0.hasPrefix("trendstore-import") }
-        #expect(after == before, "the import left temporary files")
     }
 
     @Test("the ratio limit applies past the first 64 MiB; the size limit always")
@@ -130,24 +130,24 @@ struct HostileFileTests {
 
     @Test("a zip holding two exports is refused, naming both")
     func twoExports() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let document = Self.exportHead + "</HealthData>\n"
-        let path = try zip(
-            [
-                ("a/export.xml", head: document, filler: " ", times: 1),
-                ("b/export.xml", head: document, filler: " ", times: 1),
-            ], to: "two.zip",
-            in: directory)
-        try await withTemporaryStore { (store, _) async throws -> Void in
-            await #expect(
-                throws: ImportError(
-                    file: path,
-                    reason:
-                        "the zip holds 2 Apple Health exports (a/export.xml, b/export.xml): import one at a time"
-                )
-            ) {
-                _ = try await Importer(store: store).importFile(at: path)
+        try await withTemporaryDirectory { directory in
+            let document = Self.exportHead + "</HealthData>\n"
+            let path = try zip(
+                [
+                    ("a/export.xml", head: document, filler: " ", times: 1),
+                    ("b/export.xml", head: document, filler: " ", times: 1),
+                ], to: "two.zip",
+                in: directory)
+            try await withTemporaryStore { (store, _) async throws -> Void in
+                await #expect(
+                    throws: ImportError(
+                        file: path,
+                        reason:
+                            "the zip holds 2 Apple Health exports (a/export.xml, b/export.xml): import one at a time"
+                    )
+                ) {
+                    _ = try await Importer(store: store).importFile(at: path)
+                }
             }
         }
     }
@@ -176,82 +176,84 @@ struct HostileFileTests {
         "LF, CRLF and CR line endings read the same records",
         arguments: ["\n", "\r\n", "\r"])
     func lineEndings(ending: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let lines = [
-            "series,start,end,value", "x,1763683200000,1763683200000,1",
-            "\"x\",1763683260000,1763683260000,2", "y,1763683260000,1763683320000,3",
-        ]
-        let csv = try directory.file("a.csv", containing: lines.joined(separator: ending) + ending)
-        let ndjson = try directory.file(
-            "a.ndjson",
-            containing: [
-                #"{"series":"x","start":1763683200000,"end":1763683200000,"value":1}"#,
-                #"{"series":"y","start":1763683260000,"end":1763683320000,"value":3}"#,
-            ].joined(separator: ending))
-        try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: csv)
-            #expect(summary.recordsRead == 3)
-            #expect(summary.written["x"]?.inserted == 2)
-            #expect(summary.written["y"]?.inserted == 1)
-            let second = try await Importer(store: store).importFile(at: ndjson)
-            #expect(second.recordsRead == 2 && second.written["x"]?.unchanged == 1)
+        try await withTemporaryDirectory { directory in
+            let lines = [
+                "series,start,end,value", "x,1763683200000,1763683200000,1",
+                "\"x\",1763683260000,1763683260000,2", "y,1763683260000,1763683320000,3",
+            ]
+            let csv = try directory.file(
+                "a.csv", containing: lines.joined(separator: ending) + ending)
+            let ndjson = try directory.file(
+                "a.ndjson",
+                containing: [
+                    #"{"series":"x","start":1763683200000,"end":1763683200000,"value":1}"#,
+                    #"{"series":"y","start":1763683260000,"end":1763683320000,"value":3}"#,
+                ].joined(separator: ending))
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: csv)
+                #expect(summary.recordsRead == 3)
+                #expect(summary.written["x"]?.inserted == 2)
+                #expect(summary.written["y"]?.inserted == 1)
+                let second = try await Importer(store: store).importFile(at: ndjson)
+                #expect(second.recordsRead == 2 && second.written["x"]?.unchanged == 1)
+            }
         }
     }
 
     @Test("a CR-only file with an error names the right line")
     func crLineNumbers() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.file(
-            "cr.csv", containing: "series,start,end,value\rx,1,1,1\rx,2,2,oops\r")
-        try await withTemporaryStore { store, _ in
-            do {
-                _ = try await Importer(store: store).importFile(at: path)
-                Issue.record("accepted")
-            } catch let error as ImportError {
-                #expect(error.line == 3 && error.field == "value", "\(error)")
+        try await withTemporaryDirectory { directory in
+            let path = try directory.file(
+                "cr.csv", containing: "series,start,end,value\rx,1,1,1\rx,2,2,oops\r")
+            try await withTemporaryStore { store, _ in
+                do {
+                    _ = try await Importer(store: store).importFile(at: path)
+                    Issue.record("accepted")
+                } catch let error as ImportError {
+                    #expect(error.line == 3 && error.field == "value", "\(error)")
+                }
             }
         }
     }
 
     @Test("a non-empty file with no records is an error, not a success")
     func noRecords() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.file("header.csv", containing: "series,start,end,value\n")
-        try await withTemporaryStore { (store, _) async throws -> Void in
-            await #expect(throws: ImportError.self) {
-                _ = try await Importer(store: store).importFile(at: path)
+        try await withTemporaryDirectory { directory in
+            let path = try directory.file("header.csv", containing: "series,start,end,value\n")
+            try await withTemporaryStore { (store, _) async throws -> Void in
+                await #expect(throws: ImportError.self) {
+                    _ = try await Importer(store: store).importFile(at: path)
+                }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
         }
     }
 
     @Test("a line longer than the limit is an error naming it, read in bounded memory")
     func longLine() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.file(
-            "long.csv",
-            containing: "series,start,end,value\nx,1,1,1\n" + String(repeating: "x", count: 3 << 20)
-                + ",1,1,1\n")
-        let xml = try directory.file(
-            "long.xml",
-            containing: Self.exportHead
-                + "<Record type=\"HKQuantityTypeIdentifierStepCount\" value=\""
-                + String(repeating: "9", count: 3 << 20) + "\"/>\n</HealthData>\n")
-        try await withTemporaryStore { store, _ in
-            for (file, line) in [(path, 3), (xml, 4)] {
-                do {
-                    _ = try await Importer(store: store).importFile(at: file)
-                    Issue.record("\(file) accepted")
-                } catch let error as ImportError {
-                    #expect(error.line == line, "\(error)")
-                    #expect(error.reason.contains("longer than 1048576 bytes"), "\(error)")
+        try await withTemporaryDirectory { directory in
+            let path = try directory.file(
+                "long.csv",
+                containing: "series,start,end,value\nx,1,1,1\n"
+                    + String(repeating: "x", count: 3 << 20)
+                    + ",1,1,1\n")
+            let xml = try directory.file(
+                "long.xml",
+                containing: Self.exportHead
+                    + "<Record type=\"HKQuantityTypeIdentifierStepCount\" value=\""
+                    + String(repeating: "9", count: 3 << 20) + "\"/>\n</HealthData>\n")
+            try await withTemporaryStore { store, _ in
+                for (file, line) in [(path, 3), (xml, 4)] {
+                    do {
+                        _ = try await Importer(store: store).importFile(at: file)
+                        Issue.record("\(file) accepted")
+                    } catch let error as ImportError {
+                        #expect(error.line == line, "\(error)")
+                        #expect(error.reason.contains("longer than 1048576 bytes"), "\(error)")
+                    }
                 }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
         }
     }
 
@@ -268,68 +270,70 @@ struct HostileFileTests {
             ),
         ])
     func outOfRange(line: String, field: String, reason: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = try directory.file(
-            "range.csv", containing: "series,start,end,value\nok,1,1,1\n\(line)\n")
-        try await withTemporaryStore { store, _ in
-            do {
-                _ = try await Importer(store: store).importFile(at: path)
-                Issue.record("accepted")
-            } catch let error as ImportError {
-                #expect(error.line == 3 && error.field == field, "\(error)")
-                #expect(error.reason.contains(reason), "\(error)")
-                #expect(error.committedSamples == 0)
-                #expect(error.description.hasSuffix("(nothing was committed)"))
+        try await withTemporaryDirectory { directory in
+            let path = try directory.file(
+                "range.csv", containing: "series,start,end,value\nok,1,1,1\n\(line)\n")
+            try await withTemporaryStore { store, _ in
+                do {
+                    _ = try await Importer(store: store).importFile(at: path)
+                    Issue.record("accepted")
+                } catch let error as ImportError {
+                    #expect(error.line == 3 && error.field == field, "\(error)")
+                    #expect(error.reason.contains(reason), "\(error)")
+                    #expect(error.committedSamples == 0)
+                    #expect(error.description.hasSuffix("(nothing was committed)"))
+                }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
         }
     }
 
     @Test("NFC and NFD spellings in two files are one series")
     func unicodeNamesAcrossFiles() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let nfc = try directory.file(
-            "nfc.csv", containing: "series,start,end,value\nCaf\u{E9},1,1,1\n")
-        let nfd = try directory.file(
-            "nfd.csv", containing: "series,start,end,value\nCafe\u{301},2,2,2\n")
-        try await withTemporaryStore { store, _ in
-            _ = try await Importer(store: store).importFile(at: nfc)
-            _ = try await Importer(store: store).importFile(at: nfd)
-            let series = try store.series()
-            #expect(series.count == 1 && series.first?.sampleCount == 2)
+        try await withTemporaryDirectory { directory in
+            let nfc = try directory.file(
+                "nfc.csv", containing: "series,start,end,value\nCaf\u{E9},1,1,1\n")
+            let nfd = try directory.file(
+                "nfd.csv", containing: "series,start,end,value\nCafe\u{301},2,2,2\n")
+            try await withTemporaryStore { store, _ in
+                _ = try await Importer(store: store).importFile(at: nfc)
+                _ = try await Importer(store: store).importFile(at: nfd)
+                let series = try store.series()
+                #expect(series.count == 1 && series.first?.sampleCount == 2)
+            }
         }
     }
 
     @Test("a failure after committed batches says how many stay; --atomic commits nothing")
     func atomicity() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let good = (0..<10).map { "x,\($0 * 60_000),\($0 * 60_000 + 60_000),1" }
-        let path = try directory.file(
-            "f.csv",
-            containing: (["series,start,end,value"] + good + ["x,1,0,1"]).joined(separator: "\n"))
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.batchSize = 4
-            do {
-                _ = try await Importer(store: store).importFile(at: path, options: options)
-            } catch let error as ImportError {
-                #expect(error.committedSamples == 8)
-                #expect(error.description.contains("8 samples of earlier batches were committed"))
-                #expect(error.description.contains("re-running the same file is safe"))
+        try await withTemporaryDirectory { directory in
+            let good = (0..<10).map { "x,\($0 * 60_000),\($0 * 60_000 + 60_000),1" }
+            let path = try directory.file(
+                "f.csv",
+                containing: (["series,start,end,value"] + good + ["x,1,0,1"]).joined(
+                    separator: "\n"))
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.batchSize = 4
+                do {
+                    _ = try await Importer(store: store).importFile(at: path, options: options)
+                } catch let error as ImportError {
+                    #expect(error.committedSamples == 8)
+                    #expect(
+                        error.description.contains("8 samples of earlier batches were committed"))
+                    #expect(error.description.contains("re-running the same file is safe"))
+                }
+                #expect(try store.series().first?.sampleCount == 8)
             }
-            #expect(try store.series().first?.sampleCount == 8)
-        }
-        try await withTemporaryStore { (store, _) async throws -> Void in
-            var options = ImportOptions()
-            options.batchSize = 4
-            options.atomic = true
-            await #expect(throws: ImportError.self) {
-                _ = try await Importer(store: store).importFile(at: path, options: options)
+            try await withTemporaryStore { (store, _) async throws -> Void in
+                var options = ImportOptions()
+                options.batchSize = 4
+                options.atomic = true
+                await #expect(throws: ImportError.self) {
+                    _ = try await Importer(store: store).importFile(at: path, options: options)
+                }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
         }
     }
 }
@@ -340,29 +344,29 @@ struct ImportPipelineTests {
         "units are resolved by the write's own transaction; a conflict keeps the store's error as its cause"
     )
     func unitsResolvedInTheWrite() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let withUnit = try directory.file(
-            "kcal.csv", containing: "series,start,end,value,unit\ne,0,60000,1,kcal\n")
-        let without = try directory.file(
-            "plain.csv", containing: "series,start,end,value\ne,60000,120000,2\nf,0,1,3\n")
-        let other = try directory.file(
-            "kj.csv", containing: "series,start,end,value,unit\ne,120000,180000,3,kJ\n")
-        try await withTemporaryStore { (store, _) async throws -> Void in
-            _ = try await Importer(store: store).importFile(at: withUnit)
-            var options = ImportOptions()
-            options.defaultUnit = "count"
-            _ = try await Importer(store: store).importFile(at: without, options: options)
-            #expect(try store.unit(of: "e") == "kcal")
-            #expect(try store.unit(of: "f") == "count")
-            do {
-                _ = try await Importer(store: store).importFile(at: other)
-                Issue.record("a kJ sample went into a kcal series")
-            } catch let error as ImportError {
-                #expect(error.cause == .unitMismatch(series: "e", stored: "kcal", given: "kJ"))
-                #expect(error.committedSamples == 0)
+        try await withTemporaryDirectory { directory in
+            let withUnit = try directory.file(
+                "kcal.csv", containing: "series,start,end,value,unit\ne,0,60000,1,kcal\n")
+            let without = try directory.file(
+                "plain.csv", containing: "series,start,end,value\ne,60000,120000,2\nf,0,1,3\n")
+            let other = try directory.file(
+                "kj.csv", containing: "series,start,end,value,unit\ne,120000,180000,3,kJ\n")
+            try await withTemporaryStore { (store, _) async throws -> Void in
+                _ = try await Importer(store: store).importFile(at: withUnit)
+                var options = ImportOptions()
+                options.defaultUnit = "count"
+                _ = try await Importer(store: store).importFile(at: without, options: options)
+                #expect(try store.unit(of: "e") == "kcal")
+                #expect(try store.unit(of: "f") == "count")
+                do {
+                    _ = try await Importer(store: store).importFile(at: other)
+                    Issue.record("a kJ sample went into a kcal series")
+                } catch let error as ImportError {
+                    #expect(error.cause == .unitMismatch(series: "e", stored: "kcal", given: "kJ"))
+                    #expect(error.committedSamples == 0)
+                }
+                #expect(try committedSamples(of: "e", in: store).count == 2)
             }
-            #expect(try committedSamples(of: "e", in: store).count == 2)
         }
     }
 }

@@ -83,18 +83,18 @@ struct LegacyCacheImportTests {
 
     @Test("a broken legacy file names the field")
     func broken() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("average-data-cache.json").path
-        try
-            #"{"averageHourlyPattern": [{"hour": "2026-10-01T07:00:00Z", "calories": 0}], "cachedAt": "2026-10-01T14:30:00Z", "cacheVersion": 1}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        try await withLegacyStore { store in
-            await #expect(
-                throws: ImportError(
-                    file: path, field: "projectedTotal", reason: "missing or not a number")
-            ) {
-                _ = try await Importer(store: store).importFile(at: path)
+        try await withTemporaryDirectory { directory in
+            let path = directory.url.appendingPathComponent("average-data-cache.json").path
+            try
+                #"{"averageHourlyPattern": [{"hour": "2026-10-01T07:00:00Z", "calories": 0}], "cachedAt": "2026-10-01T14:30:00Z", "cacheVersion": 1}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            try await withLegacyStore { store in
+                await #expect(
+                    throws: ImportError(
+                        file: path, field: "projectedTotal", reason: "missing or not a number")
+                ) {
+                    _ = try await Importer(store: store).importFile(at: path)
+                }
             }
         }
     }

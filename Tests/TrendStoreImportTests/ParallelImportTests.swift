@@ -103,84 +103,84 @@ struct ParallelImportTests {
         "parsing on several threads, in pieces cut anywhere, writes the very bytes a one-thread import writes",
         arguments: [(2, 1 << 20), (2, 4_096), (4, 777), (3, 64)])
     func sameBytes(threads: Int, sliceBytes: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let (path, rows) = try Self.mixedCSV(in: directory)
-        func configure(threads: Int, sliceBytes: Int) -> (inout ImportOptions) -> Void {
-            { options in
-                options.skipInvalid = true
-                options.batchSize = 7_000
-                options.threads = threads
-                options.sliceBytes = sliceBytes
+        try await withTemporaryDirectory { directory in
+            let (path, rows) = try Self.mixedCSV(in: directory)
+            func configure(threads: Int, sliceBytes: Int) -> (inout ImportOptions) -> Void {
+                { options in
+                    options.skipInvalid = true
+                    options.batchSize = 7_000
+                    options.threads = threads
+                    options.sliceBytes = sliceBytes
+                }
             }
+            let single = try await Self.importAndDump(
+                path, into: directory.url.appendingPathComponent("single"),
+                configure: configure(threads: 1, sliceBytes: 1 << 20))
+            let parallel = try await Self.importAndDump(
+                path, into: directory.url.appendingPathComponent("parallel"),
+                configure: configure(threads: threads, sliceBytes: sliceBytes))
+            #expect(parallel.outcome == single.outcome)
+            #expect(parallel.contents == single.contents)
+            // The file held something worth comparing: most rows imported, a few skipped.
+            #expect(single.samples > rows * 9 / 10)
+            #expect(single.outcome.contains("skipped 0") == false)
+            #expect(single.outcome.contains("end: \\\"not-a-time\\\""), "\(single.outcome)")
         }
-        let single = try await Self.importAndDump(
-            path, into: directory.url.appendingPathComponent("single"),
-            configure: configure(threads: 1, sliceBytes: 1 << 20))
-        let parallel = try await Self.importAndDump(
-            path, into: directory.url.appendingPathComponent("parallel"),
-            configure: configure(threads: threads, sliceBytes: sliceBytes))
-        #expect(parallel.outcome == single.outcome)
-        #expect(parallel.contents == single.contents)
-        // The file held something worth comparing: most rows imported, a few skipped.
-        #expect(single.samples > rows * 9 / 10)
-        #expect(single.outcome.contains("skipped 0") == false)
-        #expect(single.outcome.contains("end: \\\"not-a-time\\\""), "\(single.outcome)")
     }
 
     @Test(
         "a bad row far into the file stops the import at its line, with the batches before it committed, however it is parsed",
         arguments: [(1, 1 << 20), (2, 1 << 20), (2, 1_000), (5, 300)])
     func errorAtItsLine(threads: Int, sliceBytes: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var text = "series,start,end,value,unit\n"
-        for row in 0..<30_000 {
-            let start = 1_700_000_000_000 + Int64(row) * 60_000
-            text +=
-                row == 24_321
-                ? "a,\(start),\(start + 60_000),1..5,kcal\n"
-                : "a,\(start),\(start + 60_000),1.5,kcal\n"
+        try await withTemporaryDirectory { directory in
+            var text = "series,start,end,value,unit\n"
+            for row in 0..<30_000 {
+                let start = 1_700_000_000_000 + Int64(row) * 60_000
+                text +=
+                    row == 24_321
+                    ? "a,\(start),\(start + 60_000),1..5,kcal\n"
+                    : "a,\(start),\(start + 60_000),1.5,kcal\n"
+            }
+            let path = try directory.file("bad.csv", containing: text)
+            let outcome = try await Self.importAndDump(
+                path, into: directory.url.appendingPathComponent("store")
+            ) { options in
+                options.batchSize = 5_000
+                options.threads = threads
+                options.sliceBytes = sliceBytes
+            }
+            // Row 24,321 is on line 24,323 (after the header); 24,321 good rows before it
+            // fill four batches of 5,000.
+            #expect(
+                outcome.outcome
+                    == "\(path):24323: value: \"1..5\" is not a number (20000 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
+            )
+            #expect(outcome.samples == 20_000)
         }
-        let path = try directory.file("bad.csv", containing: text)
-        let outcome = try await Self.importAndDump(
-            path, into: directory.url.appendingPathComponent("store")
-        ) { options in
-            options.batchSize = 5_000
-            options.threads = threads
-            options.sliceBytes = sliceBytes
-        }
-        // Row 24,321 is on line 24,323 (after the header); 24,321 good rows before it
-        // fill four batches of 5,000.
-        #expect(
-            outcome.outcome
-                == "\(path):24323: value: \"1..5\" is not a number (20000 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
-        )
-        #expect(outcome.samples == 20_000)
     }
 
     @Test("CR-only line endings and a last row without one read the same in any pieces")
     func carriageReturns() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var text = "series,start,end,value\r"
-        for row in 0..<500 {
-            let start = 1_700_000_000_000 + Int64(row) * 60_000
-            text += "a,\(start),\(start + 60_000),\(row)" + (row == 499 ? "" : "\r")
-        }
-        let path = try directory.file("cr.csv", containing: text)
-        var results: [[[UInt8]]] = []
-        for (threads, sliceBytes) in [(1, 1 << 20), (2, 33), (3, 10)] {
-            let result = try await Self.importAndDump(
-                path, into: directory.url.appendingPathComponent("store-\(sliceBytes)")
-            ) { options in
-                options.threads = threads
-                options.sliceBytes = sliceBytes
+        try await withTemporaryDirectory { directory in
+            var text = "series,start,end,value\r"
+            for row in 0..<500 {
+                let start = 1_700_000_000_000 + Int64(row) * 60_000
+                text += "a,\(start),\(start + 60_000),\(row)" + (row == 499 ? "" : "\r")
             }
-            #expect(result.samples == 500)
-            results.append(result.contents)
+            let path = try directory.file("cr.csv", containing: text)
+            var results: [[[UInt8]]] = []
+            for (threads, sliceBytes) in [(1, 1 << 20), (2, 33), (3, 10)] {
+                let result = try await Self.importAndDump(
+                    path, into: directory.url.appendingPathComponent("store-\(sliceBytes)")
+                ) { options in
+                    options.threads = threads
+                    options.sliceBytes = sliceBytes
+                }
+                #expect(result.samples == 500)
+                results.append(result.contents)
+            }
+            #expect(results.allSatisfy { $0 == results[0] })
         }
-        #expect(results.allSatisfy { $0 == results[0] })
     }
 }
 

@@ -59,35 +59,35 @@ struct SampleFileImportTests {
 
     @Test("a failing record leaves earlier batches committed and nothing of its own batch")
     func partialBatches() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("eleven.csv").path
-        var text = "series,start,end,value\n"
-        for row in 0..<10 { text += "e,\(row * 60_000),\((row + 1) * 60_000),\(row)\n" }
-        text += "e,600000,660000,oops\n"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.batchSize = 4
-            do {
-                _ = try await Importer(store: store).importFile(at: path, options: options)
-                Issue.record("the import succeeded")
-            } catch let error as ImportError {
+        try await withTemporaryDirectory { directory in
+            let path = directory.url.appendingPathComponent("eleven.csv").path
+            var text = "series,start,end,value\n"
+            for row in 0..<10 { text += "e,\(row * 60_000),\((row + 1) * 60_000),\(row)\n" }
+            text += "e,600000,660000,oops\n"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.batchSize = 4
+                do {
+                    _ = try await Importer(store: store).importFile(at: path, options: options)
+                    Issue.record("the import succeeded")
+                } catch let error as ImportError {
+                    #expect(
+                        error
+                            == ImportError(
+                                file: path, line: 12, field: "value",
+                                reason: "\"oops\" is not a number", committedSamples: 8))
+                    #expect(
+                        error.description
+                            == "\(path):12: value: \"oops\" is not a number (8 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
+                    )
+                }
+                // Batches of rows 1–4 and 5–8 were committed; rows 9–10 shared the failing batch.
                 #expect(
-                    error
-                        == ImportError(
-                            file: path, line: 12, field: "value",
-                            reason: "\"oops\" is not a number", committedSamples: 8))
-                #expect(
-                    error.description
-                        == "\(path):12: value: \"oops\" is not a number (8 samples of earlier batches were committed and stay; re-running the same file is safe: imports are idempotent)"
-                )
+                    try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
+                        == (0..<8).map(Double.init))
+                #expect(try await store.verify().isHealthy)
             }
-            // Batches of rows 1–4 and 5–8 were committed; rows 9–10 shared the failing batch.
-            #expect(
-                try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
-                    == (0..<8).map(Double.init))
-            #expect(try await store.verify().isHealthy)
         }
     }
 

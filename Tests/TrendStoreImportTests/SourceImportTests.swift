@@ -12,88 +12,89 @@ struct SourceImportTests {
         "a CSV source column anywhere in the header, an NDJSON source field, and a default source for records that name none"
     )
     func sourceColumnAndField() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let csv = try directory.file(
-            "s.csv",
-            containing: """
-                source,series,start,end,value
-                "Ring, v2",e,0,60000,1
-                ,e,0,60000,2
-                Watch,e,0,60000,3
-                Watch,e,0,60000,4
+        try await withTemporaryDirectory { directory in
+            let csv = try directory.file(
+                "s.csv",
+                containing: """
+                    source,series,start,end,value
+                    "Ring, v2",e,0,60000,1
+                    ,e,0,60000,2
+                    Watch,e,0,60000,3
+                    Watch,e,0,60000,4
 
-                """)
-        let ndjson = try directory.file(
-            "s.ndjson",
-            containing: """
-                {"series":"e","start":120000,"end":180000,"value":5,"source":"Cafe\\u0301"}
-                {"series":"e","start":120000,"end":180000,"value":6}
+                    """)
+            let ndjson = try directory.file(
+                "s.ndjson",
+                containing: """
+                    {"series":"e","start":120000,"end":180000,"value":5,"source":"Cafe\\u0301"}
+                    {"series":"e","start":120000,"end":180000,"value":6}
 
-                """)
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.defaultSource = "Phone"
-            let summary = try await Importer(store: store).importFile(at: csv, options: options)
-            #expect(summary.warnings.isEmpty)
-            // The same identity in one source: the last wins; across sources: both kept.
-            #expect(summary.written["e"]?.duplicates == 1)
-            _ = try await Importer(store: store).importFile(at: ndjson)
-            let sources = try store.sources(of: "e")
-            #expect(Set(sources.map(\.name)) == ["Ring, v2", "Phone", "Watch", "Caf\u{E9}", ""])
-            for (name, values) in [
-                ("Ring, v2", [1.0]), ("Phone", [2]), ("Watch", [4]), ("", [6]),
-            ] {
+                    """)
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.defaultSource = "Phone"
+                let summary = try await Importer(store: store).importFile(at: csv, options: options)
+                #expect(summary.warnings.isEmpty)
+                // The same identity in one source: the last wins; across sources: both kept.
+                #expect(summary.written["e"]?.duplicates == 1)
+                _ = try await Importer(store: store).importFile(at: ndjson)
+                let sources = try store.sources(of: "e")
+                #expect(
+                    Set(sources.map(\.name)) == ["Ring, v2", "Phone", "Watch", "Caf\u{E9}", ""])
+                for (name, values) in [
+                    ("Ring, v2", [1.0]), ("Phone", [2]), ("Watch", [4]), ("", [6]),
+                ] {
+                    #expect(
+                        try store.samples(
+                            of: "e", from: .distantPast, to: .distantFuture, source: name
+                        ).map(\.value) == values, "\(name)")
+                }
+                // NFC: the decomposed accent names the precomposed source.
                 #expect(
                     try store.samples(
-                        of: "e", from: .distantPast, to: .distantFuture, source: name
-                    ).map(\.value) == values, "\(name)")
+                        of: "e", from: .distantPast, to: .distantFuture, source: "Cafe\u{301}"
+                    ).map(\.value) == [5])
             }
-            // NFC: the decomposed accent names the precomposed source.
-            #expect(
-                try store.samples(
-                    of: "e", from: .distantPast, to: .distantFuture, source: "Cafe\u{301}"
-                ).map(\.value) == [5])
         }
     }
 
     @Test("a header column the importer does not read is named in a warning, not silently ignored")
     func unknownColumn() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let csv = try directory.file(
-            "u.csv", containing: "series,start,end,value,device,unit\ne,0,60000,1,ring,kcal\n")
-        try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: csv)
-            #expect(
-                summary.warnings == [
-                    "\(csv):1: column \"device\" is not one the importer reads; its values were left out"
-                ])
-            #expect(try store.unit(of: "e") == "kcal")
+        try await withTemporaryDirectory { directory in
+            let csv = try directory.file(
+                "u.csv", containing: "series,start,end,value,device,unit\ne,0,60000,1,ring,kcal\n")
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: csv)
+                #expect(
+                    summary.warnings == [
+                        "\(csv):1: column \"device\" is not one the importer reads; its values were left out"
+                    ])
+                #expect(try store.unit(of: "e") == "kcal")
+            }
         }
     }
 
     @Test("an NDJSON field the importer does not read is named in a warning, at its first line")
     func unknownField() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let lines = [
-            #"{"series":"e","start":0,"end":60000,"value":1,"unit":"kcal"}"#,
-            #"{"series":"e","start":60000,"end":120000,"value":2,"device":"ring","zone":"x"}"#,
-            #"{"series":"e","start":120000,"end":180000,"value":3,"device":"ring"}"#,
-        ]
-        let ndjson = try directory.file(
-            "u.ndjson", containing: lines.joined(separator: "\n") + "\n")
-        try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: ndjson)
-            #expect(
-                summary.warnings == [
-                    "\(ndjson):2: field \"device\" is not one the importer reads; its values were left out",
-                    "\(ndjson):2: field \"zone\" is not one the importer reads; its values were left out",
-                ])
-            #expect(
-                try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
-                    == [1, 2, 3])
+        try await withTemporaryDirectory { directory in
+            let lines = [
+                #"{"series":"e","start":0,"end":60000,"value":1,"unit":"kcal"}"#,
+                #"{"series":"e","start":60000,"end":120000,"value":2,"device":"ring","zone":"x"}"#,
+                #"{"series":"e","start":120000,"end":180000,"value":3,"device":"ring"}"#,
+            ]
+            let ndjson = try directory.file(
+                "u.ndjson", containing: lines.joined(separator: "\n") + "\n")
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: ndjson)
+                #expect(
+                    summary.warnings == [
+                        "\(ndjson):2: field \"device\" is not one the importer reads; its values were left out",
+                        "\(ndjson):2: field \"zone\" is not one the importer reads; its values were left out",
+                    ])
+                #expect(
+                    try store.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
+                        == [1, 2, 3])
+            }
         }
     }
 
@@ -101,22 +102,22 @@ struct SourceImportTests {
         "a source longer than 255 bytes is an error naming the file, line and field; nothing is written"
     )
     func longSource() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let long = String(repeating: "é", count: 128)
-        let csv = try directory.file(
-            "l.csv",
-            containing: "series,start,end,value,source\ne,0,60000,1,ok\ne,0,60000,1,\(long)\n")
-        try await withTemporaryStore { store, _ in
-            var options = ImportOptions()
-            options.atomic = true
-            do {
-                _ = try await Importer(store: store).importFile(at: csv, options: options)
-                Issue.record("the import did not fail")
-            } catch let error as ImportError {
-                #expect(error.line == 3 && error.field == "source", "\(error)")
+        try await withTemporaryDirectory { directory in
+            let long = String(repeating: "é", count: 128)
+            let csv = try directory.file(
+                "l.csv",
+                containing: "series,start,end,value,source\ne,0,60000,1,ok\ne,0,60000,1,\(long)\n")
+            try await withTemporaryStore { store, _ in
+                var options = ImportOptions()
+                options.atomic = true
+                do {
+                    _ = try await Importer(store: store).importFile(at: csv, options: options)
+                    Issue.record("the import did not fail")
+                } catch let error as ImportError {
+                    #expect(error.line == 3 && error.field == "source", "\(error)")
+                }
+                #expect(try store.series().isEmpty)
             }
-            #expect(try store.series().isEmpty)
         }
     }
 
@@ -185,19 +186,19 @@ struct SourceImportTests {
             ("e,0,60000,1,watch,1\ne,60000,120000,1,watch,2\n", 3),
         ])
     func badRanks(rows: String, line: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let csv = try directory.file(
-            "r.csv", containing: "series,start,end,value,source,priority\n" + rows)
-        try await withTemporaryStore { store, _ in
-            do {
-                _ = try await Importer(store: store).importFile(at: csv)
-                Issue.record("the import did not fail")
-            } catch let error as ImportError {
-                #expect(error.line == line && error.field == "priority", "\(error)")
-            }
-            if try store.series().contains(where: { $0.name == "e" }) {
-                #expect(try store.sourcePriority(of: "e").isEmpty)
+        try await withTemporaryDirectory { directory in
+            let csv = try directory.file(
+                "r.csv", containing: "series,start,end,value,source,priority\n" + rows)
+            try await withTemporaryStore { store, _ in
+                do {
+                    _ = try await Importer(store: store).importFile(at: csv)
+                    Issue.record("the import did not fail")
+                } catch let error as ImportError {
+                    #expect(error.line == line && error.field == "priority", "\(error)")
+                }
+                if try store.series().contains(where: { $0.name == "e" }) {
+                    #expect(try store.sourcePriority(of: "e").isEmpty)
+                }
             }
         }
     }
@@ -206,24 +207,24 @@ struct SourceImportTests {
         "ranks set the order once the import ends, ranked sources first by rank; unranked rows change nothing"
     )
     func ranksSetOrder() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let ndjson = try directory.file(
-            "r.ndjson",
-            containing: """
-                {"series":"e","start":0,"end":60000,"value":10,"source":"watch","priority":2}
-                {"series":"e","start":0,"end":60000,"value":7,"source":"phone","priority":1}
-                {"series":"e","start":0,"end":60000,"value":3,"source":"ring"}
+        try await withTemporaryDirectory { directory in
+            let ndjson = try directory.file(
+                "r.ndjson",
+                containing: """
+                    {"series":"e","start":0,"end":60000,"value":10,"source":"watch","priority":2}
+                    {"series":"e","start":0,"end":60000,"value":7,"source":"phone","priority":1}
+                    {"series":"e","start":0,"end":60000,"value":3,"source":"ring"}
 
-                """)
-        try await withTemporaryStore { store, _ in
-            let summary = try await Importer(store: store).importFile(at: ndjson)
-            #expect(summary.priorityOrders == ["e": ["phone", "watch"]])
-            #expect(summary.warnings.isEmpty)
-            #expect(try store.sourcePriority(of: "e") == ["phone", "watch"])
-            let date = LocalDate(containing: Date(milliseconds: 0), in: store.defaultTimeZone)
-            // The phone ranks first and covers the minute: 7, not 10, 3 or a sum.
-            #expect(try store.dayCurve(of: "e", on: date).cumulative[23] == 7)
+                    """)
+            try await withTemporaryStore { store, _ in
+                let summary = try await Importer(store: store).importFile(at: ndjson)
+                #expect(summary.priorityOrders == ["e": ["phone", "watch"]])
+                #expect(summary.warnings.isEmpty)
+                #expect(try store.sourcePriority(of: "e") == ["phone", "watch"])
+                let date = LocalDate(containing: Date(milliseconds: 0), in: store.defaultTimeZone)
+                // The phone ranks first and covers the minute: 7, not 10, 3 or a sum.
+                #expect(try store.dayCurve(of: "e", on: date).cumulative[23] == 7)
+            }
         }
     }
 

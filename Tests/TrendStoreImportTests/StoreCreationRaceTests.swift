@@ -47,107 +47,112 @@ struct StoreCreationRaceTests {
 
     @Test("two processes creating one store both use the zone, grid and phase it records")
     func concurrentCreation() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let big = try Self.generatedCSV(in: directory, days: 20)
-        let one = try Self.oneSample(in: directory)
-        for trial in 0..<Self.trials {
-            let store = directory.url.appendingPathComponent("store-\(trial)").path
-            let statuses = try Self.runTogether([
-                ["import", big, "--store", store, "--tz", "Asia/Kathmandu"],
-                ["import", one, "--store", store, "--tz", "Asia/Kathmandu"],
-            ])
-            #expect(statuses == [0, 0], "trial \(trial)")
-            let opened = try TrendStore(directory: URL(fileURLWithPath: store))
-            #expect(opened.defaultTimeZone.identifier == "Asia/Kathmandu", "trial \(trial)")
-            #expect(opened.rollupGrid == .hour, "trial \(trial)")
-            #expect(opened.hourSummaryMinute == 15, "trial \(trial)")
-            let report = try await opened.verify()
-            #expect(report.isHealthy, "trial \(trial): \(report)")
-            let names = try Set(opened.series().map(\.name))
-            #expect(names.isSuperset(of: ["activeEnergy", "x"]), "trial \(trial)")
-            await opened.close()
+        try await withTemporaryDirectory { directory in
+            let big = try Self.generatedCSV(in: directory, days: 20)
+            let one = try Self.oneSample(in: directory)
+            for trial in 0..<Self.trials {
+                let store = directory.url.appendingPathComponent("store-\(trial)").path
+                let statuses = try Self.runTogether([
+                    ["import", big, "--store", store, "--tz", "Asia/Kathmandu"],
+                    ["import", one, "--store", store, "--tz", "Asia/Kathmandu"],
+                ])
+                #expect(statuses == [0, 0], "trial \(trial)")
+                let opened = try TrendStore(directory: URL(fileURLWithPath: store))
+                #expect(opened.defaultTimeZone.identifier == "Asia/Kathmandu", "trial \(trial)")
+                #expect(opened.rollupGrid == .hour, "trial \(trial)")
+                #expect(opened.hourSummaryMinute == 15, "trial \(trial)")
+                let report = try await opened.verify()
+                #expect(report.isHealthy, "trial \(trial): \(report)")
+                let names = try Set(opened.series().map(\.name))
+                #expect(names.isSuperset(of: ["activeEnergy", "x"]), "trial \(trial)")
+                await opened.close()
+            }
         }
     }
 
     @Test("a dry run beside an import into a new store neither creates nor removes it")
     func dryRunBesideImport() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let big = try Self.generatedCSV(in: directory, days: 20)
-        let one = try Self.oneSample(in: directory)
-        for trial in 0..<Self.trials {
-            let store = directory.url.appendingPathComponent("store-\(trial)").path
-            let statuses = try Self.runTogether(
-                [
-                    ["import", big, "--dry-run", "--store", store],
-                    ["import", one, "--store", store],
-                ], staggered: 0.05)
-            #expect(statuses == [0, 0], "trial \(trial)")
-            let opened = try TrendStore(directory: URL(fileURLWithPath: store))
-            #expect(try opened.series().map(\.name) == ["x"], "trial \(trial)")
-            await opened.close()
+        try await withTemporaryDirectory { directory in
+            let big = try Self.generatedCSV(in: directory, days: 20)
+            let one = try Self.oneSample(in: directory)
+            for trial in 0..<Self.trials {
+                let store = directory.url.appendingPathComponent("store-\(trial)").path
+                let statuses = try Self.runTogether(
+                    [
+                        ["import", big, "--dry-run", "--store", store],
+                        ["import", one, "--store", store],
+                    ], staggered: 0.05)
+                #expect(statuses == [0, 0], "trial \(trial)")
+                let opened = try TrendStore(directory: URL(fileURLWithPath: store))
+                #expect(try opened.series().map(\.name) == ["x"], "trial \(trial)")
+                await opened.close()
+            }
+            // Alone, a dry run makes no store where there was none, and changes no byte of one.
+            let absent = directory.url.appendingPathComponent("absent").path
+            #expect(
+                try CommandLineTool.run(["import", big, "--dry-run", "--store", absent]).status == 0
+            )
+            #expect(!FileManager.default.fileExists(atPath: absent))
+            let existing = directory.url.appendingPathComponent("store-0/data.mdb")
+            let before = try Data(contentsOf: existing)
+            let legacy = Fixtures.path("legacy/average-data-cache-v2.json")
+            for file in [big, legacy] {
+                let run = try CommandLineTool.run([
+                    "import", file, "--dry-run", "--store",
+                    existing.deletingLastPathComponent().path,
+                ])
+                #expect(run.status == 0, "\(run.output)")
+            }
+            #expect(try Data(contentsOf: existing) == before)
         }
-        // Alone, a dry run makes no store where there was none, and changes no byte of one.
-        let absent = directory.url.appendingPathComponent("absent").path
-        #expect(
-            try CommandLineTool.run(["import", big, "--dry-run", "--store", absent]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: absent))
-        let existing = directory.url.appendingPathComponent("store-0/data.mdb")
-        let before = try Data(contentsOf: existing)
-        let legacy = Fixtures.path("legacy/average-data-cache-v2.json")
-        for file in [big, legacy] {
-            let run = try CommandLineTool.run([
-                "import", file, "--dry-run", "--store", existing.deletingLastPathComponent().path,
-            ])
-            #expect(run.status == 0, "\(run.output)")
-        }
-        #expect(try Data(contentsOf: existing) == before)
     }
 
     @Test("a failed first import removes its empty store but never one another process wrote")
     func failedFirstImportBesideImport() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let big = try Self.generatedCSV(in: directory, days: 20)
-        let bad = directory.url.appendingPathComponent("bad.csv").path
-        try (String(contentsOfFile: big, encoding: .utf8) + "x,not-a-time,1,1,kcal\n")
-            .write(toFile: bad, atomically: true, encoding: .utf8)
-        let one = try Self.oneSample(in: directory)
-        for trial in 0..<Self.trials {
-            let store = directory.url.appendingPathComponent("store-\(trial)").path
-            let statuses = try Self.runTogether(
-                [
-                    ["import", bad, "--atomic", "--store", store],
-                    ["import", one, "--store", store],
-                ], staggered: Double(trial % 3) * 0.1)
-            #expect(statuses == [1, 0], "trial \(trial)")
-            let opened = try TrendStore(directory: URL(fileURLWithPath: store))
-            #expect(try opened.series().map(\.name) == ["x"], "trial \(trial)")
-            await opened.close()
+        try await withTemporaryDirectory { directory in
+            let big = try Self.generatedCSV(in: directory, days: 20)
+            let bad = directory.url.appendingPathComponent("bad.csv").path
+            try (String(contentsOfFile: big, encoding: .utf8) + "x,not-a-time,1,1,kcal\n")
+                .write(toFile: bad, atomically: true, encoding: .utf8)
+            let one = try Self.oneSample(in: directory)
+            for trial in 0..<Self.trials {
+                let store = directory.url.appendingPathComponent("store-\(trial)").path
+                let statuses = try Self.runTogether(
+                    [
+                        ["import", bad, "--atomic", "--store", store],
+                        ["import", one, "--store", store],
+                    ], staggered: Double(trial % 3) * 0.1)
+                #expect(statuses == [1, 0], "trial \(trial)")
+                let opened = try TrendStore(directory: URL(fileURLWithPath: store))
+                #expect(try opened.series().map(\.name) == ["x"], "trial \(trial)")
+                await opened.close()
+            }
+            let alone = directory.url.appendingPathComponent("alone").path
+            #expect(
+                try CommandLineTool.run(["import", bad, "--atomic", "--store", alone]).status == 1)
+            #expect(!FileManager.default.fileExists(atPath: alone))
         }
-        let alone = directory.url.appendingPathComponent("alone").path
-        #expect(try CommandLineTool.run(["import", bad, "--atomic", "--store", alone]).status == 1)
-        #expect(!FileManager.default.fileExists(atPath: alone))
     }
 
     @Test("removeStoreIfEmpty removes only a store that holds nothing and that no process has open")
     func removeIfEmpty() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        var store: TrendStore? = try TrendStore(directory: url)
-        #expect(try TrendStore.removeStoreIfEmpty(at: url) == false)  // open here
-        await store?.close()
-        store = nil
-        #expect(try TrendStore.removeStoreIfEmpty(at: url) == true)
-        #expect(!FileManager.default.fileExists(atPath: url.path))
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            var store: TrendStore? = try TrendStore(directory: url)
+            #expect(try TrendStore.removeStoreIfEmpty(at: url) == false)  // open here
+            await store?.close()
+            store = nil
+            #expect(try TrendStore.removeStoreIfEmpty(at: url) == true)
+            #expect(!FileManager.default.fileExists(atPath: url.path))
 
-        let written = try TrendStore(directory: url)
-        try await written.write(
-            [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "s", unit: "")
-        await written.close()
-        #expect(try TrendStore.removeStoreIfEmpty(at: url) == false)
-        #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("data.mdb").path))
+            let written = try TrendStore(directory: url)
+            try await written.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "s", unit: ""
+            )
+            await written.close()
+            #expect(try TrendStore.removeStoreIfEmpty(at: url) == false)
+            #expect(
+                FileManager.default.fileExists(atPath: url.appendingPathComponent("data.mdb").path))
+        }
     }
 }

@@ -95,17 +95,17 @@ struct StravaImportTests {
             ("2021-05-01 07:00:00", "2021-05-01T07:00:00Z"),
         ])
     func dates(text: String, utc: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.url.appendingPathComponent("activities.csv").path
-        try
-            "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"\(text)\",Run,60,1\n"
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        try await withTemporaryStore { store, _ in
-            _ = try await Importer(store: store).importFile(at: path)
-            #expect(
-                try store.samples(of: "Run", from: .distantPast, to: .distantFuture).first?
-                    .startMilliseconds == foundationMilliseconds(utc))
+        try await withTemporaryDirectory { directory in
+            let path = directory.url.appendingPathComponent("activities.csv").path
+            try
+                "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"\(text)\",Run,60,1\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            try await withTemporaryStore { store, _ in
+                _ = try await Importer(store: store).importFile(at: path)
+                #expect(
+                    try store.samples(of: "Run", from: .distantPast, to: .distantFuture).first?
+                        .startMilliseconds == foundationMilliseconds(utc))
+            }
         }
     }
 
@@ -113,25 +113,28 @@ struct StravaImportTests {
         "an elapsed time past the longest sample is ignored with its reason, in CSV and JSON; a date past year 9999 is an error",
         arguments: ["1e16", "1209601", "9223372036854775807", "1e308"])
     func elapsedTimeAtTheLimits(elapsed: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let csv = try directory.file(
-            "activities.csv",
-            containing:
-                "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"Oct 6, 2022, 11:19:20 PM\",Run,\(elapsed),1\n2,\"Oct 7, 2022, 11:19:20 PM\",Run,60,1\n"
-        )
-        let json = try directory.file(
-            "activities.json",
-            containing:
-                #"[{"sport_type":"Run","start_date":"2022-10-06T23:19:20Z","elapsed_time":\#(elapsed),"distance":1},{"sport_type":"Run","start_date":"2022-10-07T23:19:20Z","elapsed_time":60,"distance":1}]"#
-        )
-        for file in [csv, json] {
-            try await withTemporaryStore { store, _ in
-                let summary = try await Importer(store: store).importFile(at: file)
-                #expect(
-                    summary.ignored == ["lasts longer than 14 days (the longest a sample may)": 1])
-                #expect(
-                    try store.samples(of: "Run", from: .distantPast, to: .distantFuture).count == 1)
+        try await withTemporaryDirectory { directory in
+            let csv = try directory.file(
+                "activities.csv",
+                containing:
+                    "Activity ID,Activity Date,Activity Type,Elapsed Time,Distance\n1,\"Oct 6, 2022, 11:19:20 PM\",Run,\(elapsed),1\n2,\"Oct 7, 2022, 11:19:20 PM\",Run,60,1\n"
+            )
+            let json = try directory.file(
+                "activities.json",
+                containing:
+                    #"[{"sport_type":"Run","start_date":"2022-10-06T23:19:20Z","elapsed_time":\#(elapsed),"distance":1},{"sport_type":"Run","start_date":"2022-10-07T23:19:20Z","elapsed_time":60,"distance":1}]"#
+            )
+            for file in [csv, json] {
+                try await withTemporaryStore { store, _ in
+                    let summary = try await Importer(store: store).importFile(at: file)
+                    #expect(
+                        summary.ignored == [
+                            "lasts longer than 14 days (the longest a sample may)": 1
+                        ])
+                    #expect(
+                        try store.samples(of: "Run", from: .distantPast, to: .distantFuture).count
+                            == 1)
+                }
             }
         }
     }

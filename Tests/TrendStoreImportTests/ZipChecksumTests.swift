@@ -62,46 +62,46 @@ struct ZipChecksumTests {
 
     @Test("a stored entry with one digit changed is refused")
     func storedEntryChanged() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("export.zip")
-        try Self.archive(Self.export, method: .none, at: url)
-        let bytes = [UInt8](try Data(contentsOf: url))
-        try Data(Self.replacing(Array("0.064".utf8), with: Array("0.964".utf8), in: bytes))
-            .write(to: url)
-        try await Self.expectRefused(url)
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("export.zip")
+            try Self.archive(Self.export, method: .none, at: url)
+            let bytes = [UInt8](try Data(contentsOf: url))
+            try Data(Self.replacing(Array("0.064".utf8), with: Array("0.964".utf8), in: bytes))
+                .write(to: url)
+            try await Self.expectRefused(url)
+        }
     }
 
     @Test("a deflated entry whose recorded CRC-32 differs is refused")
     func deflatedEntryChecksum() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("export.zip")
-        try Self.archive(Self.export, method: .deflate, at: url)
-        let archive = try Archive(url: url, accessMode: .read)
-        let recorded = try #require(archive["apple_health_export/export.xml"]).checksum
-        let bytes = [UInt8](try Data(contentsOf: url))
-        let wrong = recorded ^ 0x0100
-        // The local header and the central directory both record it.
-        let damaged = Self.replacing(
-            withUnsafeBytes(of: recorded.littleEndian, Array.init),
-            with: withUnsafeBytes(of: wrong.littleEndian, Array.init), in: bytes)
-        try Data(damaged).write(to: url)
-        try await Self.expectRefused(url)
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("export.zip")
+            try Self.archive(Self.export, method: .deflate, at: url)
+            let archive = try Archive(url: url, accessMode: .read)
+            let recorded = try #require(archive["apple_health_export/export.xml"]).checksum
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let wrong = recorded ^ 0x0100
+            // The local header and the central directory both record it.
+            let damaged = Self.replacing(
+                withUnsafeBytes(of: recorded.littleEndian, Array.init),
+                with: withUnsafeBytes(of: wrong.littleEndian, Array.init), in: bytes)
+            try Data(damaged).write(to: url)
+            try await Self.expectRefused(url)
+        }
     }
 
     @Test("the same zips, undamaged, import")
     func undamagedImports() async throws {
         for method in [CompressionMethod.none, .deflate] {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let url = directory.url.appendingPathComponent("export.zip")
-            try Self.archive(Self.export, method: method, at: url)
-            try await withTemporaryStore { store, _ in
-                _ = try await Importer(store: store).importFile(at: url.path)
-                let samples = try store.samples(
-                    of: "activeEnergy", from: .distantPast, to: .distantFuture)
-                #expect(samples.map(\.value) == [0.064])
+            try await withTemporaryDirectory { directory in
+                let url = directory.url.appendingPathComponent("export.zip")
+                try Self.archive(Self.export, method: method, at: url)
+                try await withTemporaryStore { store, _ in
+                    _ = try await Importer(store: store).importFile(at: url.path)
+                    let samples = try store.samples(
+                        of: "activeEnergy", from: .distantPast, to: .distantFuture)
+                    #expect(samples.map(\.value) == [0.064])
+                }
             }
         }
     }

@@ -54,41 +54,43 @@ struct BlockLayoutMigrationTests {
 
     @Test("opened writable, every block becomes layout 2: same samples, fewer bytes, format 2")
     func migratesInPlace() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let old = try TrendStore(directory: copy, options: readOnly)
-        let oldBlocks = try Self.blocks(of: old)
-        #expect(try old.formatVersion == 1)
-        #expect(oldBlocks.layouts.count == 102 && Set(oldBlocks.layouts) == [1])
-        let oldCurve = try old.dayCurve(
-            of: "activeEnergy", on: LocalDate(year: 2026, month: 7, day: 14)!)
-        await old.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let old = try TrendStore(directory: copy, options: readOnly)
+            let oldBlocks = try Self.blocks(of: old)
+            #expect(try old.formatVersion == 1)
+            #expect(oldBlocks.layouts.count == 102 && Set(oldBlocks.layouts) == [1])
+            let oldCurve = try old.dayCurve(
+                of: "activeEnergy", on: LocalDate(year: 2026, month: 7, day: 14)!)
+            await old.close()
 
-        let store = try TrendStore(directory: copy)
-        let newBlocks = try Self.blocks(of: store)
-        #expect(try store.formatVersion == 6)
-        #expect(
-            try store.appliedMigrations().suffix(5) == [
-                "0002-blocks-to-layout-2", "0003-commit-stamps", "0004-sources", "0005-change-log",
-                "0006-batched-row-rebuilds",
-            ])
-        #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
-        // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
-        #expect(Double(newBlocks.bytes) < 0.97 * Double(oldBlocks.bytes))
-        for (name, samples) in Self.before {
+            let store = try TrendStore(directory: copy)
+            let newBlocks = try Self.blocks(of: store)
+            #expect(try store.formatVersion == 6)
             #expect(
-                try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+                try store.appliedMigrations().suffix(5) == [
+                    "0002-blocks-to-layout-2", "0003-commit-stamps", "0004-sources",
+                    "0005-change-log",
+                    "0006-batched-row-rebuilds",
+                ])
+            #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
+            // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
+            #expect(Double(newBlocks.bytes) < 0.97 * Double(oldBlocks.bytes))
+            for (name, samples) in Self.before {
+                #expect(
+                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            }
+            #expect(
+                try store.dayCurve(
+                    of: "activeEnergy", on: LocalDate(year: 2026, month: 7, day: 14)!)
+                    == oldCurve)
+            #expect(try await store.verify().isHealthy)
+            #expect(
+                try store.engine.read { try store.engine.tables.meta.blockRewritePosition(in: $0) }
+                    == nil)
         }
-        #expect(
-            try store.dayCurve(of: "activeEnergy", on: LocalDate(year: 2026, month: 7, day: 14)!)
-                == oldCurve)
-        #expect(try await store.verify().isHealthy)
-        #expect(
-            try store.engine.read { try store.engine.tables.meta.blockRewritePosition(in: $0) }
-                == nil)
     }
 
     #if Encryption
@@ -97,50 +99,51 @@ struct BlockLayoutMigrationTests {
         )
         func migratesEncrypted() async throws {
             let fixture = "stores/format-1/los-angeles-encrypted"
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
-            let source = try independentlyReadSamples(
-                Fixtures.path("stores/format-1/source.csv"))
+            try await withTemporaryDirectory { directory in
+                let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
+                let source = try independentlyReadSamples(
+                    Fixtures.path("stores/format-1/source.csv"))
 
-            var readOnly = options
-            readOnly.readOnly = true
-            let old = try TrendStore(directory: copy, options: readOnly)
-            #expect(try old.formatVersion == 1)
-            #expect(Set(try Self.blocks(of: old).layouts) == [1])
-            await old.close()
+                var readOnly = options
+                readOnly.readOnly = true
+                let old = try TrendStore(directory: copy, options: readOnly)
+                #expect(try old.formatVersion == 1)
+                #expect(Set(try Self.blocks(of: old).layouts) == [1])
+                await old.close()
 
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 6)
-            #expect(Set(try Self.blocks(of: store).layouts) == [2])
-            #expect(try store.encryptionCipher == "AES-256-GCM")
-            for (name, samples) in source {
-                #expect(
-                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+                let store = try TrendStore(directory: copy, options: options)
+                #expect(try store.formatVersion == 6)
+                #expect(Set(try Self.blocks(of: store).layouts) == [2])
+                #expect(try store.encryptionCipher == "AES-256-GCM")
+                for (name, samples) in source {
+                    #expect(
+                        try store.samples(of: name, from: .distantPast, to: .distantFuture)
+                            == samples)
+                }
+                #expect(try await store.verify().isHealthy)
             }
-            #expect(try await store.verify().isHealthy)
         }
     #endif
 
     @Test("a store of a later format (6) is refused with its format, writable or read-only")
     func laterFormatIsRefused() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        do {
-            let store = try TrendStore(directory: directory.url)
-            try store.engine.write { txn, _ in
-                try txn.put(
-                    [7, 0, 0, 0], forKey: Array("storage-format".utf8),
-                    in: store.engine.tables.meta.database)
+        try await withTemporaryDirectory { directory in
+            do {
+                let store = try TrendStore(directory: directory.url)
+                try store.engine.write { txn, _ in
+                    try txn.put(
+                        [7, 0, 0, 0], forKey: Array("storage-format".utf8),
+                        in: store.engine.tables.meta.database)
+                }
+                await store.close()
             }
-            await store.close()
+            let refusal = StoreError.incompatibleFormat(
+                "storage format 7; this TrendStore reads formats 1 to 6")
+            #expect(throws: refusal) { try TrendStore(directory: directory.url) }
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            #expect(throws: refusal) { try TrendStore(directory: directory.url, options: readOnly) }
         }
-        let refusal = StoreError.incompatibleFormat(
-            "storage format 7; this TrendStore reads formats 1 to 6")
-        #expect(throws: refusal) { try TrendStore(directory: directory.url) }
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        #expect(throws: refusal) { try TrendStore(directory: directory.url, options: readOnly) }
     }
 
     /// How long a migrating import takes from process start, measured once, so kills spread over it.
@@ -165,37 +168,37 @@ struct BlockLayoutMigrationTests {
         "killed at a random moment of its migration, the store reads the same between batches and finishes at the next writable open",
         arguments: 0..<trialCount)
     func killDuringMigration(trial: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        var random = SeededGenerator(seed: UInt64(trial) &+ 1_000)
-        _ = try await CommandLineTool.killed(
-            ["import", try Self.lateCSV(in: directory), "--store", copy.path],
-            after: .milliseconds(
-                Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            var random = SeededGenerator(seed: UInt64(trial) &+ 1_000)
+            _ = try await CommandLineTool.killed(
+                ["import", try Self.lateCSV(in: directory), "--store", copy.path],
+                after: .milliseconds(
+                    Int(Double.random(in: 0...1.1, using: &random) * Self.importDuration * 1000)))
 
-        // Between batches, read-only: the samples as they were, whatever layout each block is in.
-        var stored = try Self.samples(at: copy)
-        let late = stored.removeValue(forKey: "late")
-        #expect(stored == Self.before)
-        #expect(late == nil || late?.count == 1)
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let killed = try TrendStore(directory: copy, options: readOnly)
-        let left = try Self.blocks(of: killed).layouts.filter { $0 == 1 }.count
-        await killed.close()
+            // Between batches, read-only: the samples as they were, whatever layout each block is in.
+            var stored = try Self.samples(at: copy)
+            let late = stored.removeValue(forKey: "late")
+            #expect(stored == Self.before)
+            #expect(late == nil || late?.count == 1)
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let killed = try TrendStore(directory: copy, options: readOnly)
+            let left = try Self.blocks(of: killed).layouts.filter { $0 == 1 }.count
+            await killed.close()
 
-        let store = try TrendStore(directory: copy)
-        let blocks = try Self.blocks(of: store)
-        #expect(Set(blocks.layouts) == [2] && blocks.layouts.count >= 102)
-        #expect(try store.formatVersion == 6)
-        #expect(try await store.verify().isHealthy)
-        for (name, samples) in Self.before {
-            #expect(
-                try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            let store = try TrendStore(directory: copy)
+            let blocks = try Self.blocks(of: store)
+            #expect(Set(blocks.layouts) == [2] && blocks.layouts.count >= 102)
+            #expect(try store.formatVersion == 6)
+            #expect(try await store.verify().isHealthy)
+            for (name, samples) in Self.before {
+                #expect(
+                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            }
+            print(
+                "migration crash trial \(trial): killed with \(left) of 102 blocks in layout 1\(late == nil ? "" : ", the import committed"); finished, healthy, samples unchanged"
+            )
         }
-        print(
-            "migration crash trial \(trial): killed with \(left) of 102 blocks in layout 1\(late == nil ? "" : ", the import committed"); finished, healthy, samples unchanged"
-        )
     }
 }

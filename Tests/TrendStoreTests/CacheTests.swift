@@ -271,23 +271,23 @@ struct MigrationTests {
         "opening a store runs each migration once, and a v1 key written afterwards is not touched by reopening"
     )
     func runsOnce() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try TrendStore(directory: directory.url)
-        let v1 = AggregatePayload(
-            kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
-            body: PayloadBodies.encode(
-                V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
-        try store.engine.write { txn, _ in
-            try store.engine.caches.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
+        try withTemporaryDirectory { directory in
+            let store = try TrendStore(directory: directory.url)
+            let v1 = AggregatePayload(
+                kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
+                body: PayloadBodies.encode(
+                    V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
+            try store.engine.write { txn, _ in
+                try store.engine.caches.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
+            }
+            let reopened = try TrendStore(directory: directory.url)
+            #expect(
+                try reopened.appliedMigrations() == [
+                    "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+                    "0003-commit-stamps", "0004-sources", "0005-change-log",
+                    "0006-batched-row-rebuilds",
+                ])
+            #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
         }
-        let reopened = try TrendStore(directory: directory.url)
-        #expect(
-            try reopened.appliedMigrations() == [
-                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
-                "0003-commit-stamps", "0004-sources", "0005-change-log",
-                "0006-batched-row-rebuilds",
-            ])
-        #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
     }
 }

@@ -62,20 +62,20 @@ struct CacheZoneTests {
 
     @Test("opening with a zone never changes the stored default; setDefaultTimeZone does")
     func defaultZoneChangesOnlyExplicitly() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = StoreOptions()
-        options.timeZone = Self.losAngeles
-        _ = try TrendStore(directory: directory.url, options: options)
-        options.timeZone = Self.tokyo
-        let other = try TrendStore(directory: directory.url, options: options)
-        #expect(other.timeZone == Self.tokyo)
-        #expect(other.defaultTimeZone == Self.losAngeles)
-        let plain = try TrendStore(directory: directory.url)
-        #expect(plain.timeZone == Self.losAngeles)
-        try await plain.setDefaultTimeZone(Self.tokyo)
-        #expect(plain.defaultTimeZone == Self.tokyo)
-        #expect(try TrendStore(directory: directory.url).timeZone == Self.tokyo)
+        try await withTemporaryDirectory { directory in
+            var options = StoreOptions()
+            options.timeZone = Self.losAngeles
+            _ = try TrendStore(directory: directory.url, options: options)
+            options.timeZone = Self.tokyo
+            let other = try TrendStore(directory: directory.url, options: options)
+            #expect(other.timeZone == Self.tokyo)
+            #expect(other.defaultTimeZone == Self.losAngeles)
+            let plain = try TrendStore(directory: directory.url)
+            #expect(plain.timeZone == Self.losAngeles)
+            try await plain.setDefaultTimeZone(Self.tokyo)
+            #expect(plain.defaultTimeZone == Self.tokyo)
+            #expect(try TrendStore(directory: directory.url).timeZone == Self.tokyo)
+        }
     }
 
     @Test("the CLI says which zone it uses when --tz is not the store's default")

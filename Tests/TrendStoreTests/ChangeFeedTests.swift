@@ -54,42 +54,43 @@ struct ChangeFeedTests {
         "anchors survive reopening and a backup, print and read back, and another store's is refused"
     )
     func anchorsBelongToOneStore() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("phone")
-        var store = try TrendStore(directory: url)
-        try await store.write(Self.minutes(0..<10), to: "energy", unit: "kcal")
-        let anchor = try store.changes(since: nil).anchor
-        #expect(ChangeAnchor(anchor.description) == anchor)
-        let coded = try JSONDecoder().decode(
-            ChangeAnchor.self, from: try JSONEncoder().encode(anchor))
-        #expect(coded == anchor)
-        for text in [
-            "", "ts1-00-1", "ts2-\(String(repeating: "a", count: 32))-1",
-            "ts1-\(String(repeating: "g", count: 32))-1",
-            "ts1-\(String(repeating: "a", count: 32))-x",
-        ] {
-            #expect(ChangeAnchor(text) == nil, "\(text)")
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("phone")
+            var store = try TrendStore(directory: url)
+            try await store.write(Self.minutes(0..<10), to: "energy", unit: "kcal")
+            let anchor = try store.changes(since: nil).anchor
+            #expect(ChangeAnchor(anchor.description) == anchor)
+            let coded = try JSONDecoder().decode(
+                ChangeAnchor.self, from: try JSONEncoder().encode(anchor))
+            #expect(coded == anchor)
+            for text in [
+                "", "ts1-00-1", "ts2-\(String(repeating: "a", count: 32))-1",
+                "ts1-\(String(repeating: "g", count: 32))-1",
+                "ts1-\(String(repeating: "a", count: 32))-x",
+            ] {
+                #expect(ChangeAnchor(text) == nil, "\(text)")
+            }
+            try await store.backup(to: directory.url.appendingPathComponent("copy"))
+            await store.close()
+            store = try TrendStore(directory: url)
+            try await store.write(Self.minutes(10..<12), to: "energy", unit: "kcal")
+            #expect(try store.changes(since: anchor).sampleCount == 2)
+            let copy = try TrendStore(directory: directory.url.appendingPathComponent("copy"))
+            #expect(try copy.changes(since: anchor).isEmpty)
+            let other = try TrendStore(directory: directory.url.appendingPathComponent("other"))
+            #expect {
+                try other.changes(since: anchor)
+            } throws: { ($0 as? StoreError)?.code == "foreign-anchor" }
+            // An anchor ahead of the feed (a store restored from an older copy) has expired.
+            try await copy.write(Self.minutes(20..<21), to: "energy", unit: "kcal")
+            let ahead = try store.changes(since: nil).anchor
+            #expect(ahead.position > anchor.position)
+            await store.close()
+            #expect {
+                try copy.changes(
+                    since: ChangeAnchor(store: ahead.store, position: ahead.position + 5))
+            } throws: { ($0 as? StoreError)?.code == "anchor-expired" }
         }
-        try await store.backup(to: directory.url.appendingPathComponent("copy"))
-        await store.close()
-        store = try TrendStore(directory: url)
-        try await store.write(Self.minutes(10..<12), to: "energy", unit: "kcal")
-        #expect(try store.changes(since: anchor).sampleCount == 2)
-        let copy = try TrendStore(directory: directory.url.appendingPathComponent("copy"))
-        #expect(try copy.changes(since: anchor).isEmpty)
-        let other = try TrendStore(directory: directory.url.appendingPathComponent("other"))
-        #expect {
-            try other.changes(since: anchor)
-        } throws: { ($0 as? StoreError)?.code == "foreign-anchor" }
-        // An anchor ahead of the feed (a store restored from an older copy) has expired.
-        try await copy.write(Self.minutes(20..<21), to: "energy", unit: "kcal")
-        let ahead = try store.changes(since: nil).anchor
-        #expect(ahead.position > anchor.position)
-        await store.close()
-        #expect {
-            try copy.changes(since: ChangeAnchor(store: ahead.store, position: ahead.position + 5))
-        } throws: { ($0 as? StoreError)?.code == "anchor-expired" }
     }
 
     @Test(

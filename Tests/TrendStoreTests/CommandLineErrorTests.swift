@@ -15,25 +15,25 @@ struct CommandLineErrorTests {
 
     @Test("a store path that is a file, or under one, is named in one line with status 1")
     func storePathIsAFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let file = directory.url.appendingPathComponent("plain").path
-        try "x".write(toFile: file, atomically: true, encoding: .utf8)
-        let input = try csv(in: directory, ["x,1,1,1"])
-        for (arguments, expected) in [
-            (["info", "--store", file], "store \(file): is a file, not a store directory"),
-            (
-                ["import", input, "--store", file],
-                "store \(file): is a file, not a store directory"
-            ),
-            (
-                ["import", input, "--store", file + "/sub"],
-                "store \(file)/sub: cannot create the directory: Not a directory"
-            ),
-        ] {
-            let result = try CommandLineTool.run(arguments)
-            #expect(result.status == 1)
-            #expect(result.output == "trendstore: \(expected)\n", "\(arguments)")
+        try withTemporaryDirectory { directory in
+            let file = directory.url.appendingPathComponent("plain").path
+            try "x".write(toFile: file, atomically: true, encoding: .utf8)
+            let input = try csv(in: directory, ["x,1,1,1"])
+            for (arguments, expected) in [
+                (["info", "--store", file], "store \(file): is a file, not a store directory"),
+                (
+                    ["import", input, "--store", file],
+                    "store \(file): is a file, not a store directory"
+                ),
+                (
+                    ["import", input, "--store", file + "/sub"],
+                    "store \(file)/sub: cannot create the directory: Not a directory"
+                ),
+            ] {
+                let result = try CommandLineTool.run(arguments)
+                #expect(result.status == 1)
+                #expect(result.output == "trendstore: \(expected)\n", "\(arguments)")
+            }
         }
     }
 
@@ -75,20 +75,20 @@ struct CommandLineErrorTests {
 
     @Test("a failed first import leaves no store behind; a later failure keeps the store")
     func failedFirstImport() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = directory.url.appendingPathComponent("new-store").path
-        let bad = try csv(in: directory, ["x,1,1,1", "x,2,1,1"])
-        let failed = try CommandLineTool.run(["import", bad, "--store", store, "--tz", "UTC"])
-        #expect(failed.status == 1)
-        #expect(failed.output.contains("in.csv:3: end:"), "\(failed.output)")
-        #expect(failed.output.contains("(nothing was committed)"))
-        #expect(!FileManager.default.fileExists(atPath: store))
-        let good = try csv(in: directory, ["x,1,1,1"])
-        #expect(try CommandLineTool.run(["import", good, "--store", store]).status == 0)
-        let bad2 = try csv(in: directory, ["x,2,1,1"])
-        #expect(try CommandLineTool.run(["import", bad2, "--store", store]).status == 1)
-        #expect(FileManager.default.fileExists(atPath: store + "/data.mdb"))
+        try withTemporaryDirectory { directory in
+            let store = directory.url.appendingPathComponent("new-store").path
+            let bad = try csv(in: directory, ["x,1,1,1", "x,2,1,1"])
+            let failed = try CommandLineTool.run(["import", bad, "--store", store, "--tz", "UTC"])
+            #expect(failed.status == 1)
+            #expect(failed.output.contains("in.csv:3: end:"), "\(failed.output)")
+            #expect(failed.output.contains("(nothing was committed)"))
+            #expect(!FileManager.default.fileExists(atPath: store))
+            let good = try csv(in: directory, ["x,1,1,1"])
+            #expect(try CommandLineTool.run(["import", good, "--store", store]).status == 0)
+            let bad2 = try csv(in: directory, ["x,2,1,1"])
+            #expect(try CommandLineTool.run(["import", bad2, "--store", store]).status == 1)
+            #expect(FileManager.default.fileExists(atPath: store + "/data.mdb"))
+        }
     }
 
     @Test("a heatmap over two centuries streams as JSON with one entry per date")

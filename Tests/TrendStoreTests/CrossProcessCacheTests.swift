@@ -7,28 +7,29 @@ import TestSupport
 struct CrossProcessCacheTests {
     @Test("a cache refreshed by another process is read by this one")
     func sharedCache() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "America/Los_Angeles")
-        let store = try TrendStore(directory: directory.url, options: options)
-        var generator = SampleGenerator(seed: 8)
-        try await store.write(
-            generator.minuteSamples(from: 1_779_000_000_000, count: 20_000), to: "energy",
-            unit: "kcal")
-        #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday) == nil)
+        try await withTemporaryDirectory { directory in
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "America/Los_Angeles")
+            let store = try TrendStore(directory: directory.url, options: options)
+            var generator = SampleGenerator(seed: 8)
+            try await store.write(
+                generator.minuteSamples(from: 1_779_000_000_000, count: 20_000), to: "energy",
+                unit: "kcal")
+            #expect(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday) == nil)
 
-        let result = try CommandLineTool.run([
-            "cache", "refresh", "--series", "energy", "--store", directory.url.path, "--now",
-            "2026-05-20T12:00:00-07:00",
-        ])
-        #expect(result.status == 0, "\(result.output)")
-        let cached = try #require(try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday))
-        #expect(
-            cached.value
-                == (try store.weekdayAverage(
-                    of: "energy", weekday: .tuesday, now: Timestamp("2026-05-20T19:00:00Z"))))
-        #expect(cached.computedAt == Timestamp("2026-05-20T19:00:00Z"))
+            let result = try CommandLineTool.run([
+                "cache", "refresh", "--series", "energy", "--store", directory.url.path, "--now",
+                "2026-05-20T12:00:00-07:00",
+            ])
+            #expect(result.status == 0, "\(result.output)")
+            let cached = try #require(
+                try store.cachedWeekdayAverage(of: "energy", weekday: .tuesday))
+            #expect(
+                cached.value
+                    == (try store.weekdayAverage(
+                        of: "energy", weekday: .tuesday, now: Timestamp("2026-05-20T19:00:00Z"))))
+            #expect(cached.computedAt == Timestamp("2026-05-20T19:00:00Z"))
+        }
     }
 
     @Test(

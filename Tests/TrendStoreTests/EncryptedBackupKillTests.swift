@@ -13,60 +13,63 @@
             "SIGKILL during backup --new-key-file: the original is untouched, the copy is whole or absent"
         )
         func killDuringRekey() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let original = directory.url.appendingPathComponent("original")
-            let keyFile = directory.url.appendingPathComponent("key").path
-            let newKeyFile = directory.url.appendingPathComponent("new-key").path
-            for file in [keyFile, newKeyFile] {
-                #expect(try CommandLineTool.run(["keygen", "--out", file]).status == 0)
-            }
-            let key = try #require(try encryptionKey(inFile: keyFile))
-            let newKey = try #require(try encryptionKey(inFile: newKeyFile))
-            var options = StoreOptions()
-            options.encryptionKey = key
-            options.durability = .none
-            do {
-                let store = try TrendStore(directory: original, options: options)
-                var generator = SampleGenerator(seed: 77)
-                for part in 0..<6 {
-                    try await store.write(
-                        generator.minuteSamples(
-                            from: 1_600_000_000_000 + Int64(part) * 60_000 * 60_000, count: 60_000),
-                        to: "energy-\(part % 3)", unit: "kcal")
+            try await withTemporaryDirectory { directory in
+                let original = directory.url.appendingPathComponent("original")
+                let keyFile = directory.url.appendingPathComponent("key").path
+                let newKeyFile = directory.url.appendingPathComponent("new-key").path
+                for file in [keyFile, newKeyFile] {
+                    #expect(try CommandLineTool.run(["keygen", "--out", file]).status == 0)
                 }
-                await store.close()
-            }
-            options.readOnly = true
-            let before = try Self.digest(original, options)
-            var outcomes: [String] = []
-            for trial in 0..<8 {
-                let target = directory.url.appendingPathComponent("copy-\(trial)")
-                _ = try await CommandLineTool.killed(
-                    [
-                        "backup", target.path, "--store", original.path, "--key-file", keyFile,
-                        "--new-key-file", newKeyFile,
-                    ], after: .milliseconds(40 + 450 * trial))
-                #expect(try Self.digest(original, options) == before, "trial \(trial)")
-                var copyOptions = StoreOptions()
-                copyOptions.encryptionKey = newKey
-                copyOptions.readOnly = true
-                if FileManager.default.fileExists(atPath: target.path) {
-                    #expect(try Self.digest(target, copyOptions) == before, "trial \(trial)")
-                    outcomes.append("whole")
-                } else {
-                    outcomes.append("absent")
+                let key = try #require(try encryptionKey(inFile: keyFile))
+                let newKey = try #require(try encryptionKey(inFile: newKeyFile))
+                var options = StoreOptions()
+                options.encryptionKey = key
+                options.durability = .none
+                do {
+                    let store = try TrendStore(directory: original, options: options)
+                    var generator = SampleGenerator(seed: 77)
+                    for part in 0..<6 {
+                        try await store.write(
+                            generator.minuteSamples(
+                                from: 1_600_000_000_000 + Int64(part) * 60_000 * 60_000,
+                                count: 60_000),
+                            to: "energy-\(part % 3)", unit: "kcal")
+                    }
+                    await store.close()
                 }
-                // A partial copy left beside it holds nothing that opens.
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-                where name.hasPrefix(".copy-\(trial).partial-") {
-                    let partial = directory.url.appendingPathComponent(name)
-                    let opened = try? TrendStore(directory: partial, options: copyOptions)
-                    #expect(try opened?.series().isEmpty ?? true, "trial \(trial): \(name) opens")
-                    outcomes[outcomes.count - 1] += " (partial left)"
+                options.readOnly = true
+                let before = try Self.digest(original, options)
+                var outcomes: [String] = []
+                for trial in 0..<8 {
+                    let target = directory.url.appendingPathComponent("copy-\(trial)")
+                    _ = try await CommandLineTool.killed(
+                        [
+                            "backup", target.path, "--store", original.path, "--key-file", keyFile,
+                            "--new-key-file", newKeyFile,
+                        ], after: .milliseconds(40 + 450 * trial))
+                    #expect(try Self.digest(original, options) == before, "trial \(trial)")
+                    var copyOptions = StoreOptions()
+                    copyOptions.encryptionKey = newKey
+                    copyOptions.readOnly = true
+                    if FileManager.default.fileExists(atPath: target.path) {
+                        #expect(try Self.digest(target, copyOptions) == before, "trial \(trial)")
+                        outcomes.append("whole")
+                    } else {
+                        outcomes.append("absent")
+                    }
+                    // A partial copy left beside it holds nothing that opens.
+                    for name in try FileManager.default.contentsOfDirectory(
+                        atPath: directory.url.path)
+                    where name.hasPrefix(".copy-\(trial).partial-") {
+                        let partial = directory.url.appendingPathComponent(name)
+                        let opened = try? TrendStore(directory: partial, options: copyOptions)
+                        #expect(
+                            try opened?.series().isEmpty ?? true, "trial \(trial): \(name) opens")
+                        outcomes[outcomes.count - 1] += " (partial left)"
+                    }
                 }
+                print("backup kill trials: \(outcomes)")
             }
-            print("backup kill trials: \(outcomes)")
         }
 
         @Test(

@@ -76,25 +76,27 @@
 
         @Test("no name, unit, key or value of an encrypted store appears in its file or its backup")
         func noPlaintextOnDisk() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            var options = StoreOptions()
-            options.encryptionKey = .random()
-            let plain = try TrendStore(directory: directory.url.appendingPathComponent("plain"))
-            let encrypted = try TrendStore(
-                directory: directory.url.appendingPathComponent("encrypted"), options: options)
-            try await Self.fillRecognisably(plain)
-            try await Self.fillRecognisably(encrypted)
-            try await encrypted.backup(to: directory.url.appendingPathComponent("backup"))
-            await plain.close()
-            await encrypted.close()
-            // The scan finds what a plain store shows: it can fail.
-            let inPlain = try Self.found(in: directory.url.appendingPathComponent("plain/data.mdb"))
-            #expect(inPlain.contains("Quetzalcoatlus") && inPlain.contains("zorkmid"))
-            #expect(inPlain.contains("Xylophonist") && inPlain.contains("Brobdingnagian"))
-            for file in ["encrypted/data.mdb", "encrypted/lock.mdb", "backup/data.mdb"] {
-                #expect(
-                    try Self.found(in: directory.url.appendingPathComponent(file)) == [], "\(file)")
+            try await withTemporaryDirectory { directory in
+                var options = StoreOptions()
+                options.encryptionKey = .random()
+                let plain = try TrendStore(directory: directory.url.appendingPathComponent("plain"))
+                let encrypted = try TrendStore(
+                    directory: directory.url.appendingPathComponent("encrypted"), options: options)
+                try await Self.fillRecognisably(plain)
+                try await Self.fillRecognisably(encrypted)
+                try await encrypted.backup(to: directory.url.appendingPathComponent("backup"))
+                await plain.close()
+                await encrypted.close()
+                // The scan finds what a plain store shows: it can fail.
+                let inPlain = try Self.found(
+                    in: directory.url.appendingPathComponent("plain/data.mdb"))
+                #expect(inPlain.contains("Quetzalcoatlus") && inPlain.contains("zorkmid"))
+                #expect(inPlain.contains("Xylophonist") && inPlain.contains("Brobdingnagian"))
+                for file in ["encrypted/data.mdb", "encrypted/lock.mdb", "backup/data.mdb"] {
+                    #expect(
+                        try Self.found(in: directory.url.appendingPathComponent(file)) == [],
+                        "\(file)")
+                }
             }
         }
 

@@ -68,34 +68,35 @@
 
         @Test("an encrypted store answers every query as a plain store with the same data does")
         func sameAnswers() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            var plainOptions = StoreOptions()
-            plainOptions.timeZone = TimeZone(identifier: "Europe/Lisbon")
-            var options = plainOptions
-            options.encryptionKey = .random()
-            let plain = try TrendStore(
-                directory: directory.url.appendingPathComponent("plain"), options: plainOptions)
-            let encrypted = try TrendStore(
-                directory: directory.url.appendingPathComponent("encrypted"), options: options)
-            try await Self.fill(plain)
-            try await Self.fill(encrypted)
-            try Self.expectSameAnswers(encrypted, plain)
-            #expect(try await encrypted.verify().isHealthy)
-            #expect(try await encrypted.verify().samplesChecked == plain.verify().samplesChecked)
-            await encrypted.close()
-            let reopened = try TrendStore(
-                directory: directory.url.appendingPathComponent("encrypted"), options: options)
-            try Self.expectSameAnswers(reopened, plain)
-            // Deleting, overwriting and clearing work through the sealed tables too.
-            _ = try await reopened.deleteSamples(
-                of: "energy", before: Date(milliseconds: Self.start + 10 * 86_400_000))
-            _ = try await plain.deleteSamples(
-                of: "energy", before: Date(milliseconds: Self.start + 10 * 86_400_000))
-            _ = try await reopened.clearCache(.all)
-            _ = try await plain.clearCache(.all)
-            try Self.expectSameAnswers(reopened, plain)
-            #expect(try await reopened.verify().isHealthy)
+            try await withTemporaryDirectory { directory in
+                var plainOptions = StoreOptions()
+                plainOptions.timeZone = TimeZone(identifier: "Europe/Lisbon")
+                var options = plainOptions
+                options.encryptionKey = .random()
+                let plain = try TrendStore(
+                    directory: directory.url.appendingPathComponent("plain"), options: plainOptions)
+                let encrypted = try TrendStore(
+                    directory: directory.url.appendingPathComponent("encrypted"), options: options)
+                try await Self.fill(plain)
+                try await Self.fill(encrypted)
+                try Self.expectSameAnswers(encrypted, plain)
+                #expect(try await encrypted.verify().isHealthy)
+                #expect(
+                    try await encrypted.verify().samplesChecked == plain.verify().samplesChecked)
+                await encrypted.close()
+                let reopened = try TrendStore(
+                    directory: directory.url.appendingPathComponent("encrypted"), options: options)
+                try Self.expectSameAnswers(reopened, plain)
+                // Deleting, overwriting and clearing work through the sealed tables too.
+                _ = try await reopened.deleteSamples(
+                    of: "energy", before: Date(milliseconds: Self.start + 10 * 86_400_000))
+                _ = try await plain.deleteSamples(
+                    of: "energy", before: Date(milliseconds: Self.start + 10 * 86_400_000))
+                _ = try await reopened.clearCache(.all)
+                _ = try await plain.clearCache(.all)
+                try Self.expectSameAnswers(reopened, plain)
+                #expect(try await reopened.verify().isHealthy)
+            }
         }
 
         @Test(
@@ -145,28 +146,29 @@
 
         @Test("a store created from a passphrase opens with it, and with no other")
         func passphrase() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let url = directory.url.appendingPathComponent("store")
-            var options = StoreOptions()
-            options.encryptionKey = .passphrase("correct horse battery staple")
-            let store = try TrendStore(directory: url, options: options)
-            try await store.write(
-                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 2.5)], to: "e",
-                unit: "kcal")
-            await store.close()
-            let reopened = try TrendStore(directory: url, options: options)
-            #expect(
-                try reopened.samples(of: "e", from: .distantPast, to: .distantFuture).map(\.value)
-                    == [2.5])
-            await reopened.close()
-            options.encryptionKey = .passphrase("correct horse battery stapler")
-            #expect { _ = try TrendStore(directory: url, options: options) } throws: {
-                ($0 as? StoreError)?.code == "wrong-encryption-key"
-            }
-            options.encryptionKey = .random()
-            #expect { _ = try TrendStore(directory: url, options: options) } throws: {
-                ($0 as? StoreError)?.code == "wrong-encryption-key"
+            try await withTemporaryDirectory { directory in
+                let url = directory.url.appendingPathComponent("store")
+                var options = StoreOptions()
+                options.encryptionKey = .passphrase("correct horse battery staple")
+                let store = try TrendStore(directory: url, options: options)
+                try await store.write(
+                    [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 2.5)], to: "e",
+                    unit: "kcal")
+                await store.close()
+                let reopened = try TrendStore(directory: url, options: options)
+                #expect(
+                    try reopened.samples(of: "e", from: .distantPast, to: .distantFuture).map(
+                        \.value)
+                        == [2.5])
+                await reopened.close()
+                options.encryptionKey = .passphrase("correct horse battery stapler")
+                #expect { _ = try TrendStore(directory: url, options: options) } throws: {
+                    ($0 as? StoreError)?.code == "wrong-encryption-key"
+                }
+                options.encryptionKey = .random()
+                #expect { _ = try TrendStore(directory: url, options: options) } throws: {
+                    ($0 as? StoreError)?.code == "wrong-encryption-key"
+                }
             }
         }
     }

@@ -95,83 +95,85 @@ struct FormatFiveStoreTests {
         "it opens read-only and writable, verifies, and holds the synced samples, the prune, the order and the anchors"
     )
     func opensAndAnswers() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let expected = try Self.expectedSamples()
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        for options in [readOnly, StoreOptions()] {
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == (options.readOnly ? 5 : 6))
-            #expect(
-                try store.appliedMigrations().last
-                    == (options.readOnly ? "0005-change-log" : "0006-batched-row-rebuilds"))
-            #expect(try await store.verify().isHealthy)
-            #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
-            #expect(try Self.samples(of: store) == expected)
-            try Self.expectMergedCurves(of: store, samples: expected, order: Self.order)
-            #expect(try store.changeAnchor().description == Self.anchor)
-            let tablet = try #require(ChangeAnchor(Self.tabletAnchor))
-            let kept = try store.externalAnchor(named: "trendstore.sync." + tablet.storeIdentifier)
-            #expect(kept.map { String(decoding: $0, as: UTF8.self) } == Self.tabletAnchor)
-            #expect(try store.changes(since: store.changeAnchor()).isEmpty)
-            await store.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let expected = try Self.expectedSamples()
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            for options in [readOnly, StoreOptions()] {
+                let store = try TrendStore(directory: copy, options: options)
+                #expect(try store.formatVersion == (options.readOnly ? 5 : 6))
+                #expect(
+                    try store.appliedMigrations().last
+                        == (options.readOnly ? "0005-change-log" : "0006-batched-row-rebuilds"))
+                #expect(try await store.verify().isHealthy)
+                #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
+                #expect(try Self.samples(of: store) == expected)
+                try Self.expectMergedCurves(of: store, samples: expected, order: Self.order)
+                #expect(try store.changeAnchor().description == Self.anchor)
+                let tablet = try #require(ChangeAnchor(Self.tabletAnchor))
+                let kept = try store.externalAnchor(
+                    named: "trendstore.sync." + tablet.storeIdentifier)
+                #expect(kept.map { String(decoding: $0, as: UTF8.self) } == Self.tabletAnchor)
+                #expect(try store.changes(since: store.changeAnchor()).isEmpty)
+                await store.close()
+            }
         }
     }
 
     @Test("its recorded change log answers a feed from any of its commits")
     func recordedFeed() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let store = try TrendStore(directory: copy, options: readOnly)
-        // Commit 3 was the prune; 4 applied the tablet's 12 rewrites, 5 set the order.
-        let afterPrune = try store.changes(
-            since: #require(ChangeAnchor("ts1-ad425602163bf33e10d78a2c9236e648-3")))
-        #expect(afterPrune.sampleCount == 12)
-        #expect(afterPrune.deletionCount == 0)
-        #expect(afterPrune.priorityCount == 1)
-        let afterImport = try store.changes(
-            since: #require(ChangeAnchor("ts1-ad425602163bf33e10d78a2c9236e648-1")))
-        #expect(afterImport.deletionCount == 1)
-        #expect(afterImport.anchor.description == Self.anchor)
-        await store.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let store = try TrendStore(directory: copy, options: readOnly)
+            // Commit 3 was the prune; 4 applied the tablet's 12 rewrites, 5 set the order.
+            let afterPrune = try store.changes(
+                since: #require(ChangeAnchor("ts1-ad425602163bf33e10d78a2c9236e648-3")))
+            #expect(afterPrune.sampleCount == 12)
+            #expect(afterPrune.deletionCount == 0)
+            #expect(afterPrune.priorityCount == 1)
+            let afterImport = try store.changes(
+                since: #require(ChangeAnchor("ts1-ad425602163bf33e10d78a2c9236e648-1")))
+            #expect(afterImport.deletionCount == 1)
+            #expect(afterImport.anchor.description == Self.anchor)
+            await store.close()
+        }
     }
 
     @Test("its whole feed, applied to a new store, gives the same samples, order and curves")
     func wholeFeedConverges() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let store = try TrendStore(directory: copy)
-        let changes = try store.changes(since: nil)
-        let decoded = try ChangeSet(encoded: changes.encoded())
-        var options = StoreOptions()
-        options.timeZone = try #require(TimeZone(identifier: "America/Los_Angeles"))
-        let other = try TrendStore(
-            directory: directory.url.appendingPathComponent("other"), options: options)
-        _ = try await other.apply(decoded)
-        #expect(try await other.apply(decoded).changedNothing)
-        let expected = try Self.expectedSamples()
-        #expect(try Self.samples(of: other) == expected)
-        #expect(try other.sourcePriority(of: "activeEnergy") == Self.order)
-        try Self.expectMergedCurves(of: other, samples: expected, order: Self.order)
-        // A write on the fixture travels to the copy through the fixture's own anchor.
-        let anchor = try store.changeAnchor()
-        try await store.write(
-            [
-                Sample(
-                    startMilliseconds: Self.pruneBound, endMilliseconds: Self.pruneBound, value: 70)
-            ],
-            to: "heartRate", unit: "count/min", source: "Polar H10")
-        let later = try store.changes(since: anchor)
-        #expect(later.sampleCount == 1)
-        #expect(try await other.apply(later).samplesWritten == 1)
-        #expect(try Self.samples(of: other) == Self.samples(of: store))
-        await store.close()
-        await other.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let store = try TrendStore(directory: copy)
+            let changes = try store.changes(since: nil)
+            let decoded = try ChangeSet(encoded: changes.encoded())
+            var options = StoreOptions()
+            options.timeZone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+            let other = try TrendStore(
+                directory: directory.url.appendingPathComponent("other"), options: options)
+            _ = try await other.apply(decoded)
+            #expect(try await other.apply(decoded).changedNothing)
+            let expected = try Self.expectedSamples()
+            #expect(try Self.samples(of: other) == expected)
+            #expect(try other.sourcePriority(of: "activeEnergy") == Self.order)
+            try Self.expectMergedCurves(of: other, samples: expected, order: Self.order)
+            // A write on the fixture travels to the copy through the fixture's own anchor.
+            let anchor = try store.changeAnchor()
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: Self.pruneBound, endMilliseconds: Self.pruneBound,
+                        value: 70)
+                ],
+                to: "heartRate", unit: "count/min", source: "Polar H10")
+            let later = try store.changes(since: anchor)
+            #expect(later.sampleCount == 1)
+            #expect(try await other.apply(later).samplesWritten == 1)
+            #expect(try Self.samples(of: other) == Self.samples(of: store))
+            await store.close()
+            await other.close()
+        }
     }
 }

@@ -36,64 +36,64 @@ struct FormatFourStoreTests {
         "it opens read-only and writable, verifies, and answers as its source file and the merge reference say"
     )
     func opensAndAnswers() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let source = try Self.sourceFile()
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        for options in [readOnly, StoreOptions()] {
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == (options.readOnly ? 4 : 6))
-            #expect(
-                try store.appliedMigrations().last
-                    == (options.readOnly ? "0004-sources" : "0006-batched-row-rebuilds"))
-            #expect(try await store.verify().isHealthy)
-            #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
-            let ranked = SourcePriority.ranked(
-                Array(try #require(source["activeEnergy"]).keys), order: Self.order)
-            #expect(try store.sources(of: "activeEnergy").map(\.name) == ranked)
-            for (series, sources) in source {
-                for (name, samples) in sources {
-                    #expect(
-                        try store.samples(
-                            of: series, from: .distantPast, to: .distantFuture, source: name)
-                            == samples.sorted {
-                                ($0.startMilliseconds, $0.endMilliseconds)
-                                    < ($1.startMilliseconds, $1.endMilliseconds)
-                            }, "\(series) \(name)")
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let source = try Self.sourceFile()
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            for options in [readOnly, StoreOptions()] {
+                let store = try TrendStore(directory: copy, options: options)
+                #expect(try store.formatVersion == (options.readOnly ? 4 : 6))
+                #expect(
+                    try store.appliedMigrations().last
+                        == (options.readOnly ? "0004-sources" : "0006-batched-row-rebuilds"))
+                #expect(try await store.verify().isHealthy)
+                #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
+                let ranked = SourcePriority.ranked(
+                    Array(try #require(source["activeEnergy"]).keys), order: Self.order)
+                #expect(try store.sources(of: "activeEnergy").map(\.name) == ranked)
+                for (series, sources) in source {
+                    for (name, samples) in sources {
+                        #expect(
+                            try store.samples(
+                                of: series, from: .distantPast, to: .distantFuture, source: name)
+                                == samples.sorted {
+                                    ($0.startMilliseconds, $0.endMilliseconds)
+                                        < ($1.startMilliseconds, $1.endMilliseconds)
+                                }, "\(series) \(name)")
+                    }
                 }
+                let energy = try #require(source["activeEnergy"])
+                let kept = ReferenceMerge.merge(ranked.map { energy[$0] ?? [] })
+                let pieces = ReferenceMerge.prorated(kept)
+                let reference = ReferenceAggregator(zone: store.defaultTimeZone)
+                let first = try #require(LocalDate("2026-03-09"))
+                for offset in 0..<3 {
+                    let date = first.adding(days: offset)
+                    expectClose(
+                        try store.dayCurve(of: "activeEnergy", on: date).cumulative,
+                        reference.cumulativeCurve(of: date, samples: pieces), "\(date)")
+                }
+                // A discrete series merges nothing: every source's readings count.
+                let beats = try store.statistics(
+                    of: "heartRate", from: Date(milliseconds: 1_772_000_000_000),
+                    to: Date(milliseconds: 1_774_000_000_000), interval: .days(30),
+                    options: [.count])
+                #expect(beats.buckets.compactMap(\.count).reduce(0, +) == 200)
+                await store.close()
             }
-            let energy = try #require(source["activeEnergy"])
-            let kept = ReferenceMerge.merge(ranked.map { energy[$0] ?? [] })
-            let pieces = ReferenceMerge.prorated(kept)
-            let reference = ReferenceAggregator(zone: store.defaultTimeZone)
-            let first = try #require(LocalDate("2026-03-09"))
-            for offset in 0..<3 {
-                let date = first.adding(days: offset)
-                expectClose(
-                    try store.dayCurve(of: "activeEnergy", on: date).cumulative,
-                    reference.cumulativeCurve(of: date, samples: pieces), "\(date)")
-            }
-            // A discrete series merges nothing: every source's readings count.
-            let beats = try store.statistics(
-                of: "heartRate", from: Date(milliseconds: 1_772_000_000_000),
-                to: Date(milliseconds: 1_774_000_000_000), interval: .days(30),
-                options: [.count])
-            #expect(beats.buckets.compactMap(\.count).reduce(0, +) == 200)
-            await store.close()
+            // Writable: a new watch sample over an Oura-covered instant changes nothing there.
+            let store = try TrendStore(directory: copy)
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: 1_773_039_600_000, endMilliseconds: 1_773_039_660_000,
+                        value: 5)
+                ],
+                to: "activeEnergy", unit: "kcal", source: "Polar")
+            #expect(try store.sources(of: "activeEnergy").count == 5)
+            #expect(try await store.verify().isHealthy)
         }
-        // Writable: a new watch sample over an Oura-covered instant changes nothing there.
-        let store = try TrendStore(directory: copy)
-        try await store.write(
-            [
-                Sample(
-                    startMilliseconds: 1_773_039_600_000, endMilliseconds: 1_773_039_660_000,
-                    value: 5)
-            ],
-            to: "activeEnergy", unit: "kcal", source: "Polar")
-        #expect(try store.sources(of: "activeEnergy").count == 5)
-        #expect(try await store.verify().isHealthy)
     }
 
     /// How long `trendstore sources priority` takes on the fixture, measured once.
@@ -115,39 +115,39 @@ struct FormatFourStoreTests {
         "killed at a random moment of a priority change, the store holds the old order or the new, its figures following it before and after the rebuild resumes",
         .serialized, arguments: 0..<8)
     func killDuringPriorityChange(trial: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        var random = SeededGenerator(seed: UInt64(trial) &+ 4_000)
-        let new = ["Alice’s iPhone (iPhone)"]
-        let (process, _) = try CommandLineTool.start(
-            [
-                "sources", "priority", "activeEnergy",
-            ] + new + [
-                "--store", copy.path,
-            ])
-        usleep(UInt32(Double.random(in: 0...1.1, using: &random) * Self.priorityMicroseconds))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        // As the kill left it (read-only: nothing resumed), then after a writable open, which
-        // finishes a rebuild the kill interrupted.
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        var killedWhileRebuilding = false
-        for options in [readOnly, StoreOptions()] {
-            let store = try TrendStore(directory: copy, options: options)
-            let order = try store.sourcePriority(of: "activeEnergy")
-            #expect(order == Self.order || order == new)
-            if options.readOnly {
-                killedWhileRebuilding = try PriorityRebuildTests.rebuilding(store)
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            var random = SeededGenerator(seed: UInt64(trial) &+ 4_000)
+            let new = ["Alice’s iPhone (iPhone)"]
+            let (process, _) = try CommandLineTool.start(
+                [
+                    "sources", "priority", "activeEnergy",
+                ] + new + [
+                    "--store", copy.path,
+                ])
+            usleep(UInt32(Double.random(in: 0...1.1, using: &random) * Self.priorityMicroseconds))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            // As the kill left it (read-only: nothing resumed), then after a writable open, which
+            // finishes a rebuild the kill interrupted.
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            var killedWhileRebuilding = false
+            for options in [readOnly, StoreOptions()] {
+                let store = try TrendStore(directory: copy, options: options)
+                let order = try store.sourcePriority(of: "activeEnergy")
+                #expect(order == Self.order || order == new)
+                if options.readOnly {
+                    killedWhileRebuilding = try PriorityRebuildTests.rebuilding(store)
+                }
+                try PriorityRebuildTests.expectCurves(of: store, order: order)
+                // verify rebuilds every merged row under the stored order and compares bytes.
+                #expect(try await store.verify().isHealthy)
+                await store.close()
+                print(
+                    "priority kill trial \(trial): order \(order == new ? "new" : "old"), killed while rebuilding: \(killedWhileRebuilding), healthy"
+                )
             }
-            try PriorityRebuildTests.expectCurves(of: store, order: order)
-            // verify rebuilds every merged row under the stored order and compares bytes.
-            #expect(try await store.verify().isHealthy)
-            await store.close()
-            print(
-                "priority kill trial \(trial): order \(order == new ? "new" : "old"), killed while rebuilding: \(killedWhileRebuilding), healthy"
-            )
         }
     }
 }

@@ -35,38 +35,38 @@ struct FormatOneStoreTests {
         "a committed store of format 1 opens read-only and writable, verifies, and answers as its source file and the wall-clock reference say",
         arguments: fixtures)
     func opensAndAnswers(_ fixture: Fixture) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
-        // Figures computed without the engine: the source file read by plain splitting, the
-        // 30-second wall-clock reference and the reference statistics.
-        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let before = try TrendStore(directory: copy, options: readOnly)
-        // Read-only: nothing migrates; its blocks of layout 1 are read as they are.
-        #expect(try before.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
-        try Self.expectAnswers(of: before, format: 1, fixture: fixture, source: source)
-        await before.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+            // Figures computed without the engine: the source file read by plain splitting, the
+            // 30-second wall-clock reference and the reference statistics.
+            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let before = try TrendStore(directory: copy, options: readOnly)
+            // Read-only: nothing migrates; its blocks of layout 1 are read as they are.
+            #expect(try before.appliedMigrations() == ["0001-v1-average-to-v2-weekday-averages"])
+            try Self.expectAnswers(of: before, format: 1, fixture: fixture, source: source)
+            await before.close()
 
-        // Writable: its blocks are rewritten in layout 2 and it records format 6.
-        let store = try TrendStore(directory: copy)
-        #expect(
-            try store.appliedMigrations() == [
-                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
-                "0003-commit-stamps", "0004-sources", "0005-change-log",
-                "0006-batched-row-rebuilds",
-            ])
-        try Self.expectAnswers(of: store, format: 6, fixture: fixture, source: source)
-        // Writable: a new sample lands and the store still verifies.
-        let late = Sample(
-            startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,
-            value: 1.5)
-        try await store.write([late], to: "activeEnergy", unit: "kcal")
-        #expect(
-            try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
-                == (source["activeEnergy"]?.count ?? 0) + 1)
-        #expect(try await store.verify().isHealthy)
+            // Writable: its blocks are rewritten in layout 2 and it records format 6.
+            let store = try TrendStore(directory: copy)
+            #expect(
+                try store.appliedMigrations() == [
+                    "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+                    "0003-commit-stamps", "0004-sources", "0005-change-log",
+                    "0006-batched-row-rebuilds",
+                ])
+            try Self.expectAnswers(of: store, format: 6, fixture: fixture, source: source)
+            // Writable: a new sample lands and the store still verifies.
+            let late = Sample(
+                startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,
+                value: 1.5)
+            try await store.write([late], to: "activeEnergy", unit: "kcal")
+            #expect(
+                try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
+                    == (source["activeEnergy"]?.count ?? 0) + 1)
+            #expect(try await store.verify().isHealthy)
+        }
     }
 
     /// Checks the store's settings, samples, day curves, heatmap, statistics and cached
@@ -151,66 +151,68 @@ struct FormatOneStoreTests {
             ("chunk-window-ms", [0, 92, 38, 36, 0, 0, 0, 0], 1),
         ])
     func developmentStoreIsRefused(key: String, value: [UInt8], format: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        do {
-            let store = try TrendStore(directory: directory.url)
-            try store.engine.write { txn, _ in
-                try txn.put(value, forKey: Array(key.utf8), in: store.engine.tables.meta.database)
-                if format == 1 {
-                    _ = try txn.delete(
-                        forKey: Array("storage-format".utf8), in: store.engine.tables.meta.database)
+        try await withTemporaryDirectory { directory in
+            do {
+                let store = try TrendStore(directory: directory.url)
+                try store.engine.write { txn, _ in
+                    try txn.put(
+                        value, forKey: Array(key.utf8), in: store.engine.tables.meta.database)
+                    if format == 1 {
+                        _ = try txn.delete(
+                            forKey: Array("storage-format".utf8),
+                            in: store.engine.tables.meta.database)
+                    }
                 }
+                await store.close()
             }
-            await store.close()
+            let message =
+                "this store was written by a development build of TrendStore (format \(format)); "
+                + "export it with that build and import it again"
+            #expect(throws: StoreError.incompatibleFormat(message)) {
+                try TrendStore(directory: directory.url)
+            }
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            #expect(throws: StoreError.incompatibleFormat(message)) {
+                try TrendStore(directory: directory.url, options: readOnly)
+            }
+            let info = try CommandLineTool.run(["info", "--store", directory.url.path])
+            #expect(info.status != 0 && info.output.contains(message), "\(info.output)")
         }
-        let message =
-            "this store was written by a development build of TrendStore (format \(format)); "
-            + "export it with that build and import it again"
-        #expect(throws: StoreError.incompatibleFormat(message)) {
-            try TrendStore(directory: directory.url)
-        }
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        #expect(throws: StoreError.incompatibleFormat(message)) {
-            try TrendStore(directory: directory.url, options: readOnly)
-        }
-        let info = try CommandLineTool.run(["info", "--store", directory.url.path])
-        #expect(info.status != 0 && info.output.contains(message), "\(info.output)")
     }
 
     @Test(
         "the earliest development store (meta with a chunk window, chunks, no blocks) is refused read-only and writable, and nothing is created in it"
     )
     func earliestDevelopmentStore() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        do {
-            let environment = try Environment(path: directory.url.path)
-            let meta = try environment.openDatabase(named: "meta")
-            let chunks = try environment.openDatabase(named: "chunks")
-            try environment.write { txn in
-                try txn.put(
-                    withUnsafeBytes(of: (7 * 86_400_000 as Int64).littleEndian, Array.init),
-                    forKey: Array("chunk-window-ms".utf8), in: meta)
-                try txn.put(Array("UTC".utf8), forKey: Array("time-zone".utf8), in: meta)
-                try txn.put([1, 2, 3], forKey: [0, 0, 0, 1], in: chunks)
+        try withTemporaryDirectory { directory in
+            do {
+                let environment = try Environment(path: directory.url.path)
+                let meta = try environment.openDatabase(named: "meta")
+                let chunks = try environment.openDatabase(named: "chunks")
+                try environment.write { txn in
+                    try txn.put(
+                        withUnsafeBytes(of: (7 * 86_400_000 as Int64).littleEndian, Array.init),
+                        forKey: Array("chunk-window-ms".utf8), in: meta)
+                    try txn.put(Array("UTC".utf8), forKey: Array("time-zone".utf8), in: meta)
+                    try txn.put([1, 2, 3], forKey: [0, 0, 0, 1], in: chunks)
+                }
             }
+            let message =
+                "this store was written by a development build of TrendStore (format 1); "
+                + "export it with that build and import it again"
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            #expect(throws: StoreError.incompatibleFormat(message)) {
+                try TrendStore(directory: directory.url, options: readOnly)
+            }
+            #expect(throws: StoreError.incompatibleFormat(message)) {
+                try TrendStore(directory: directory.url)
+            }
+            var options = Environment.Options()
+            options.readOnly = true
+            let environment = try Environment(path: directory.url.path, options: options)
+            #expect(throws: LMDBError.self) { try environment.openDatabase(named: "blocks") }
         }
-        let message =
-            "this store was written by a development build of TrendStore (format 1); "
-            + "export it with that build and import it again"
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        #expect(throws: StoreError.incompatibleFormat(message)) {
-            try TrendStore(directory: directory.url, options: readOnly)
-        }
-        #expect(throws: StoreError.incompatibleFormat(message)) {
-            try TrendStore(directory: directory.url)
-        }
-        var options = Environment.Options()
-        options.readOnly = true
-        let environment = try Environment(path: directory.url.path, options: options)
-        #expect(throws: LMDBError.self) { try environment.openDatabase(named: "blocks") }
     }
 }

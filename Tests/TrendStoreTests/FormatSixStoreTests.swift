@@ -18,23 +18,23 @@ struct FormatSixStoreTests {
 
     @Test("it opens mid-rebuild read-only, answers under the new order, and finishes writable")
     func opensAndFinishes() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let expected = try FormatFiveStoreTests.expectedSamples()
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        for options in [readOnly, StoreOptions()] {
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == 6)
-            #expect(try store.appliedMigrations().last == "0006-batched-row-rebuilds")
-            #expect(try PriorityRebuildTests.rebuilding(store) == options.readOnly)
-            #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
-            #expect(try FormatFiveStoreTests.samples(of: store) == expected)
-            try FormatFiveStoreTests.expectMergedCurves(
-                of: store, samples: expected, order: Self.order)
-            #expect(try await store.verify().isHealthy)
-            await store.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let expected = try FormatFiveStoreTests.expectedSamples()
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            for options in [readOnly, StoreOptions()] {
+                let store = try TrendStore(directory: copy, options: options)
+                #expect(try store.formatVersion == 6)
+                #expect(try store.appliedMigrations().last == "0006-batched-row-rebuilds")
+                #expect(try PriorityRebuildTests.rebuilding(store) == options.readOnly)
+                #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
+                #expect(try FormatFiveStoreTests.samples(of: store) == expected)
+                try FormatFiveStoreTests.expectMergedCurves(
+                    of: store, samples: expected, order: Self.order)
+                #expect(try await store.verify().isHealthy)
+                await store.close()
+            }
         }
     }
 }

@@ -24,46 +24,47 @@ struct FormatThreeStoreTests {
         "a committed store of format 3 opens read-only and writable, verifies, and answers as its source file and the wall-clock reference say",
         arguments: fixtures)
     func opensAndAnswers(_ fixture: FormatOneStoreTests.Fixture) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
-        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let before = try TrendStore(directory: copy, options: readOnly)
-        #expect(try before.appliedMigrations() == Self.migrations)
-        try FormatOneStoreTests.expectAnswers(
-            of: before, format: 3, fixture: fixture, source: source)
-        await before.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let before = try TrendStore(directory: copy, options: readOnly)
+            #expect(try before.appliedMigrations() == Self.migrations)
+            try FormatOneStoreTests.expectAnswers(
+                of: before, format: 3, fixture: fixture, source: source)
+            await before.close()
 
-        // Writable: it records format 6 (sources, a change log); its samples are the default
-        // source's.
-        let store = try TrendStore(directory: copy)
-        #expect(
-            try store.appliedMigrations() == Self.migrations + [
-                "0004-sources", "0005-change-log", "0006-batched-row-rebuilds",
-            ])
-        try FormatOneStoreTests.expectAnswers(
-            of: store, format: 6, fixture: fixture, source: source)
-        #expect(try store.sources(of: "activeEnergy").map(\.name) == [""])
-        let late = Sample(
-            startMilliseconds: FormatOneStoreTests.refreshedAt,
-            endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
-        try await store.write([late], to: "activeEnergy", unit: "kcal")
-        #expect(
-            try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
-                == (source["activeEnergy"]?.count ?? 0) + 1)
-        #expect(try await store.verify().isHealthy)
+            // Writable: it records format 6 (sources, a change log); its samples are the default
+            // source's.
+            let store = try TrendStore(directory: copy)
+            #expect(
+                try store.appliedMigrations() == Self.migrations + [
+                    "0004-sources", "0005-change-log", "0006-batched-row-rebuilds",
+                ])
+            try FormatOneStoreTests.expectAnswers(
+                of: store, format: 6, fixture: fixture, source: source)
+            #expect(try store.sources(of: "activeEnergy").map(\.name) == [""])
+            let late = Sample(
+                startMilliseconds: FormatOneStoreTests.refreshedAt,
+                endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
+            try await store.write([late], to: "activeEnergy", unit: "kcal")
+            #expect(
+                try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
+                    == (source["activeEnergy"]?.count ?? 0) + 1)
+            #expect(try await store.verify().isHealthy)
 
-        // A second source over the first sample: the watch counts there, the rest is as before.
-        let energy = try #require(source["activeEnergy"]?.first)
-        try await store.write([energy], to: "activeEnergy", unit: "kcal", source: "Apple Watch")
-        #expect(try store.sources(of: "activeEnergy").map(\.name) == ["Apple Watch", ""])
-        #expect(
-            try store.samples(
-                of: "activeEnergy", from: .distantPast, to: .distantFuture, source: "Apple Watch")
-                == [energy])
-        #expect(try await store.verify().isHealthy)
+            // A second source over the first sample: the watch counts there, the rest is as before.
+            let energy = try #require(source["activeEnergy"]?.first)
+            try await store.write([energy], to: "activeEnergy", unit: "kcal", source: "Apple Watch")
+            #expect(try store.sources(of: "activeEnergy").map(\.name) == ["Apple Watch", ""])
+            #expect(
+                try store.samples(
+                    of: "activeEnergy", from: .distantPast, to: .distantFuture,
+                    source: "Apple Watch")
+                    == [energy])
+            #expect(try await store.verify().isHealthy)
+        }
     }
 
     @Test(

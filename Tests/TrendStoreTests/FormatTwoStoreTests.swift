@@ -21,37 +21,37 @@ struct FormatTwoStoreTests {
         "a committed store of format 2 opens read-only and writable, verifies, and answers as its source file and the wall-clock reference say",
         arguments: fixtures)
     func opensAndAnswers(_ fixture: FormatOneStoreTests.Fixture) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
-        let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
-        let migrations = ["0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2"]
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        let before = try TrendStore(directory: copy, options: readOnly)
-        #expect(try before.appliedMigrations() == migrations)
-        try FormatOneStoreTests.expectAnswers(
-            of: before, format: 2, fixture: fixture, source: source)
-        await before.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(fixture.directory, in: directory.url)
+            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
+            let migrations = ["0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2"]
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            let before = try TrendStore(directory: copy, options: readOnly)
+            #expect(try before.appliedMigrations() == migrations)
+            try FormatOneStoreTests.expectAnswers(
+                of: before, format: 2, fixture: fixture, source: source)
+            await before.close()
 
-        // Writable: it is stamped, keeps sources and a change log, and records format 6.
-        let store = try TrendStore(directory: copy)
-        #expect(
-            try store.appliedMigrations()
-                == migrations + [
-                    "0003-commit-stamps", "0004-sources", "0005-change-log",
-                    "0006-batched-row-rebuilds",
-                ])
-        try FormatOneStoreTests.expectAnswers(
-            of: store, format: 6, fixture: fixture, source: source)
-        let late = Sample(
-            startMilliseconds: FormatOneStoreTests.refreshedAt,
-            endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
-        try await store.write([late], to: "activeEnergy", unit: "kcal")
-        #expect(
-            try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
-                == (source["activeEnergy"]?.count ?? 0) + 1)
-        #expect(try await store.verify().isHealthy)
+            // Writable: it is stamped, keeps sources and a change log, and records format 6.
+            let store = try TrendStore(directory: copy)
+            #expect(
+                try store.appliedMigrations()
+                    == migrations + [
+                        "0003-commit-stamps", "0004-sources", "0005-change-log",
+                        "0006-batched-row-rebuilds",
+                    ])
+            try FormatOneStoreTests.expectAnswers(
+                of: store, format: 6, fixture: fixture, source: source)
+            let late = Sample(
+                startMilliseconds: FormatOneStoreTests.refreshedAt,
+                endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
+            try await store.write([late], to: "activeEnergy", unit: "kcal")
+            #expect(
+                try store.samples(of: "activeEnergy", from: .distantPast, to: .distantFuture).count
+                    == (source["activeEnergy"]?.count ?? 0) + 1)
+            #expect(try await store.verify().isHealthy)
+        }
     }
 
     /// How long a migrating import of the first fixture takes, measured once.
@@ -118,21 +118,25 @@ struct FormatTwoStoreTests {
         /// to the current format, holds the format-1 source file and verifies, and does not
         /// open without its key.
         static func expectEncryptedFixture(_ fixture: String) async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
-            let source = try independentlyReadSamples(Fixtures.path("stores/format-1/source.csv"))
-            let store = try TrendStore(directory: copy, options: options)
-            #expect(try store.formatVersion == Int(StorageFormat.current))
-            #expect(try store.encryptionCipher == "AES-256-GCM")
-            for (name, samples) in source {
-                #expect(
-                    try store.samples(of: name, from: .distantPast, to: .distantFuture) == samples)
+            try await withTemporaryDirectory { directory in
+                let (copy, options) = try Fixtures.copyOfEncryptedStore(fixture, in: directory.url)
+                let source = try independentlyReadSamples(
+                    Fixtures.path("stores/format-1/source.csv"))
+                let store = try TrendStore(directory: copy, options: options)
+                #expect(try store.formatVersion == Int(StorageFormat.current))
+                #expect(try store.encryptionCipher == "AES-256-GCM")
+                for (name, samples) in source {
+                    #expect(
+                        try store.samples(of: name, from: .distantPast, to: .distantFuture)
+                            == samples)
+                }
+                #expect(try await store.verify().isHealthy)
+                var keyless = StoreOptions()
+                keyless.readOnly = true
+                #expect(throws: StoreError.self) {
+                    try TrendStore(directory: copy, options: keyless)
+                }
             }
-            #expect(try await store.verify().isHealthy)
-            var keyless = StoreOptions()
-            keyless.readOnly = true
-            #expect(throws: StoreError.self) { try TrendStore(directory: copy, options: keyless) }
         }
     #endif
 }

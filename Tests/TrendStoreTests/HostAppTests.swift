@@ -23,25 +23,25 @@ struct HostAppTests {
 
     @Test("close is idempotent, later calls fail clearly, and two handles share one environment")
     func lifecycle() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let first = try TrendStore(directory: directory.url)
-        let second = try TrendStore(directory: directory.url)
-        try await first.write(Self.minutes(10), to: "e", unit: "kcal")
-        #expect(try second.samples(of: "e", from: .distantPast, to: .distantFuture).count == 10)
-        await first.close()
-        await first.close()
-        #expect(first.isClosed && !second.isClosed)
-        #expect(throws: StoreError.closed(path: directory.url.path)) { try first.series() }
-        await #expect(throws: StoreError.closed(path: directory.url.path)) {
-            try await first.write(Self.minutes(1), to: "e", unit: "kcal")
+        try await withTemporaryDirectory { directory in
+            let first = try TrendStore(directory: directory.url)
+            let second = try TrendStore(directory: directory.url)
+            try await first.write(Self.minutes(10), to: "e", unit: "kcal")
+            #expect(try second.samples(of: "e", from: .distantPast, to: .distantFuture).count == 10)
+            await first.close()
+            await first.close()
+            #expect(first.isClosed && !second.isClosed)
+            #expect(throws: StoreError.closed(path: directory.url.path)) { try first.series() }
+            await #expect(throws: StoreError.closed(path: directory.url.path)) {
+                try await first.write(Self.minutes(1), to: "e", unit: "kcal")
+            }
+            // The other handle still works; after it closes too, the store opens again.
+            try await second.write(Self.minutes(5, from: 1_764_000_000_000), to: "e", unit: "kcal")
+            await second.close()
+            let again = try TrendStore(directory: directory.url)
+            #expect(try again.series().first?.sampleCount == 15)
+            #expect(try await again.verify().isHealthy)
         }
-        // The other handle still works; after it closes too, the store opens again.
-        try await second.write(Self.minutes(5, from: 1_764_000_000_000), to: "e", unit: "kcal")
-        await second.close()
-        let again = try TrendStore(directory: directory.url)
-        #expect(try again.series().first?.sampleCount == 15)
-        #expect(try await again.verify().isHealthy)
     }
 
     @Test("a snapshot's queries agree with each other while a write commits in between")
@@ -70,28 +70,28 @@ struct HostAppTests {
 
     @Test("a backup taken while a writer runs opens, verifies and holds whole commits")
     func backupWhileWriting() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = StoreOptions()
-        options.durability = .none
-        let store = try TrendStore(
-            directory: directory.url.appendingPathComponent("s"), options: options)
-        try await store.write(Self.minutes(20_000), to: "e", unit: "kcal")
-        let writer = Task {
-            for batch in 1...20 {
-                try await store.write(
-                    Self.minutes(1_000, from: 1_800_000_000_000 + Int64(batch) * 60_000_000),
-                    to: "e", unit: "kcal")
+        try await withTemporaryDirectory { directory in
+            var options = StoreOptions()
+            options.durability = .none
+            let store = try TrendStore(
+                directory: directory.url.appendingPathComponent("s"), options: options)
+            try await store.write(Self.minutes(20_000), to: "e", unit: "kcal")
+            let writer = Task {
+                for batch in 1...20 {
+                    try await store.write(
+                        Self.minutes(1_000, from: 1_800_000_000_000 + Int64(batch) * 60_000_000),
+                        to: "e", unit: "kcal")
+                }
             }
+            let target = directory.url.appendingPathComponent("backup")
+            try await store.backup(to: target)
+            try await writer.value
+            let copy = try TrendStore(directory: target)
+            #expect(try await copy.verify().isHealthy)
+            let count = try copy.series().first?.sampleCount ?? -1
+            #expect(count >= 20_000 && count <= 40_000 && count % 1_000 == 0, "\(count)")
+            #expect(throws: StoreError.self) { try store.backup(to: target) }
         }
-        let target = directory.url.appendingPathComponent("backup")
-        try await store.backup(to: target)
-        try await writer.value
-        let copy = try TrendStore(directory: target)
-        #expect(try await copy.verify().isHealthy)
-        let count = try copy.series().first?.sampleCount ?? -1
-        #expect(count >= 20_000 && count <= 40_000 && count % 1_000 == 0, "\(count)")
-        #expect(throws: StoreError.self) { try store.backup(to: target) }
     }
 
     @Test("pruning keeps rollups, caches and figures exact for what remains", arguments: 0..<4)

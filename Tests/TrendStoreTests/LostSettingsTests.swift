@@ -37,42 +37,43 @@ struct LostSettingsTests {
 
     @Test("a data file cut to 0 bytes stays as it is")
     func emptyDataFile() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await Self.makeStore(in: directory)
-        #expect(truncate(store.appendingPathComponent("data.mdb").path, 0) == 0)
-        try Self.expectRefused(store, in: directory)
+        try await withTemporaryDirectory { directory in
+            let store = try await Self.makeStore(in: directory)
+            #expect(truncate(store.appendingPathComponent("data.mdb").path, 0) == 0)
+            try Self.expectRefused(store, in: directory)
+        }
     }
 
     @Test("a data file whose settings are gone stays as it is")
     func settingsGone() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = try await Self.makeStore(in: directory)
-        let store = try TrendStore(directory: url)
-        try store.engine.write { txn, _ in
-            try txn.removeAll(in: store.engine.tables.meta.database)
+        try await withTemporaryDirectory { directory in
+            let url = try await Self.makeStore(in: directory)
+            let store = try TrendStore(directory: url)
+            try store.engine.write { txn, _ in
+                try txn.removeAll(in: store.engine.tables.meta.database)
+            }
+            await store.close()
+            try Self.expectRefused(url, in: directory)
         }
-        await store.close()
-        try Self.expectRefused(url, in: directory)
     }
 
     @Test("a new store leaves no private directory behind, and clears those of dead creators")
     func stagingCleared() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        // No process has the largest pid: a creator killed long ago.
-        let abandoned = url.appendingPathComponent(".creating-2147483646-abandoned")
-        try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: true)
-        let store = try TrendStore(directory: url)
-        try await store.write(
-            [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "e",
-            unit: "kcal")
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() == [
-                "data.mdb", "lock.mdb",
-            ])
-        #expect(try await store.verify().isHealthy)
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            // No process has the largest pid: a creator killed long ago.
+            let abandoned = url.appendingPathComponent(".creating-2147483646-abandoned")
+            try FileManager.default.createDirectory(
+                at: abandoned, withIntermediateDirectories: true)
+            let store = try TrendStore(directory: url)
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "e",
+                unit: "kcal")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() == [
+                    "data.mdb", "lock.mdb",
+                ])
+            #expect(try await store.verify().isHealthy)
+        }
     }
 }

@@ -38,23 +38,23 @@ struct MirroredImportKillTests {
         "100 SIGKILLs of a mirrored import: the samples are always exactly the batches its anchor names",
         .serialized, arguments: 0..<20)
     func killAndResume(trial: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        var random = SeededGenerator(seed: UInt64(trial) &+ 5_400)
-        var anchors: [Int] = []
-        for _ in 0..<5 {
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            var random = SeededGenerator(seed: UInt64(trial) &+ 5_400)
+            var anchors: [Int] = []
+            for _ in 0..<5 {
+                let peer = try PeerProcess(store: url)
+                peer.begin("mirror energy \(Self.batches) \(Self.size)")
+                usleep(UInt32.random(in: 0..<40_000, using: &random))
+                peer.kill()
+                anchors.append(try await Self.committedBatches(in: url))
+            }
             let peer = try PeerProcess(store: url)
-            peer.begin("mirror energy \(Self.batches) \(Self.size)")
-            usleep(UInt32.random(in: 0..<40_000, using: &random))
-            peer.kill()
-            anchors.append(try await Self.committedBatches(in: url))
+            try peer.send("mirror energy \(Self.batches) \(Self.size)")
+            peer.quit()
+            #expect(try await Self.committedBatches(in: url) == Self.batches)
+            print("mirror kill trial \(trial): anchors after kills \(anchors), then finished whole")
         }
-        let peer = try PeerProcess(store: url)
-        try peer.send("mirror energy \(Self.batches) \(Self.size)")
-        peer.quit()
-        #expect(try await Self.committedBatches(in: url) == Self.batches)
-        print("mirror kill trial \(trial): anchors after kills \(anchors), then finished whole")
     }
 }
 
@@ -99,29 +99,31 @@ struct ApplyKillTests {
         .serialized, arguments: 0..<8)
     func killDuringApply(trial: Int) async throws {
         let (samples, changes, file, seconds) = try #require(Self.prepared)
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("target")
-        let peer = try PeerProcess(store: url)
-        var random = SeededGenerator(seed: UInt64(trial) &+ 5_403)
-        peer.begin("apply \(file.path)")
-        usleep(UInt32(Double.random(in: 0...1, using: &random) * seconds * 1e6))
-        peer.kill()
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("target")
+            let peer = try PeerProcess(store: url)
+            var random = SeededGenerator(seed: UInt64(trial) &+ 5_403)
+            peer.begin("apply \(file.path)")
+            usleep(UInt32(Double.random(in: 0...1, using: &random) * seconds * 1e6))
+            peer.kill()
 
-        let target = try TrendStore(directory: url)
-        #expect(try await target.verify().isHealthy)
-        let held =
-            try target.unit(of: "energy") == nil
-            ? [] : try target.samples(of: "energy", from: .distantPast, to: .distantFuture)
-        let expected = Set(samples)
-        #expect(held.allSatisfy(expected.contains))
-        #expect(held.count % 8_192 == 0)
-        let summary = try await target.apply(changes)
-        #expect(summary.samplesWritten == Self.count - held.count)
-        #expect(try target.samples(of: "energy", from: .distantPast, to: .distantFuture) == samples)
-        #expect(try await target.apply(changes).changedNothing)
-        await target.close()
-        print(
-            "apply kill trial \(trial): \(held.count) of \(Self.count) samples held after the kill")
+            let target = try TrendStore(directory: url)
+            #expect(try await target.verify().isHealthy)
+            let held =
+                try target.unit(of: "energy") == nil
+                ? [] : try target.samples(of: "energy", from: .distantPast, to: .distantFuture)
+            let expected = Set(samples)
+            #expect(held.allSatisfy(expected.contains))
+            #expect(held.count % 8_192 == 0)
+            let summary = try await target.apply(changes)
+            #expect(summary.samplesWritten == Self.count - held.count)
+            #expect(
+                try target.samples(of: "energy", from: .distantPast, to: .distantFuture) == samples)
+            #expect(try await target.apply(changes).changedNothing)
+            await target.close()
+            print(
+                "apply kill trial \(trial): \(held.count) of \(Self.count) samples held after the kill"
+            )
+        }
     }
 }

@@ -120,32 +120,32 @@ struct ObserveTests {
         "a write of another process is seen at the next poll; closing ends the sequence with an error"
     )
     func otherProcessAndClose() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "UTC")
-        let store = try TrendStore(directory: url, options: options)
-        try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
-        var values = store.observe {
-            try $0.samples(of: "e", from: .distantPast, to: .distantFuture).count
-        }.makeAsyncIterator()
-        #expect(try await values.next() == 1)
-        let csv = try directory.file(
-            "more.csv",
-            containing:
-                "series,start,end,value,unit\ne,\(Self.start + 60_000),\(Self.start + 120_000),2,kcal\n"
-        )
-        let begin = ContinuousClock.now
-        let child = try CommandLineTool.run(["import", csv, "--store", url.path])
-        #expect(child.status == 0, "\(child.output)")
-        #expect(try await values.next() == 2)
-        print(
-            "observe, another process's write seen after \(ContinuousClock.now - begin) (import included)"
-        )
-        await store.close()
-        await #expect { _ = try await values.next() } throws: {
-            ($0 as? StoreError)?.code == "closed"
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "UTC")
+            let store = try TrendStore(directory: url, options: options)
+            try await store.write(Self.sample(0, 1), to: "e", unit: "kcal")
+            var values = store.observe {
+                try $0.samples(of: "e", from: .distantPast, to: .distantFuture).count
+            }.makeAsyncIterator()
+            #expect(try await values.next() == 1)
+            let csv = try directory.file(
+                "more.csv",
+                containing:
+                    "series,start,end,value,unit\ne,\(Self.start + 60_000),\(Self.start + 120_000),2,kcal\n"
+            )
+            let begin = ContinuousClock.now
+            let child = try CommandLineTool.run(["import", csv, "--store", url.path])
+            #expect(child.status == 0, "\(child.output)")
+            #expect(try await values.next() == 2)
+            print(
+                "observe, another process's write seen after \(ContinuousClock.now - begin) (import included)"
+            )
+            await store.close()
+            await #expect { _ = try await values.next() } throws: {
+                ($0 as? StoreError)?.code == "closed"
+            }
         }
     }
 }

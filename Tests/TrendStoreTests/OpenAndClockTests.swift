@@ -9,43 +9,45 @@ struct OpenAndClockTests {
         "TrendStore.open creates and opens a store off the caller's thread; its errors are the initialiser's"
     )
     func asyncOpen() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        let store = try await TrendStore.open(directory: url)
-        try await store.write(
-            [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1.5)], to: "energy",
-            unit: "kcal")
-        #expect(try store.series().map(\.sampleCount) == [1])
-        #expect(
-            try store.appliedMigrations() == [
-                "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
-                "0003-commit-stamps", "0004-sources", "0005-change-log",
-                "0006-batched-row-rebuilds",
-            ])
-        await store.close()
-        let file = directory.url.appendingPathComponent("a-file")
-        try Data("not a store".utf8).write(to: file)
-        await #expect(throws: StoreError.self) { _ = try await TrendStore.open(directory: file) }
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            let store = try await TrendStore.open(directory: url)
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1.5)], to: "energy",
+                unit: "kcal")
+            #expect(try store.series().map(\.sampleCount) == [1])
+            #expect(
+                try store.appliedMigrations() == [
+                    "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
+                    "0003-commit-stamps", "0004-sources", "0005-change-log",
+                    "0006-batched-row-rebuilds",
+                ])
+            await store.close()
+            let file = directory.url.appendingPathComponent("a-file")
+            try Data("not a store".utf8).write(to: file)
+            await #expect(throws: StoreError.self) {
+                _ = try await TrendStore.open(directory: file)
+            }
+        }
     }
 
     @Test(
         "a new store, plain or encrypted, is made in three commits (its tables, its settings, its migrations' record); opening it again commits nothing"
     )
     func creationCommits() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var encrypted = StoreOptions()
-        encrypted.encryptionKey = try EncryptionKey(rawBytes: [UInt8](repeating: 7, count: 32))
-        for (name, options) in [("plain", StoreOptions()), ("encrypted", encrypted)] {
-            let url = directory.url.appendingPathComponent(name)
-            do {
+        try withTemporaryDirectory { directory in
+            var encrypted = StoreOptions()
+            encrypted.encryptionKey = try EncryptionKey(rawBytes: [UInt8](repeating: 7, count: 32))
+            for (name, options) in [("plain", StoreOptions()), ("encrypted", encrypted)] {
+                let url = directory.url.appendingPathComponent(name)
+                do {
+                    let store = try TrendStore(directory: url, options: options)
+                    #expect(try store.engine.snapshotID() == 3, "\(name)")
+                }
                 let store = try TrendStore(directory: url, options: options)
                 #expect(try store.engine.snapshotID() == 3, "\(name)")
+                #expect(try store.verify().isHealthy)
             }
-            let store = try TrendStore(directory: url, options: options)
-            #expect(try store.engine.snapshotID() == 3, "\(name)")
-            #expect(try store.verify().isHealthy)
         }
     }
 

@@ -10,59 +10,61 @@ import TrendStore
 struct OutputPathTests {
     @Test("export, generate and the SVG queries refuse a store's files and directory")
     func refused() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = directory.url.appendingPathComponent("store")
-        let opened = try TrendStore(directory: store)
-        try await opened.write(
-            [
-                Sample(
-                    startMilliseconds: 1_780_000_000_000, endMilliseconds: 1_780_000_060_000,
-                    value: 2)
-            ],
-            to: "e", unit: "kcal")
-        await opened.close()
-        let data = store.appendingPathComponent("data.mdb").path
-        let linked = directory.url.appendingPathComponent("elsewhere.csv").path
-        #expect(link(data, linked) == 0)
-        let before = try Data(contentsOf: URL(fileURLWithPath: data))
-        let targets = [
-            data, store.appendingPathComponent("lock.mdb").path,
-            store.appendingPathComponent("new.csv").path, store.path, linked,
-        ]
-        for target in targets {
-            let commands = [
-                ["export", "--store", store.path, "--series", "e", "--out", target],
-                ["generate", "--days", "1", "--out", target],
+        try await withTemporaryDirectory { directory in
+            let store = directory.url.appendingPathComponent("store")
+            let opened = try TrendStore(directory: store)
+            try await opened.write(
                 [
-                    "query", "weekday-average", "--series", "e", "--store", store.path, "--svg",
-                    target,
+                    Sample(
+                        startMilliseconds: 1_780_000_000_000, endMilliseconds: 1_780_000_060_000,
+                        value: 2)
                 ],
-                [
-                    "query", "heatmap", "--series", "e", "--from", "2026-05-01", "--to",
-                    "2026-06-01", "--store", store.path, "--svg", target,
-                ],
+                to: "e", unit: "kcal")
+            await opened.close()
+            let data = store.appendingPathComponent("data.mdb").path
+            let linked = directory.url.appendingPathComponent("elsewhere.csv").path
+            #expect(link(data, linked) == 0)
+            let before = try Data(contentsOf: URL(fileURLWithPath: data))
+            let targets = [
+                data, store.appendingPathComponent("lock.mdb").path,
+                store.appendingPathComponent("new.csv").path, store.path, linked,
             ]
-            for arguments in commands {
-                let result = try CommandLineTool.run(arguments)
-                #expect(result.status != 0, "\(arguments)")
-                #expect(
-                    result.output.contains("destroy the store"), "\(arguments): \(result.output)")
+            for target in targets {
+                let commands = [
+                    ["export", "--store", store.path, "--series", "e", "--out", target],
+                    ["generate", "--days", "1", "--out", target],
+                    [
+                        "query", "weekday-average", "--series", "e", "--store", store.path, "--svg",
+                        target,
+                    ],
+                    [
+                        "query", "heatmap", "--series", "e", "--from", "2026-05-01", "--to",
+                        "2026-06-01", "--store", store.path, "--svg", target,
+                    ],
+                ]
+                for arguments in commands {
+                    let result = try CommandLineTool.run(arguments)
+                    #expect(result.status != 0, "\(arguments)")
+                    #expect(
+                        result.output.contains("destroy the store"),
+                        "\(arguments): \(result.output)")
+                }
             }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: data)) == before)
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: store.appendingPathComponent("new.csv").path))
+            #expect(try CommandLineTool.run(["verify", "--store", store.path]).status == 0)
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: data)) == before)
-        #expect(
-            !FileManager.default.fileExists(atPath: store.appendingPathComponent("new.csv").path))
-        #expect(try CommandLineTool.run(["verify", "--store", store.path]).status == 0)
     }
 
     @Test("an ordinary path beside the store is written")
     func ordinaryPath() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let out = directory.url.appendingPathComponent("out.csv").path
-        let result = try CommandLineTool.run(["generate", "--days", "1", "--out", out])
-        #expect(result.status == 0, "\(result.output)")
-        #expect(FileManager.default.fileExists(atPath: out))
+        try withTemporaryDirectory { directory in
+            let out = directory.url.appendingPathComponent("out.csv").path
+            let result = try CommandLineTool.run(["generate", "--days", "1", "--out", out])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(FileManager.default.fileExists(atPath: out))
+        }
     }
 }

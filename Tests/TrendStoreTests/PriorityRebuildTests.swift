@@ -50,106 +50,107 @@ struct PriorityRebuildTests {
     @Test("stopped after every batch, it answers under the new order and finishes at the next open")
     func stoppedAtEveryBatch() async throws {
         for stop in 0...Self.days {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-            do {
-                let store = try TrendStore(directory: copy)
-                try store.engine.setSourcePriority(
-                    Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: stop)
-                await store.close()
-            }
-            var readOnly = StoreOptions()
-            readOnly.readOnly = true
-            let stopped = try TrendStore(directory: copy, options: readOnly)
-            #expect(try stopped.sourcePriority(of: "activeEnergy") == Self.newOrder)
-            #expect(try Self.rebuilding(stopped) == (stop < Self.days), "stop \(stop)")
-            try Self.expectCurves(of: stopped, order: Self.newOrder)
-            // verify compares the rebuilt days' rows and leaves the others to the rebuild.
-            let report = try await stopped.verify()
-            #expect(report.isHealthy, "stop \(stop): \(report.problems)")
-            await stopped.close()
+            try await withTemporaryDirectory { directory in
+                let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+                do {
+                    let store = try TrendStore(directory: copy)
+                    try store.engine.setSourcePriority(
+                        Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: stop)
+                    await store.close()
+                }
+                var readOnly = StoreOptions()
+                readOnly.readOnly = true
+                let stopped = try TrendStore(directory: copy, options: readOnly)
+                #expect(try stopped.sourcePriority(of: "activeEnergy") == Self.newOrder)
+                #expect(try Self.rebuilding(stopped) == (stop < Self.days), "stop \(stop)")
+                try Self.expectCurves(of: stopped, order: Self.newOrder)
+                // verify compares the rebuilt days' rows and leaves the others to the rebuild.
+                let report = try await stopped.verify()
+                #expect(report.isHealthy, "stop \(stop): \(report.problems)")
+                await stopped.close()
 
-            let resumed = try TrendStore(directory: copy)
-            #expect(try !Self.rebuilding(resumed))
-            try Self.expectCurves(of: resumed, order: Self.newOrder)
-            #expect(try await resumed.verify().isHealthy)
-            await resumed.close()
+                let resumed = try TrendStore(directory: copy)
+                #expect(try !Self.rebuilding(resumed))
+                try Self.expectCurves(of: resumed, order: Self.newOrder)
+                #expect(try await resumed.verify().isHealthy)
+                await resumed.close()
+            }
         }
     }
 
     @Test("writes and a second order between batches land in the rows the rebuild finishes")
     func changesBetweenBatches() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let store = try TrendStore(directory: copy)
-        try store.engine.setSourcePriority(
-            Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 1)
-        // A new source's hour on the last day, not rebuilt yet, and on the first, rebuilt.
-        let lastDay: Int64 = 1_773_273_600_000  // 2026-03-12T00:00Z
-        let firstDay: Int64 = 1_773_014_400_000  // 2026-03-09T00:00Z
-        try await store.write(
-            [
-                Sample(
-                    startMilliseconds: lastDay + 3_600_000, endMilliseconds: lastDay + 7_200_000,
-                    value: 40),
-                Sample(
-                    startMilliseconds: firstDay + 25_200_000,
-                    endMilliseconds: firstDay + 28_800_000, value: 30),
-            ], to: "activeEnergy", unit: "kcal", source: "Garmin")
-        try Self.expectCurves(of: store, order: Self.newOrder)
-        let second = ["Garmin", "Oura"]
-        try store.engine.setSourcePriority(
-            second, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 2)
-        #expect(try Self.rebuilding(store))
-        try Self.expectCurves(of: store, order: second)
-        #expect(try await store.verify().isHealthy)
-        await store.close()
-        let resumed = try TrendStore(directory: copy)
-        #expect(try !Self.rebuilding(resumed))
-        try Self.expectCurves(of: resumed, order: second)
-        #expect(try await resumed.verify().isHealthy)
-        await resumed.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let store = try TrendStore(directory: copy)
+            try store.engine.setSourcePriority(
+                Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 1)
+            // A new source's hour on the last day, not rebuilt yet, and on the first, rebuilt.
+            let lastDay: Int64 = 1_773_273_600_000  // 2026-03-12T00:00Z
+            let firstDay: Int64 = 1_773_014_400_000  // 2026-03-09T00:00Z
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: lastDay + 3_600_000,
+                        endMilliseconds: lastDay + 7_200_000,
+                        value: 40),
+                    Sample(
+                        startMilliseconds: firstDay + 25_200_000,
+                        endMilliseconds: firstDay + 28_800_000, value: 30),
+                ], to: "activeEnergy", unit: "kcal", source: "Garmin")
+            try Self.expectCurves(of: store, order: Self.newOrder)
+            let second = ["Garmin", "Oura"]
+            try store.engine.setSourcePriority(
+                second, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 2)
+            #expect(try Self.rebuilding(store))
+            try Self.expectCurves(of: store, order: second)
+            #expect(try await store.verify().isHealthy)
+            await store.close()
+            let resumed = try TrendStore(directory: copy)
+            #expect(try !Self.rebuilding(resumed))
+            try Self.expectCurves(of: resumed, order: second)
+            #expect(try await resumed.verify().isHealthy)
+            await resumed.close()
+        }
     }
 
     @Test("a series deleted while its rows are rebuilt leaves no rebuild behind")
     func deletedWhileRebuilding() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let store = try TrendStore(directory: copy)
-        try store.engine.setSourcePriority(
-            Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 1)
-        try await store.deleteSeries("activeEnergy")
-        #expect(
-            try store.engine.read {
-                try PriorityRebuild(storage: store.engine.storage).seriesWithPendingRebuilds(
-                    in: $0)
-            } == [])
-        #expect(try await store.verify().isHealthy)
-        await store.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let store = try TrendStore(directory: copy)
+            try store.engine.setSourcePriority(
+                Self.newOrder, of: "activeEnergy", daysPerBatch: 1, stoppingAfter: 1)
+            try await store.deleteSeries("activeEnergy")
+            #expect(
+                try store.engine.read {
+                    try PriorityRebuild(storage: store.engine.storage).seriesWithPendingRebuilds(
+                        in: $0)
+                } == [])
+            #expect(try await store.verify().isHealthy)
+            await store.close()
+        }
     }
 
     @Test("a priority order applied from another store is rebuilt after the apply")
     func appliedOrder() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
-        let store = try TrendStore(directory: copy)
-        var options = StoreOptions()
-        options.timeZone = store.defaultTimeZone
-        let other = try TrendStore(
-            directory: directory.url.appendingPathComponent("other"), options: options)
-        _ = try await other.apply(try store.changes(since: nil))
-        let anchor = try store.changeAnchor()
-        try await store.setSourcePriority(Self.newOrder, for: "activeEnergy")
-        #expect(try await other.apply(try store.changes(since: anchor)).priorityOrders == 1)
-        #expect(try !Self.rebuilding(other))
-        try Self.expectCurves(of: other, order: Self.newOrder)
-        #expect(try await other.verify().isHealthy)
-        await store.close()
-        await other.close()
+        try await withTemporaryDirectory { directory in
+            let copy = try Fixtures.copyOfStore(Self.fixture, in: directory.url)
+            let store = try TrendStore(directory: copy)
+            var options = StoreOptions()
+            options.timeZone = store.defaultTimeZone
+            let other = try TrendStore(
+                directory: directory.url.appendingPathComponent("other"), options: options)
+            _ = try await other.apply(try store.changes(since: nil))
+            let anchor = try store.changeAnchor()
+            try await store.setSourcePriority(Self.newOrder, for: "activeEnergy")
+            #expect(try await other.apply(try store.changes(since: anchor)).priorityOrders == 1)
+            #expect(try !Self.rebuilding(other))
+            try Self.expectCurves(of: other, order: Self.newOrder)
+            #expect(try await other.verify().isHealthy)
+            await store.close()
+            await other.close()
+        }
     }
 
     /// A store of two sources over 1,000 days (hourly and three-hourly samples, 32,000 in
@@ -182,34 +183,34 @@ struct PriorityRebuildTests {
         "killed at random moments of a rebuild of eight batches in another process, it answers under one order, verifies, and finishes",
         .serialized, arguments: 0..<10)
     func killedAcrossBatches(trial: Int) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let original = try await Self.manyDays(in: directory.url)
-        let took = try Self.priorityDuration(of: original, in: directory.url)
-        var random = SeededGenerator(seed: UInt64(trial) &+ 6_100)
-        let copy = directory.url.appendingPathComponent("copy")
-        try FileManager.default.copyItem(at: original, to: copy)
-        let (process, _) = try CommandLineTool.start([
-            "sources", "priority", "activeEnergy", "Phone", "--store", copy.path,
-        ])
-        usleep(UInt32(Double.random(in: 0...1.1, using: &random) * took))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        var readOnly = StoreOptions()
-        readOnly.readOnly = true
-        for options in [readOnly, StoreOptions()] {
-            let store = try TrendStore(directory: copy, options: options)
-            let order = try store.sourcePriority(of: "activeEnergy")
-            #expect(order == [] || order == ["Phone"])
-            let rebuilding = try Self.rebuilding(store)
-            #expect(!rebuilding || !options.readOnly || order == ["Phone"])
-            try Self.expectCurves(of: store, order: order, on: Self.manyDates)
-            #expect(try await store.verify().isHealthy)
-            if !options.readOnly { #expect(!rebuilding) }
-            print(
-                "rebuild kill trial \(trial) (\(options.readOnly ? "as killed" : "reopened")): order \(order), rebuilding \(rebuilding)"
-            )
-            await store.close()
+        try await withTemporaryDirectory { directory in
+            let original = try await Self.manyDays(in: directory.url)
+            let took = try Self.priorityDuration(of: original, in: directory.url)
+            var random = SeededGenerator(seed: UInt64(trial) &+ 6_100)
+            let copy = directory.url.appendingPathComponent("copy")
+            try FileManager.default.copyItem(at: original, to: copy)
+            let (process, _) = try CommandLineTool.start([
+                "sources", "priority", "activeEnergy", "Phone", "--store", copy.path,
+            ])
+            usleep(UInt32(Double.random(in: 0...1.1, using: &random) * took))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            var readOnly = StoreOptions()
+            readOnly.readOnly = true
+            for options in [readOnly, StoreOptions()] {
+                let store = try TrendStore(directory: copy, options: options)
+                let order = try store.sourcePriority(of: "activeEnergy")
+                #expect(order == [] || order == ["Phone"])
+                let rebuilding = try Self.rebuilding(store)
+                #expect(!rebuilding || !options.readOnly || order == ["Phone"])
+                try Self.expectCurves(of: store, order: order, on: Self.manyDates)
+                #expect(try await store.verify().isHealthy)
+                if !options.readOnly { #expect(!rebuilding) }
+                print(
+                    "rebuild kill trial \(trial) (\(options.readOnly ? "as killed" : "reopened")): order \(order), rebuilding \(rebuilding)"
+                )
+                await store.close()
+            }
         }
     }
 

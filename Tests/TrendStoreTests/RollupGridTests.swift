@@ -90,29 +90,33 @@ struct RollupGridTests {
         for (grid, recorded, width) in [
             (RollupGrid.quarterHour, Int64(30), 8), (.hour, 7, 8), (.hour, 30, 3),
         ] {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            options.rollupGrid = grid
-            do {
-                let store = try TrendStore(directory: directory.url, options: options)
-                #expect(
-                    store.engine.storage.hourPhase
-                        == (grid == .hour ? HourPhase(milliseconds: 30 * TimeGrid.minute) : .utc))
-                try store.engine.write { txn, _ in
-                    try txn.put(
-                        Array(
-                            withUnsafeBytes(
-                                of: (recorded * TimeGrid.minute).littleEndian, Array.init
-                            ).prefix(width)),
-                        forKey: Array("hour-phase-ms".utf8), in: store.engine.storage.meta.database)
+            try await withTemporaryDirectory { directory in
+                options.rollupGrid = grid
+                do {
+                    let store = try TrendStore(directory: directory.url, options: options)
+                    #expect(
+                        store.engine.storage.hourPhase
+                            == (grid == .hour
+                                ? HourPhase(milliseconds: 30 * TimeGrid.minute) : .utc))
+                    try store.engine.write { txn, _ in
+                        try txn.put(
+                            Array(
+                                withUnsafeBytes(
+                                    of: (recorded * TimeGrid.minute).littleEndian, Array.init
+                                ).prefix(width)),
+                            forKey: Array("hour-phase-ms".utf8),
+                            in: store.engine.storage.meta.database)
+                    }
+                    await store.close()
                 }
-                await store.close()
+                let error = #expect(throws: StoreError.self) {
+                    try TrendStore(directory: directory.url)
+                }
+                let expected =
+                    width == 8 ? "hour phase of \(recorded * TimeGrid.minute) ms" : "3 bytes"
+                #expect(
+                    String(describing: error).contains(expected), "\(String(describing: error))")
             }
-            let error = #expect(throws: StoreError.self) {
-                try TrendStore(directory: directory.url)
-            }
-            let expected = width == 8 ? "hour phase of \(recorded * TimeGrid.minute) ms" : "3 bytes"
-            #expect(String(describing: error).contains(expected), "\(String(describing: error))")
         }
     }
 
@@ -120,87 +124,89 @@ struct RollupGridTests {
         "keeps hour summaries and the rows of the two newest days, records its grid and keeps it when reopened"
     )
     func keepsSummariesOnly() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        var generator = SampleGenerator(seed: 7)
-        let first = generator.minuteSamples(from: 1_700_000_000_000, count: 5_000)
-        do {
-            let store = try TrendStore(directory: url, options: Self.hourGrid)
-            try await store.write(first, to: "energy", unit: "kcal")
-            #expect(try store.formatVersion == 6)
-            #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
-            #expect(try Self.contents(of: store, \.hours.database).count >= 1)
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            var generator = SampleGenerator(seed: 7)
+            let first = generator.minuteSamples(from: 1_700_000_000_000, count: 5_000)
+            do {
+                let store = try TrendStore(directory: url, options: Self.hourGrid)
+                try await store.write(first, to: "energy", unit: "kcal")
+                #expect(try store.formatVersion == 6)
+                #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
+                #expect(try Self.contents(of: store, \.hours.database).count >= 1)
+            }
+            // Reopened with the default options, the store keeps the grid it was created with.
+            let store = try TrendStore(directory: url)
+            #expect(store.engine.storage.rollupGrid == .hour)
+            let second = generator.minuteSamples(
+                from: (first.last?.endMilliseconds ?? 0) + 60_000, count: 2_000)
+            try await store.write(second, to: "energy", unit: "kcal")
+            #expect(try Self.rowDays(of: store) == Self.lastDays(of: second))
+            // A write into an older day rebuilds its row, which is not kept.
+            try await store.write(
+                [
+                    Sample(
+                        startMilliseconds: first[10].startMilliseconds + 1,
+                        endMilliseconds: first[10].startMilliseconds + 2, value: 1)
+                ],
+                to: "energy", unit: "kcal")
+            #expect(try Self.rowDays(of: store) == Self.lastDays(of: second))
+            let report = try await store.verify()
+            #expect(report.isHealthy, "\(report.problems)")
+            #expect(report.rollupsChecked >= 5)
         }
-        // Reopened with the default options, the store keeps the grid it was created with.
-        let store = try TrendStore(directory: url)
-        #expect(store.engine.storage.rollupGrid == .hour)
-        let second = generator.minuteSamples(
-            from: (first.last?.endMilliseconds ?? 0) + 60_000, count: 2_000)
-        try await store.write(second, to: "energy", unit: "kcal")
-        #expect(try Self.rowDays(of: store) == Self.lastDays(of: second))
-        // A write into an older day rebuilds its row, which is not kept.
-        try await store.write(
-            [
-                Sample(
-                    startMilliseconds: first[10].startMilliseconds + 1,
-                    endMilliseconds: first[10].startMilliseconds + 2, value: 1)
-            ],
-            to: "energy", unit: "kcal")
-        #expect(try Self.rowDays(of: store) == Self.lastDays(of: second))
-        let report = try await store.verify()
-        #expect(report.isHealthy, "\(report.problems)")
-        #expect(report.rollupsChecked >= 5)
     }
 
     @Test(
         "trendstore import --rollup-grid picks a new store's grid; info reports it; others keep theirs"
     )
     func commandLine() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let csv = directory.url.appendingPathComponent("a.csv").path
-        try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
-            toFile: csv, atomically: true, encoding: .utf8)
-        for (grid, arguments, format) in [
-            ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 6),
-            ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 6),
-            ("quarterHour", ["--tz", "Australia/Lord_Howe"], 6),
-            ("hour", ["--tz", "Europe/Berlin"], 6),
-        ] {
-            let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
-            let imported = try CommandLineTool.run(["import", csv, "--store", store] + arguments)
-            #expect(imported.status == 0, "\(imported.output)")
-            // A later import naming another grid does not change the store's.
-            let again = try CommandLineTool.run([
-                "import", csv, "--store", store, "--rollup-grid",
-                grid == "hour" ? "quarterHour" : "hour",
-            ])
-            #expect(again.status == 0, "\(again.output)")
-            let info = try CommandLineTool.run(["info", "--store", store, "--json"])
-            #expect(info.output.contains("\"rollupGrid\" : \"\(grid)\""), "\(info.output)")
-            #expect(info.output.contains("\"formatVersion\" : \(format)"), "\(info.output)")
+        try withTemporaryDirectory { directory in
+            let csv = directory.url.appendingPathComponent("a.csv").path
+            try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
+                toFile: csv, atomically: true, encoding: .utf8)
+            for (grid, arguments, format) in [
+                ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 6),
+                ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 6),
+                ("quarterHour", ["--tz", "Australia/Lord_Howe"], 6),
+                ("hour", ["--tz", "Europe/Berlin"], 6),
+            ] {
+                let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
+                let imported = try CommandLineTool.run(
+                    ["import", csv, "--store", store] + arguments)
+                #expect(imported.status == 0, "\(imported.output)")
+                // A later import naming another grid does not change the store's.
+                let again = try CommandLineTool.run([
+                    "import", csv, "--store", store, "--rollup-grid",
+                    grid == "hour" ? "quarterHour" : "hour",
+                ])
+                #expect(again.status == 0, "\(again.output)")
+                let info = try CommandLineTool.run(["info", "--store", store, "--json"])
+                #expect(info.output.contains("\"rollupGrid\" : \"\(grid)\""), "\(info.output)")
+                #expect(info.output.contains("\"formatVersion\" : \(format)"), "\(info.output)")
+            }
+            let bad = try CommandLineTool.run(["import", csv, "--rollup-grid", "minute"])
+            #expect(bad.status == 2)
+            #expect(bad.output.contains("minute is not a rollup grid"))
         }
-        let bad = try CommandLineTool.run(["import", csv, "--rollup-grid", "minute"])
-        #expect(bad.status == 2)
-        #expect(bad.output.contains("minute is not a rollup grid"))
     }
 
     @Test(
         "a store whose meta lost its grid or its hour phase is refused, not read as quarter-hours or UTC hours",
         arguments: ["rollup-grid", "hour-phase-ms"])
     func lostGridIsRefused(key: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let url = directory.url.appendingPathComponent("store")
-        do {
-            let store = try TrendStore(directory: url, options: Self.hourGrid)
-            try store.engine.write { txn, _ in
-                _ = try txn.delete(forKey: Array(key.utf8), in: store.engine.storage.meta.database)
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            do {
+                let store = try TrendStore(directory: url, options: Self.hourGrid)
+                try store.engine.write { txn, _ in
+                    _ = try txn.delete(
+                        forKey: Array(key.utf8), in: store.engine.storage.meta.database)
+                }
+                await store.close()
             }
-            await store.close()
+            #expect(throws: StoreError.self) { try TrendStore(directory: url) }
         }
-        #expect(throws: StoreError.self) { try TrendStore(directory: url) }
     }
 
     @Test("deleting the newest days' samples removes their rows; later writes rebuild older days")

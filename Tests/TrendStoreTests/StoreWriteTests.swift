@@ -36,25 +36,26 @@ struct StoreWriteTests {
 
     @Test("samples persist across closing and reopening, with the store's time zone")
     func persistence() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var generator = SampleGenerator(seed: 11)
-        let batch = generator.minuteSamples(from: 1_600_000_000_000, count: 3_000)
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "Asia/Kathmandu")
-        do {
-            let store = try TrendStore(directory: directory.url, options: options)
-            try await store.write(batch, to: "energy", unit: "kcal")
+        try await withTemporaryDirectory { directory in
+            var generator = SampleGenerator(seed: 11)
+            let batch = generator.minuteSamples(from: 1_600_000_000_000, count: 3_000)
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "Asia/Kathmandu")
+            do {
+                let store = try TrendStore(directory: directory.url, options: options)
+                try await store.write(batch, to: "energy", unit: "kcal")
+            }
+            let reopened = try TrendStore(directory: directory.url)
+            #expect(reopened.timeZone.identifier == "Asia/Kathmandu")
+            let sorted = batch.sorted { $0.startMilliseconds < $1.startMilliseconds }
+            #expect(
+                try reopened.samples(of: "energy", from: .distantPast, to: .distantFuture) == sorted
+            )
+            let info = try #require(try reopened.series().first)
+            #expect(info.sampleCount == 3_000 && info.unit == "kcal")
+            #expect(info.firstStart == sorted.first!.start)
+            #expect(try await reopened.verify().isHealthy)
         }
-        let reopened = try TrendStore(directory: directory.url)
-        #expect(reopened.timeZone.identifier == "Asia/Kathmandu")
-        let sorted = batch.sorted { $0.startMilliseconds < $1.startMilliseconds }
-        #expect(
-            try reopened.samples(of: "energy", from: .distantPast, to: .distantFuture) == sorted)
-        let info = try #require(try reopened.series().first)
-        #expect(info.sampleCount == 3_000 && info.unit == "kcal")
-        #expect(info.firstStart == sorted.first!.start)
-        #expect(try await reopened.verify().isHealthy)
     }
 
     @Test("range reads return exactly the samples starting in the range")

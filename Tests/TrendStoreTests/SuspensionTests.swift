@@ -39,86 +39,88 @@ struct SuspensionTests {
         "suspended, the store holds no lock nor file; another process writes; on resume every observer catches up"
     )
     func anotherProcessWritesWhileSuspended() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var options = StoreOptions()
-        options.timeZone = TimeZone(identifier: "UTC")
-        options.clock = { Date(milliseconds: Self.start + 3_600_000) }
-        let store = try TrendStore(directory: directory.url, options: options)
-        try await store.write(Self.sample(0), to: "e", unit: "kcal")
-        let peer = try PeerProcess(store: directory.url)
-        defer { peer.quit() }
-        try peer.send("cache tiles home 1")
-        let cache = try TypedCache<String, Int>(store: store, namespace: "tiles")
-        #expect(try cache.value(forKey: "home") == 1)
+        try await withTemporaryDirectory { directory in
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "UTC")
+            options.clock = { Date(milliseconds: Self.start + 3_600_000) }
+            let store = try TrendStore(directory: directory.url, options: options)
+            try await store.write(Self.sample(0), to: "e", unit: "kcal")
+            let peer = try PeerProcess(store: directory.url)
+            defer { peer.quit() }
+            try peer.send("cache tiles home 1")
+            let cache = try TypedCache<String, Int>(store: store, namespace: "tiles")
+            #expect(try cache.value(forKey: "home") == 1)
 
-        var totals = store.observe(every: .milliseconds(20)) { try $0.todayCurve(of: "e").total }
+            var totals = store.observe(every: .milliseconds(20)) {
+                try $0.todayCurve(of: "e").total
+            }
             .makeAsyncIterator()
-        var changes = store.changes(of: ["e"], every: .milliseconds(20)).makeAsyncIterator()
-        #expect(try await totals.next() == 1)
-        let lockPath = directory.url.appending(path: "lock.mdb").path
+            var changes = store.changes(of: ["e"], every: .milliseconds(20)).makeAsyncIterator()
+            #expect(try await totals.next() == 1)
+            let lockPath = directory.url.appending(path: "lock.mdb").path
 
-        store.suspend()
-        #expect(store.isSuspended)
-        #expect(try Self.locksHeld(on: lockPath).isEmpty)
-        #expect(try Self.locksHeld(on: directory.url.path).isEmpty)
-        #expect(try Self.openFiles(under: directory.url).isEmpty)
-        #expect(throws: StoreError.suspended(path: directory.url.path)) {
-            try store.todayCurve(of: "e")
-        }
-        await #expect(throws: StoreError.suspended(path: directory.url.path)) {
+            store.suspend()
+            #expect(store.isSuspended)
+            #expect(try Self.locksHeld(on: lockPath).isEmpty)
+            #expect(try Self.locksHeld(on: directory.url.path).isEmpty)
+            #expect(try Self.openFiles(under: directory.url).isEmpty)
+            #expect(throws: StoreError.suspended(path: directory.url.path)) {
+                try store.todayCurve(of: "e")
+            }
+            await #expect(throws: StoreError.suspended(path: directory.url.path)) {
+                try await store.write(Self.sample(5), to: "e", unit: "kcal")
+            }
+            #expect(throws: StoreError.suspended(path: directory.url.path)) {
+                try cache.value(forKey: "home")
+            }
+            // The other process writes meanwhile: a sample and a cache entry.
+            try peer.send("write e \(Self.start + 60_000) \(Self.start + 120_000) 2")
+            try peer.send("cache tiles home 2")
+            try await Task.sleep(for: .milliseconds(100))  // several polls, all quiet
+
+            try store.resume()
+            #expect(!store.isSuspended)
+            #expect(try !Self.openFiles(under: directory.url).isEmpty)
+            #expect(try await totals.next() == 3)
+            #expect(try await changes.next()?.series == ["e"])
+            #expect(try cache.value(forKey: "home") == 2)
             try await store.write(Self.sample(5), to: "e", unit: "kcal")
+            #expect(try await totals.next() == 4)
         }
-        #expect(throws: StoreError.suspended(path: directory.url.path)) {
-            try cache.value(forKey: "home")
-        }
-        // The other process writes meanwhile: a sample and a cache entry.
-        try peer.send("write e \(Self.start + 60_000) \(Self.start + 120_000) 2")
-        try peer.send("cache tiles home 2")
-        try await Task.sleep(for: .milliseconds(100))  // several polls, all quiet
-
-        try store.resume()
-        #expect(!store.isSuspended)
-        #expect(try !Self.openFiles(under: directory.url).isEmpty)
-        #expect(try await totals.next() == 3)
-        #expect(try await changes.next()?.series == ["e"])
-        #expect(try cache.value(forKey: "home") == 2)
-        try await store.write(Self.sample(5), to: "e", unit: "kcal")
-        #expect(try await totals.next() == 4)
     }
 
     @Test("the app's lifecycle notifications suspend and resume a store that opts in, and no other")
     func notifications() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let other = try TemporaryDirectory()
-        defer { other.remove() }
-        var options = StoreOptions()
-        options.observesSuspensionNotifications = true
-        let following = try TrendStore(directory: directory.url, options: options)
-        let ignoring = try TrendStore(directory: other.url)
-        NotificationCenter.default.post(name: TrendStore.suspendNotification, object: nil)
-        #expect(following.isSuspended)
-        #expect(!ignoring.isSuspended)
-        NotificationCenter.default.post(name: TrendStore.resumeNotification, object: nil)
-        #expect(!following.isSuspended)
-        #expect(try following.series().isEmpty)
+        try withTemporaryDirectory { directory in
+            try withTemporaryDirectory { other in
+                var options = StoreOptions()
+                options.observesSuspensionNotifications = true
+                let following = try TrendStore(directory: directory.url, options: options)
+                let ignoring = try TrendStore(directory: other.url)
+                NotificationCenter.default.post(name: TrendStore.suspendNotification, object: nil)
+                #expect(following.isSuspended)
+                #expect(!ignoring.isSuspended)
+                NotificationCenter.default.post(name: TrendStore.resumeNotification, object: nil)
+                #expect(!following.isSuspended)
+                #expect(try following.series().isEmpty)
+            }
+        }
     }
 
     @Test("a store removed and made again while suspended is not resumed onto the new file")
     func replacedWhileSuspended() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try TrendStore(directory: directory.url)
-        store.suspend()
-        let data = directory.url.appending(path: "data.mdb")
-        let copy = directory.url.appending(path: "copy.mdb")
-        try FileManager.default.copyItem(at: data, to: copy)
-        try FileManager.default.removeItem(at: data)
-        try FileManager.default.moveItem(at: copy, to: data)
-        #expect(throws: StoreError.self) { try store.resume() }
-        #expect(store.isSuspended)
-        await store.close()
-        #expect(throws: StoreError.closed(path: directory.url.path)) { try store.resume() }
+        try await withTemporaryDirectory { directory in
+            let store = try TrendStore(directory: directory.url)
+            store.suspend()
+            let data = directory.url.appending(path: "data.mdb")
+            let copy = directory.url.appending(path: "copy.mdb")
+            try FileManager.default.copyItem(at: data, to: copy)
+            try FileManager.default.removeItem(at: data)
+            try FileManager.default.moveItem(at: copy, to: data)
+            #expect(throws: StoreError.self) { try store.resume() }
+            #expect(store.isSuspended)
+            await store.close()
+            #expect(throws: StoreError.closed(path: directory.url.path)) { try store.resume() }
+        }
     }
 }

@@ -18,82 +18,85 @@ struct SyncCommandTests {
         "changes writes a file and its anchor, apply applies it, sync brings two stores together once"
     )
     func changesApplySync() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let phone = directory.url.appendingPathComponent("phone").path
-        let tablet = directory.url.appendingPathComponent("tablet").path
-        let start: Int64 = 1_780_000_000_000
-        let phoneCSV = try directory.file(
-            "phone.csv", containing: Self.csv((0..<30).map { (start + $0 * 60_000, 2, "Watch") }))
-        let tabletCSV = try directory.file(
-            "tablet.csv", containing: Self.csv((0..<10).map { (start + $0 * 60_000, 1, "Ring") }))
-        #expect(try CommandLineTool.run(["import", phoneCSV, "--store", phone]).status == 0)
-        #expect(try CommandLineTool.run(["import", tabletCSV, "--store", tablet]).status == 0)
+        try withTemporaryDirectory { directory in
+            let phone = directory.url.appendingPathComponent("phone").path
+            let tablet = directory.url.appendingPathComponent("tablet").path
+            let start: Int64 = 1_780_000_000_000
+            let phoneCSV = try directory.file(
+                "phone.csv",
+                containing: Self.csv((0..<30).map { (start + $0 * 60_000, 2, "Watch") }))
+            let tabletCSV = try directory.file(
+                "tablet.csv",
+                containing: Self.csv((0..<10).map { (start + $0 * 60_000, 1, "Ring") }))
+            #expect(try CommandLineTool.run(["import", phoneCSV, "--store", phone]).status == 0)
+            #expect(try CommandLineTool.run(["import", tabletCSV, "--store", tablet]).status == 0)
 
-        let file = directory.url.appendingPathComponent("phone.changes").path
-        let changes = try CommandLineTool.run([
-            "changes", "--store", phone, "--out", file, "--json",
-        ])
-        #expect(changes.status == 0, "\(changes.output)")
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(changes.output.utf8)) as? [String: Any])
-        #expect(report["samples"] as? Int == 30 && report["deletions"] as? Int == 0)
-        #expect(
-            report["bytes"] as? Int
-                == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
-        let anchor = try #require(report["anchor"] as? String)
-        #expect(ChangeAnchor(anchor) != nil)
-        let none = try CommandLineTool.run([
-            "changes", "--store", phone, "--since", anchor, "--out", file + ".2",
-        ])
-        #expect(
-            none.status == 0
-                && none.output.trimmingCharacters(in: .whitespacesAndNewlines) == anchor)
-
-        let applied = try CommandLineTool.run(["apply", file, "--store", tablet])
-        #expect(
-            applied.status == 0 && applied.output.contains("30 samples written"),
-            "\(applied.output)")
-        let again = try CommandLineTool.run(["apply", file, "--store", tablet])
-        #expect(again.output.contains("0 samples written"), "\(again.output)")
-
-        let sync = try CommandLineTool.run(["sync", phone, tablet])
-        #expect(sync.status == 0, "\(sync.output)")
-        #expect(
-            sync.output.contains("tablet → \(phone): 10 samples written")
-                || sync.output.contains("→ \(phone): 10 samples written"), "\(sync.output)")
-        let second = try CommandLineTool.run(["sync", phone, tablet])
-        #expect(
-            second.output.components(separatedBy: "0 samples written, 0 removed").count == 3,
-            "\(second.output)")
-
-        for store in [phone, tablet] {
-            let exported = try CommandLineTool.run([
-                "export", "--series", "energy", "--store", store, "--out", store + ".csv",
+            let file = directory.url.appendingPathComponent("phone.changes").path
+            let changes = try CommandLineTool.run([
+                "changes", "--store", phone, "--out", file, "--json",
             ])
-            #expect(exported.status == 0)
+            #expect(changes.status == 0, "\(changes.output)")
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(changes.output.utf8)) as? [String: Any])
+            #expect(report["samples"] as? Int == 30 && report["deletions"] as? Int == 0)
+            #expect(
+                report["bytes"] as? Int
+                    == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
+            let anchor = try #require(report["anchor"] as? String)
+            #expect(ChangeAnchor(anchor) != nil)
+            let none = try CommandLineTool.run([
+                "changes", "--store", phone, "--since", anchor, "--out", file + ".2",
+            ])
+            #expect(
+                none.status == 0
+                    && none.output.trimmingCharacters(in: .whitespacesAndNewlines) == anchor)
+
+            let applied = try CommandLineTool.run(["apply", file, "--store", tablet])
+            #expect(
+                applied.status == 0 && applied.output.contains("30 samples written"),
+                "\(applied.output)")
+            let again = try CommandLineTool.run(["apply", file, "--store", tablet])
+            #expect(again.output.contains("0 samples written"), "\(again.output)")
+
+            let sync = try CommandLineTool.run(["sync", phone, tablet])
+            #expect(sync.status == 0, "\(sync.output)")
+            #expect(
+                sync.output.contains("tablet → \(phone): 10 samples written")
+                    || sync.output.contains("→ \(phone): 10 samples written"), "\(sync.output)")
+            let second = try CommandLineTool.run(["sync", phone, tablet])
+            #expect(
+                second.output.components(separatedBy: "0 samples written, 0 removed").count == 3,
+                "\(second.output)")
+
+            for store in [phone, tablet] {
+                let exported = try CommandLineTool.run([
+                    "export", "--series", "energy", "--store", store, "--out", store + ".csv",
+                ])
+                #expect(exported.status == 0)
+            }
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: phone + ".csv"))
+                    == Data(contentsOf: URL(fileURLWithPath: tablet + ".csv")))
         }
-        #expect(
-            try Data(contentsOf: URL(fileURLWithPath: phone + ".csv"))
-                == Data(contentsOf: URL(fileURLWithPath: tablet + ".csv")))
     }
 
     @Test("a bad anchor is a usage error; a damaged file names itself and changes nothing")
     func refusals() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = directory.url.appendingPathComponent("store").path
-        let csv = try directory.file("a.csv", containing: Self.csv([(1_780_000_000_000, 1, "")]))
-        #expect(try CommandLineTool.run(["import", csv, "--store", store]).status == 0)
-        let bad = try CommandLineTool.run([
-            "changes", "--store", store, "--since", "yesterday", "--out",
-            directory.url.appendingPathComponent("x").path,
-        ])
-        #expect(bad.status == 2 && bad.output.contains("not a change anchor"), "\(bad.output)")
-        let damaged = try directory.file("damaged.changes", containing: "TSCS not really")
-        let applied = try CommandLineTool.run(["apply", damaged, "--store", store])
-        #expect(
-            applied.status == 1 && applied.output.contains("damaged.changes: not a change set"),
-            "\(applied.output)")
+        try withTemporaryDirectory { directory in
+            let store = directory.url.appendingPathComponent("store").path
+            let csv = try directory.file(
+                "a.csv", containing: Self.csv([(1_780_000_000_000, 1, "")]))
+            #expect(try CommandLineTool.run(["import", csv, "--store", store]).status == 0)
+            let bad = try CommandLineTool.run([
+                "changes", "--store", store, "--since", "yesterday", "--out",
+                directory.url.appendingPathComponent("x").path,
+            ])
+            #expect(bad.status == 2 && bad.output.contains("not a change anchor"), "\(bad.output)")
+            let damaged = try directory.file("damaged.changes", containing: "TSCS not really")
+            let applied = try CommandLineTool.run(["apply", damaged, "--store", store])
+            #expect(
+                applied.status == 1 && applied.output.contains("damaged.changes: not a change set"),
+                "\(applied.output)")
+        }
     }
 }

@@ -18,40 +18,42 @@ struct TodayCacheRewriteTests {
     @Test(
         "a write into today rewrites the cached curve with its move goal; another process reads it")
     func rewrittenAndReadElsewhere() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
-        var options = StoreOptions()
-        options.timeZone = zone
-        let store = try TrendStore(directory: directory.url, options: options)
-        try await store.setDefaultTimeZone(zone)
-        let midnight = Self.startOfToday(in: zone)
-        let first = Sample(startMilliseconds: midnight, endMilliseconds: midnight + 1, value: 5)
-        try await store.write([first], to: "energy", unit: "kcal")
-        let refreshed = try await store.refreshedToday(of: "energy", moveGoal: 600)
-        #expect(refreshed.value.curve.total == 5)
+        try await withTemporaryDirectory { directory in
+            let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+            var options = StoreOptions()
+            options.timeZone = zone
+            let store = try TrendStore(directory: directory.url, options: options)
+            try await store.setDefaultTimeZone(zone)
+            let midnight = Self.startOfToday(in: zone)
+            let first = Sample(startMilliseconds: midnight, endMilliseconds: midnight + 1, value: 5)
+            try await store.write([first], to: "energy", unit: "kcal")
+            let refreshed = try await store.refreshedToday(of: "energy", moveGoal: 600)
+            #expect(refreshed.value.curve.total == 5)
 
-        let second = Sample(
-            startMilliseconds: midnight + 1, endMilliseconds: midnight + 2, value: 7)
-        try await store.write([second], to: "energy", unit: "kcal")
-        let cached = try #require(try store.cachedToday(of: "energy"))
-        #expect(cached.value.moveGoal == 600)
-        #expect(cached.value.curve.total == 12)
-        #expect(cached.value.curve == (try store.todayCurve(of: "energy", now: cached.computedAt)))
-        #expect(cached.computedAt >= refreshed.computedAt)
+            let second = Sample(
+                startMilliseconds: midnight + 1, endMilliseconds: midnight + 2, value: 7)
+            try await store.write([second], to: "energy", unit: "kcal")
+            let cached = try #require(try store.cachedToday(of: "energy"))
+            #expect(cached.value.moveGoal == 600)
+            #expect(cached.value.curve.total == 12)
+            #expect(
+                cached.value.curve == (try store.todayCurve(of: "energy", now: cached.computedAt)))
+            #expect(cached.computedAt >= refreshed.computedAt)
 
-        // The widget's process reads the figure the app's write left.
-        let peer = try PeerProcess(store: directory.url)
-        defer { peer.quit() }
-        #expect(try peer.send("today energy") == "12.0")
-        // And the widget's own write keeps it for the app.
-        try peer.send("write energy \(midnight + 2) \(midnight + 3) 1")
-        #expect(try store.cachedToday(of: "energy")?.value.curve.total == 13)
-        #expect(try store.cachedToday(of: "energy")?.value.moveGoal == 600)
-        // A deletion inside today rewrites it too.
-        try await store.deleteSamples(
-            of: "energy", from: Date(milliseconds: midnight), to: Date(milliseconds: midnight + 1))
-        #expect(try store.cachedToday(of: "energy")?.value.curve.total == 8)
+            // The widget's process reads the figure the app's write left.
+            let peer = try PeerProcess(store: directory.url)
+            defer { peer.quit() }
+            #expect(try peer.send("today energy") == "12.0")
+            // And the widget's own write keeps it for the app.
+            try peer.send("write energy \(midnight + 2) \(midnight + 3) 1")
+            #expect(try store.cachedToday(of: "energy")?.value.curve.total == 13)
+            #expect(try store.cachedToday(of: "energy")?.value.moveGoal == 600)
+            // A deletion inside today rewrites it too.
+            try await store.deleteSamples(
+                of: "energy", from: Date(milliseconds: midnight),
+                to: Date(milliseconds: midnight + 1))
+            #expect(try store.cachedToday(of: "energy")?.value.curve.total == 8)
+        }
     }
 
     @Test("a today cache of a day that has passed is removed by a write into it, not rewritten")

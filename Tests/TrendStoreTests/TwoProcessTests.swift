@@ -83,31 +83,35 @@ struct TwoProcessTests {
 
     @Test("two writer processes on one store both land, serialised by LMDB's writer lock")
     func twoWriters() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let storeURL = directory.url.appendingPathComponent("store")
-        let (first, firstSamples) = try writeCSV(
-            directory, series: "a", seed: 1, count: 30_000, from: 1_780_000_000_000)
-        let (second, secondSamples) = try writeCSV(
-            directory, series: "b", seed: 2, count: 30_000, from: 1_780_000_000_000)
-        // created before both, so neither races to create it
-        _ = try TrendStore(directory: storeURL)
-        let one = try CommandLineTool.start([
-            "import", first, "--store", storeURL.path, "--batch-size", "1000",
-        ])
-        let two = try CommandLineTool.start([
-            "import", second, "--store", storeURL.path, "--batch-size", "1000",
-        ])
-        let outputs = [one, two].map {
-            String(decoding: $0.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try await withTemporaryDirectory { directory in
+            let storeURL = directory.url.appendingPathComponent("store")
+            let (first, firstSamples) = try writeCSV(
+                directory, series: "a", seed: 1, count: 30_000, from: 1_780_000_000_000)
+            let (second, secondSamples) = try writeCSV(
+                directory, series: "b", seed: 2, count: 30_000, from: 1_780_000_000_000)
+            // created before both, so neither races to create it
+            _ = try TrendStore(directory: storeURL)
+            let one = try CommandLineTool.start([
+                "import", first, "--store", storeURL.path, "--batch-size", "1000",
+            ])
+            let two = try CommandLineTool.start([
+                "import", second, "--store", storeURL.path, "--batch-size", "1000",
+            ])
+            let outputs = [one, two].map {
+                String(
+                    decoding: $0.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            }
+            one.process.waitUntilExit()
+            two.process.waitUntilExit()
+            #expect(
+                one.process.terminationStatus == 0 && two.process.terminationStatus == 0,
+                "\(outputs)")
+            let store = try TrendStore(directory: storeURL)
+            #expect(
+                try store.samples(of: "a", from: .distantPast, to: .distantFuture) == firstSamples)
+            #expect(
+                try store.samples(of: "b", from: .distantPast, to: .distantFuture) == secondSamples)
+            #expect(try await store.verify().isHealthy)
         }
-        one.process.waitUntilExit()
-        two.process.waitUntilExit()
-        #expect(
-            one.process.terminationStatus == 0 && two.process.terminationStatus == 0, "\(outputs)")
-        let store = try TrendStore(directory: storeURL)
-        #expect(try store.samples(of: "a", from: .distantPast, to: .distantFuture) == firstSamples)
-        #expect(try store.samples(of: "b", from: .distantPast, to: .distantFuture) == secondSamples)
-        #expect(try await store.verify().isHealthy)
     }
 }

@@ -139,20 +139,24 @@ struct TypedCacheTests {
 
     @Test("entries persist across reopening, and namespaces are separate")
     func persistence() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        do {
-            let store = try TrendStore(directory: directory.url)
-            try await TypedCache<String, Int>(store: store, namespace: "a").insert(1, forKey: "k")
-            try await TypedCache<String, Int>(store: store, namespace: "ab").insert(2, forKey: "k")
+        try await withTemporaryDirectory { directory in
+            do {
+                let store = try TrendStore(directory: directory.url)
+                try await TypedCache<String, Int>(store: store, namespace: "a").insert(
+                    1, forKey: "k")
+                try await TypedCache<String, Int>(store: store, namespace: "ab").insert(
+                    2, forKey: "k")
+            }
+            let reopened = try TrendStore(directory: directory.url)
+            #expect(
+                try TypedCache<String, Int>(store: reopened, namespace: "a").value(forKey: "k") == 1
+            )
+            #expect(
+                try TypedCache<String, Int>(store: reopened, namespace: "ab").value(forKey: "k")
+                    == 2)
+            try await TypedCache<String, Int>(store: reopened, namespace: "a").removeAll()
+            #expect(try TypedCache<String, Int>(store: reopened, namespace: "ab").count == 1)
         }
-        let reopened = try TrendStore(directory: directory.url)
-        #expect(
-            try TypedCache<String, Int>(store: reopened, namespace: "a").value(forKey: "k") == 1)
-        #expect(
-            try TypedCache<String, Int>(store: reopened, namespace: "ab").value(forKey: "k") == 2)
-        try await TypedCache<String, Int>(store: reopened, namespace: "a").removeAll()
-        #expect(try TypedCache<String, Int>(store: reopened, namespace: "ab").count == 1)
     }
 
     @Test("collections report when they were written, and a backend's verdicts apply together")
@@ -311,20 +315,20 @@ struct HostErrorTests {
 
     @Test("LMDB's failures reach the host as StoreError.storage, with LMDB's code and the path")
     func storageErrors() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try Data(repeating: 0x42, count: 64 << 10).write(
-            to: directory.url.appendingPathComponent("data.mdb"))
-        do {
-            _ = try TrendStore(directory: directory.url)
-            Issue.record("a foreign data file was opened")
-        } catch let error as StoreError {
-            guard case .storage(let path, _, let code, _) = error else {
-                Issue.record("unexpected \(error)")
-                return
+        try withTemporaryDirectory { directory in
+            try Data(repeating: 0x42, count: 64 << 10).write(
+                to: directory.url.appendingPathComponent("data.mdb"))
+            do {
+                _ = try TrendStore(directory: directory.url)
+                Issue.record("a foreign data file was opened")
+            } catch let error as StoreError {
+                guard case .storage(let path, _, let code, _) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(path == directory.url.path && code == -30_793)  // MDB_INVALID
+                #expect(error.code == "storage")
             }
-            #expect(path == directory.url.path && code == -30_793)  // MDB_INVALID
-            #expect(error.code == "storage")
         }
     }
 }
