@@ -38,7 +38,8 @@ enum SourceMerge {
     /// start sums).
     ///
     /// `streams` must hold every sample that overlaps a kept one, from every source. The
-    /// work is linear in the samples read (plus a sort only for a stream out of order): each
+    /// work is linear in the samples read (plus a sort only where a stream, or a source's
+    /// view, is out of order: a head before a sample of the same start, say): each
     /// source's view is built with one pass over the spans its higher sources cover, and
     /// the views are interleaved, not sorted.
     static func merge(
