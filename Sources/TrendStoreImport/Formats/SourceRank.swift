@@ -12,13 +12,9 @@ enum SourceRank {
 
     /// The rank the ASCII digits of `field` spell, or `nil`.
     static func parse(_ field: UnsafeRawBufferPointer) -> Int? {
-        guard !field.isEmpty, field.count <= 5 else { return nil }
-        var rank = 0
-        for byte in field {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            rank = rank * 10 + Int(byte - 0x30)
-        }
-        return (1...maximum).contains(rank) ? rank : nil
+        guard let rank = Digits.value(of: field).map(Int.init), (1...maximum).contains(rank)
+        else { return nil }
+        return rank
     }
 
     /// The rank a JSON value holds (a whole number), or `nil`.
