@@ -58,6 +58,7 @@ let package = Package(
     targets: [
         .target(name: "CCRC32C"),
         .target(name: "CAllocatorTuning"),
+        .target(name: "CParentDeath"),
         .target(name: "LMDB", dependencies: [lmdbLibrary]),
     ] + cLibraryTargets + [
         .target(
@@ -80,6 +81,7 @@ let package = Package(
                 "TrendStoreImport",
                 "TrendStoreGenerator",
                 "CAllocatorTuning",
+                "CParentDeath",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/trendstore"

@@ -3,8 +3,7 @@ import Foundation
 import TrendStore
 import TrendStoreImport
 
-/// `trendstore export`: samples in the importer's own formats, run in a child process
-/// (``SupervisedRun``), so a fault reading a damaged page is reported as damage (exit 3).
+/// `trendstore export`: samples in the importer's own formats.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -33,9 +32,6 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var location: StoreLocation
 
-    @Flag(help: .hidden)
-    var inThisProcess = false
-
     func validate() throws {
         guard ExportFormat(rawValue: format) != nil else {
             throw ValidationError("--format must be csv or ndjson, not \(format)")
@@ -48,7 +44,6 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard inThisProcess else { try SupervisedRun.run(store: location.directory) }
         try await reportingErrors {
             let store = try location.open(readOnly: true)
             let zone = store.defaultTimeZone

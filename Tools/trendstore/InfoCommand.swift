@@ -22,7 +22,7 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let store = try StoreDamage.exitingOnDamage(of: location) {
-                try location.open(readOnly: defaultZone == nil)
+                try location.open(readOnly: defaultZone == nil, showingEarlierCommit: true)
             }
             if let defaultZone { try await store.setDefaultTimeZone(defaultZone) }
             let series = try store.series()

@@ -41,11 +41,16 @@ struct StoreLocation: ParsableArguments {
     /// Opens the store; `timeZone` and `grid` are recorded only by a new store (an existing
     /// one keeps its own; `timeZone` is then this handle's zone).
     ///
+    /// A store whose newest meta page is damaged opens at an earlier commit than its last
+    /// (``TrendStore/metaPagesAgree()``): a writable open refuses it, and so does a read-only
+    /// one unless `showingEarlierCommit` (for the commands that report it themselves), so no
+    /// answer comes from a commit the store has moved past.
+    ///
     /// - Throws: ``CommandFailure`` naming the path when it is a file, cannot be read or
-    ///   written, or (to read) holds no store.
+    ///   written, (to read) holds no store, or (with exit status 3) shows an earlier commit.
     func open(
         newStoreZone timeZone: TimeZone? = nil, newStoreGrid grid: RollupGrid? = nil,
-        readOnly: Bool = false
+        readOnly: Bool = false, showingEarlierCommit: Bool = false
     ) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
@@ -68,22 +73,37 @@ struct StoreLocation: ParsableArguments {
         // store, and the settings are those of whichever data file is put in place first.
         options.timeZone = timeZone
         options.rollupGrid = grid
-        return try TrendStore(directory: directory, options: options)
+        let store = try TrendStore(directory: directory, options: options)
+        if readOnly, !showingEarlierCommit, try !store.metaPagesAgree() {
+            throw CommandFailure(
+                "store \(path): the newest meta page of its data file is damaged, so it would show an earlier commit than the last; run trendstore verify, then restore a backup or export what it holds",
+                status: TrendStoreCommand.damageStatus)
+        }
+        return store
     }
 }
 
 /// A failure printed as one line on standard error, with a non-zero exit status.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The exit status: 1, or ``TrendStoreCommand/damageStatus`` for a damaged store.
+    let status: Int32
+    init(_ description: String, status: Int32 = 1) {
+        self.description = description
+        self.status = status
+    }
 }
 
-/// Runs `body`, turning any error into one line on standard error and exit status 1.
+/// Runs `body`, turning any error into one line on standard error and exit status 1 (a
+/// ``CommandFailure``'s own status).
 func reportingErrors<R>(_ body: () async throws -> R) async throws -> R {
     do {
         return try await body()
     } catch let exit as ExitCode {
         throw exit
+    } catch let failure as CommandFailure {
+        FileHandle.standardError.write(Data("trendstore: \(Terminal.safe("\(failure)"))\n".utf8))
+        throw ExitCode(failure.status)
     } catch {
         FileHandle.standardError.write(Data("trendstore: \(Terminal.safe("\(error)"))\n".utf8))
         throw ExitCode.failure

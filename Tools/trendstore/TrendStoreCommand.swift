@@ -6,7 +6,8 @@ import TrendStore
 /// The `trendstore` command: import, generate, query and check TrendStore stores.
 ///
 /// Exit status: 0 success, 1 an error (one line on standard error), 2 a usage error (one
-/// line and a hint), 3 `verify` found damage, or LMDB stopped on a damaged page.
+/// line and a hint), 3 `verify` found damage, or a damaged page stopped LMDB (an assertion,
+/// or a fault the supervising parent reports: ``SupervisedRun``).
 @main
 struct TrendStoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,8 +41,12 @@ struct TrendStoreCommand: AsyncParsableCommand {
         // A damaged page that stops LMDB on an assertion ends the command like other damage.
         TrendStore.exitOnStorageAssertion(
             status: damageStatus, prefix: "trendstore: the store's file is damaged: ")
+        let isSupervisedChild = SupervisedRun.adoptParent()
         do {
             var command = try parseAsRoot()
+            // A fault on a damaged page is reported by a parent that outlives it.
+            let stores = storeDirectories(of: command)
+            if !isSupervisedChild, !stores.isEmpty { SupervisedRun.run(stores: stores) }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -57,6 +62,11 @@ struct TrendStoreCommand: AsyncParsableCommand {
                     "trendstore: \(message(for: error))\nhint: see '\(command) --help'\n".utf8))
             Foundation.exit(usageStatus)
         }
+    }
+
+    /// The stores `command` opens (none for a command that opens no store).
+    private static func storeDirectories(of command: any ParsableCommand) -> [URL] {
+        (command as? any StoreCommand)?.storeDirectories ?? []
     }
 
     private static let knownCommandNames: Set<String> = [

@@ -2,8 +2,7 @@ import ArgumentParser
 import Foundation
 import TrendStore
 
-/// `trendstore verify`: the store's integrity check, run in a child process
-/// (``SupervisedRun``), so a fault reading a damaged page is reported as damage.
+/// `trendstore verify`: the store's integrity check.
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -16,19 +15,11 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Flag(help: .hidden)
-    var inThisProcess = false
-
+    /// Runs the check: damage found or a store that cannot be read is exit status 3.
     func run() async throws {
-        if inThisProcess { return try await check() }
-        try SupervisedRun.run(store: location.directory)
-    }
-
-    /// The check itself: damage found or a store that cannot be read is exit status 3.
-    private func check() async throws {
         try await reportingErrors {
             let report = try StoreDamage.exitingOnDamage(of: location) {
-                try location.open(readOnly: true).verify()
+                try location.open(readOnly: true, showingEarlierCommit: true).verify()
             }
             if json {
                 print(try JSONOutput.encode(report))

@@ -23,8 +23,22 @@ enum ProcessOwnedDirectory {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
             let pid = name.dropFirst(prefix.count).prefix { $0 != "-" }
-            guard let pid = pid_t(pid), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = pid_t(pid), hasEnded(pid) else { continue }
             try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
         }
+    }
+
+    /// Whether process `pid` has ended: none has the id, or it is a zombie (ended, not yet
+    /// reaped: a killed command's orphan under an init that does not reap, as in some
+    /// containers, stays one).
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        if kill(pid, 0) != 0 { return errno == ESRCH }
+        // /proc/PID/stat: "PID (NAME) STATE ..."; the name may hold any byte but ends at the
+        // last ')'.
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
+            let close = stat.lastIndex(of: UInt8(ascii: ")"))
+        else { return false }
+        let state = stat[close...].dropFirst().drop { $0 == UInt8(ascii: " ") }.first
+        return state == UInt8(ascii: "Z") || state == UInt8(ascii: "X")
     }
 }
