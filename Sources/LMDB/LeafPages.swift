@@ -5,7 +5,10 @@
 /// them packed through every insertion and deletion, so the nodes the table lists take
 /// exactly the bytes from `mp_upper` to the page's end. A damaged `mp_lower` shortens the
 /// table: LMDB then reads fewer entries from the page without a word, and a query answers
-/// from fewer rows. Here the table's nodes must lie inside the page and fill it to the byte.
+/// from fewer rows. Here the table's nodes must lie inside the page and fill it to the byte,
+/// and none may carry a flag other than "value on overflow pages" (the databases are named
+/// tables without duplicates: a node naming a sub-database is a page of LMDB's directory of
+/// databases written where a table's page belongs, as a lost or misplaced write leaves it).
 ///
 /// A cursor checks each page it lands on once (``Cursor``), and the last page when a seek
 /// finds nothing; a lookup that finds nothing checks the page where its key would lie
@@ -57,6 +60,12 @@ enum LeafPages {
             let sizeHigh = Int(page.loadUnaligned(fromByteOffset: offset + 2, as: UInt16.self))
             let nodeFlags = page.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self)
             let keySize = Int(page.loadUnaligned(fromByteOffset: offset + 6, as: UInt16.self))
+            // Every database here is a named table of plain entries: a node naming a
+            // sub-database or duplicates belongs to a page of LMDB's own directory, written here.
+            guard nodeFlags & ~bigDataFlag == 0 else {
+                throw damage(
+                    operation(), "a node with flags \(nodeFlags), which no plain entry has")
+            }
             let dataSize = nodeFlags & bigDataFlag != 0 ? 8 : sizeLow | sizeHigh << 16
             let size = nodeHeaderSize + keySize + dataSize
             guard size <= pageSize - offset else {

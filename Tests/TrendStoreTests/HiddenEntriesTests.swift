@@ -84,4 +84,46 @@ struct HiddenEntriesTests {
         #expect(leaves >= 8, "\(leaves) leaf pages")
         #expect(refused >= 3, "\(refused) of \(leaves) refused")
     }
+
+    @Test(
+        "every leaf page overwritten with LMDB's directory of tables (a misplaced write): each query answers as before or throws"
+    )
+    func directoryPageInATable() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = try await Self.makeStore(in: directory)
+            let original = [UInt8](try Data(contentsOf: url.appendingPathComponent("data.mdb")))
+            let expected = try Self.answers(of: url)
+            func word(_ offset: Int, _ count: Int) -> Int {
+                (0..<count).reduce(0) { $0 | Int(original[offset + $1]) << (8 * $1) }
+            }
+            // The newest meta page (larger transaction id at byte 144) names the directory's
+            // root at byte 128: the page listing the tables, each node flagged a sub-database.
+            let meta = word(144, 8) > word(Self.pageSize + 144, 8) ? 0 : Self.pageSize
+            let directoryPage = word(meta + 128, 8)
+            let source = Array(
+                original[(directoryPage * Self.pageSize)..<((directoryPage + 1) * Self.pageSize)])
+            let copy = directory.url.appendingPathComponent("copy")
+            var refused = 0
+            var leaves = 0
+            for page in 2..<(original.count / Self.pageSize) where page != directoryPage {
+                let base = page * Self.pageSize
+                guard word(base + 10, 2) == 0x02 else { continue }
+                leaves += 1
+                var damaged = original
+                damaged.replaceSubrange(base..<(base + Self.pageSize), with: source)
+                for byte in 0..<8 { damaged[base + byte] = UInt8((page >> (8 * byte)) & 0xFF) }
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+                try Data(damaged).write(to: copy.appendingPathComponent("data.mdb"))
+                do {
+                    let same = try Self.answers(of: copy) == expected
+                    #expect(same, "page \(page): the queries answered otherwise")
+                } catch {
+                    refused += 1
+                }
+            }
+            #expect(leaves >= 8, "\(leaves) leaf pages")
+            #expect(refused >= 3, "\(refused) of \(leaves) refused")
+        }
+    }
 }
