@@ -49,6 +49,23 @@ struct HiddenEntriesTests {
         }
     }
 
+    /// Writes `damaged` as the data file of a store at `copy` and asks the queries: `true`
+    /// when they throw; otherwise expects them to answer `expected` (the undamaged answers).
+    private static func refuses(
+        _ damaged: [UInt8], at copy: URL, answeringOtherwiseThan expected: String, page: Int
+    ) throws -> Bool {
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try Data(damaged).write(to: copy.appendingPathComponent("data.mdb"))
+        do {
+            let same = try answers(of: copy) == expected
+            #expect(same, "page \(page): the queries answered otherwise")
+            return false
+        } catch {
+            return true
+        }
+    }
+
     @Test("every leaf page made to hide its last entry: each query answers as before or throws")
     func hiddenLastEntry() async throws {
         let directory = try TemporaryDirectory()
@@ -69,13 +86,7 @@ struct HiddenEntriesTests {
             var damaged = original
             damaged[base + 12] = UInt8((lower - 2) & 0xFF)
             damaged[base + 13] = UInt8((lower - 2) >> 8)
-            try? FileManager.default.removeItem(at: copy)
-            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-            try Data(damaged).write(to: copy.appendingPathComponent("data.mdb"))
-            do {
-                let same = try Self.answers(of: copy) == expected
-                #expect(same, "page \(page): the queries answered otherwise")
-            } catch {
+            if try Self.refuses(damaged, at: copy, answeringOtherwiseThan: expected, page: page) {
                 refused += 1
             }
         }
@@ -112,13 +123,8 @@ struct HiddenEntriesTests {
                 var damaged = original
                 damaged.replaceSubrange(base..<(base + Self.pageSize), with: source)
                 for byte in 0..<8 { damaged[base + byte] = UInt8((page >> (8 * byte)) & 0xFF) }
-                try? FileManager.default.removeItem(at: copy)
-                try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-                try Data(damaged).write(to: copy.appendingPathComponent("data.mdb"))
-                do {
-                    let same = try Self.answers(of: copy) == expected
-                    #expect(same, "page \(page): the queries answered otherwise")
-                } catch {
+                if try Self.refuses(damaged, at: copy, answeringOtherwiseThan: expected, page: page)
+                {
                     refused += 1
                 }
             }

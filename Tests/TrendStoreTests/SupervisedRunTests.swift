@@ -41,6 +41,19 @@ struct SupervisedRunTests {
         throw CommandLineTool.ToolMissing()
     }
 
+    /// Sends `signal` to the child of a blocked import and returns its parent, ended, and
+    /// what the parent printed.
+    private static func childSent(_ signal: Int32, in directory: URL) async throws
+        -> (parent: Process, printed: String)
+    {
+        let (parent, child, output) = try await blockedImport(in: directory)
+        kill(child, signal)
+        let printed = String(
+            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        parent.waitUntilExit()
+        return (parent, printed)
+    }
+
     @Test("killing the command's process with SIGKILL ends the command's child too")
     func childDiesWithParent() async throws {
         try await withTemporaryDirectory { directory in
@@ -61,11 +74,7 @@ struct SupervisedRunTests {
     @Test("a child killed by a fault is reported in one line naming the store, exit status 3")
     func faultIsDamage() async throws {
         try await withTemporaryDirectory { directory in
-            let (parent, child, output) = try await Self.blockedImport(in: directory.url)
-            kill(child, SIGSEGV)
-            let printed = String(
-                decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            parent.waitUntilExit()
+            let (parent, printed) = try await Self.childSent(SIGSEGV, in: directory.url)
             #expect(parent.terminationReason == .exit)
             #expect(parent.terminationStatus == 3)
             let store = directory.url.appendingPathComponent("store").path
@@ -80,11 +89,7 @@ struct SupervisedRunTests {
     @Test("a child ended by a signal that is no fault ends its parent by the same signal")
     func otherSignalPassesThrough() async throws {
         try await withTemporaryDirectory { directory in
-            let (parent, child, output) = try await Self.blockedImport(in: directory.url)
-            kill(child, SIGTERM)
-            let printed = String(
-                decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            parent.waitUntilExit()
+            let (parent, printed) = try await Self.childSent(SIGTERM, in: directory.url)
             #expect(parent.terminationReason == .uncaughtSignal)
             #expect(parent.terminationStatus == SIGTERM)
             #expect(printed.isEmpty, "\(printed)")
