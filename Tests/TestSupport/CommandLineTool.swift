@@ -22,19 +22,23 @@ public enum CommandLineTool {
     /// Starts the tool with `arguments`, and `environment` added to this process's; its
     /// output goes to the returned pipe.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws
-        -> (process: Process, output: Pipe)
+        -> (process: ChildProcess, output: Pipe)
     {
         guard let url else { throw ToolMissing() }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        return try startWithOutputPipe(url, arguments, environment: environment)
+    }
+
+    /// Starts `executable` with `arguments` (and `environment` added), its output and error
+    /// going to the returned pipe, whose write end only the child then holds.
+    public static func startWithOutputPipe(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (process: ChildProcess, output: Pipe) {
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try ChildProcess(
+            executable, arguments: arguments, environment: environment,
+            output: output.fileHandleForWriting, error: output.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
+        process.outputPipe = output
         return (process, output)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// a store: each ``send(_:)`` hands it one command and waits for its answer, so a test
 /// knows exactly which of the peer's commits have returned.
 public final class PeerProcess {
-    private let process = Process()
+    private let process: ChildProcess
     private let input = Pipe()
     private let output = Pipe()
     private var buffered: [UInt8] = []
@@ -15,11 +15,11 @@ public final class PeerProcess {
         guard let url = CommandLineTool.sibling(named: "trendstore-test-peer") else {
             throw CommandLineTool.ToolMissing()
         }
-        process.executableURL = url
-        process.arguments = [store.path, durability]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess(
+            url, arguments: [store.path, durability], input: input.fileHandleForReading,
+            output: output.fileHandleForWriting, error: .standardError)
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         let first = try readLine()
         guard first == "ready" else { throw PeerFailure(answer: first) }
     }

@@ -23,17 +23,13 @@ struct DiskFullTests {
             _ = try TrendStore(directory: storeURL)
 
             // Files this process writes may not grow past 400 KiB: the data file hits the limit mid-import.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [
-                "-c",
-                "ulimit -f 800; trap '' XFSZ; exec \"$0\" import \"$1\" --store \"$2\" --batch-size 10000",
-                tool.path, csv, storeURL.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
+            let (process, output) = try CommandLineTool.startWithOutputPipe(
+                URL(fileURLWithPath: "/bin/bash"),
+                [
+                    "-c",
+                    "ulimit -f 800; trap '' XFSZ; exec \"$0\" import \"$1\" --store \"$2\" --batch-size 10000",
+                    tool.path, csv, storeURL.path,
+                ])
             let text = String(
                 decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
@@ -77,12 +73,7 @@ private let canMountTmpfs: Bool = {
 
 @discardableResult
 private func runProgram(_ path: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try ChildProcess(URL(fileURLWithPath: path), arguments: arguments)
     process.waitUntilExit()
     return process.terminationStatus
 }

@@ -9,14 +9,9 @@ struct ReadOnlyStoreTests {
     /// Runs the tool as the unprivileged user `nobody` (root ignores permission bits).
     private func runAsNobody(_ arguments: [String]) throws -> (status: Int32, output: String) {
         guard let tool = CommandLineTool.url else { throw CommandLineTool.ToolMissing() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments =
-            ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let (process, output) = try CommandLineTool.startWithOutputPipe(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -34,7 +34,7 @@ struct StoreCreationRaceTests {
     /// Runs the tool with each argument list at once and waits for all of them.
     static func runTogether(_ runs: [[String]], staggered delay: TimeInterval = 0) throws -> [Int32]
     {
-        var started: [Process] = []
+        var started: [ChildProcess] = []
         for (index, arguments) in runs.enumerated() {
             if index > 0 && delay > 0 { Thread.sleep(forTimeInterval: delay) }
             let (process, output) = try CommandLineTool.start(arguments)
