@@ -105,12 +105,15 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// The C signature of `posix_spawn_file_actions_addclosefrom_np`.
+    private typealias CloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
     /// Glibc module does not import.
-    private static let closeFrom:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? =
-            dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-            .map { unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self) }
+    private static let closeFrom: CloseFrom? =
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
 
     /// Calls `body` with `strings` as a NULL-terminated array of C strings.
     private static func withCStrings<R>(

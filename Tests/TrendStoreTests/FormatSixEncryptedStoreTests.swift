@@ -15,7 +15,8 @@
     struct FormatSixEncryptedStoreTests {
         static let fixture = "stores/format-6/los-angeles-encrypted"
 
-        @Test("it opens read-only as format 6 and writable as the current format, every value found")
+        @Test(
+            "it opens read-only as format 6 and writable as the current format, every value found")
         func opensAndAnswers() async throws {
             try await withTemporaryDirectory { directory in
                 let (copy, options) = try Fixtures.copyOfEncryptedStore(

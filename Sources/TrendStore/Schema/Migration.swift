@@ -6,6 +6,8 @@ struct MigrationContext: Sendable {
     let environment: Environment
     /// Where the record of applied migrations is kept.
     let meta: MetaTable
+    /// Every table, for steps that rewrite what they hold as stored.
+    let tables: StoreTables
     let storage: SampleStorage
     let caches: AggregateCache
     /// The store's recorded default zone.
@@ -73,6 +75,7 @@ enum Migrator {
         Migration(identifier: SourcesMigration.identifier, apply: SourcesMigration.apply),
         Migration(identifier: ChangeLogMigration.identifier, apply: ChangeLogMigration.apply),
         Migration(identifier: RowRebuildMigration.identifier, apply: RowRebuildMigration.apply),
+        Migration(identifier: StoreSealMigration.identifier, batches: StoreSealMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

@@ -8,17 +8,21 @@
 /// rollups of a series of several sources holding their merged figures; format 5 (1.3)
 /// keeps a change log (``SyncTable``), which every write of a release that syncs records in;
 /// format 6 (1.4) may mark a series whose rows a priority change is rebuilding in batches
-/// (``PriorityRebuild``), which older releases would read as done.
-/// This code writes format 6 and reads all six: a store of an older format opened writable
-/// is brought to format 6 by recorded migrations (format 1's blocks in batches,
+/// (``PriorityRebuild``), which older releases would read as done; format 7 (1.5) binds an
+/// encrypted store's values and blinded keys to a random seal id of the store
+/// (``StoreSeal``), which older releases cannot open.
+/// This code writes format 7 and reads all seven: a store of an older format opened writable
+/// is brought to format 7 by recorded migrations (format 1's blocks in batches,
 /// ``BlockLayoutMigration``; then ``CommitStampMigration``, ``SourcesMigration``,
-/// ``ChangeLogMigration`` and ``RowRebuildMigration``); opened
-/// read-only it is read as it is. Stores written by
+/// ``ChangeLogMigration``, ``RowRebuildMigration`` and, in batches,
+/// ``StoreSealMigration``); opened read-only it is read as it is. Stores written by
 /// development builds before 1.0 recorded `format-version` (or, the earliest, only their
 /// settings) and are refused with an error that says how to bring their samples over.
 enum StorageFormat {
     /// The format new stores record, and the one a migration brings older stores to.
-    static let current: UInt32 = 6
+    static let current: UInt32 = 7
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...6
+    static let readable: ClosedRange<UInt32> = 1...7
+    /// The first format whose encrypted stores record a seal id.
+    static let storeBoundSealing: UInt32 = 7
 }

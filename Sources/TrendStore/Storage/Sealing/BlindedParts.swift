@@ -9,6 +9,11 @@ final class BlindedParts: Sendable {
 
     init(capacity: Int = 4_096) { self.capacity = capacity }
 
+    /// Forgets every part: the blinding key changed.
+    func removeAll() {
+        parts.withLock { $0.removeAll() }
+    }
+
     /// The blinded form of `part`, from `blind` the first time.
     func blinded(_ part: [UInt8], _ blind: ([UInt8]) -> [UInt8]) -> [UInt8] {
         if let blinded = parts.withLock({ $0[part] }) { return blinded }

@@ -25,6 +25,9 @@ struct EncryptionRecords: Equatable, Sendable {
     /// `key-derivation`: how a passphrase becomes the key, with the store's salt; `nil` for a
     /// store created with a key of 32 bytes.
     var derivation: [UInt8]?
+    /// `seal-id`: the random id every value's associated data names (format 7, ``StoreSeal``);
+    /// `nil` in a store of an earlier format.
+    var sealID: [UInt8]?
 }
 
 /// The `meta` database: the store's settings, its applied migrations, the next series id
@@ -83,7 +86,8 @@ struct MetaTable: Sendable {
         guard let cipher = try plain.value(forKey: Self.encryptionKey, in: txn) else { return nil }
         return EncryptionRecords(
             cipher: String(decoding: cipher, as: UTF8.self),
-            derivation: try plain.value(forKey: Self.derivationKey, in: txn))
+            derivation: try plain.value(forKey: Self.derivationKey, in: txn),
+            sealID: try plain.value(forKey: Self.sealIDKey, in: txn))
     }
 
     /// Records a new store's encryption and its key-check record, sealed by this table's sealer.
@@ -92,15 +96,16 @@ struct MetaTable: Sendable {
         if let derivation = records.derivation {
             try plain.put(derivation, forKey: Self.derivationKey, in: txn)
         }
+        if let sealID = records.sealID { try recordSealID(sealID, in: txn) }
         try table.put(Self.keyCheckText, forKey: Self.keyCheckKey, in: txn)
     }
 
-    /// The keys of the records kept in the clear: an encrypted store's format, encryption
-    /// and key-derivation records, a development build's format records, and the mark of a
-    /// copy not yet finished.
+    /// The keys of the records kept in the clear: an encrypted store's format, encryption,
+    /// key-derivation and seal-id records, a development build's format records, the mark of
+    /// a copy not yet finished, and the commit stamp.
     static let clearKeys: Set<[UInt8]> = [
-        formatKey, encryptionKey, derivationKey, developmentFormatKey, developmentWindowKey,
-        incompleteCopyKey, commitStampKey,
+        formatKey, encryptionKey, derivationKey, sealIDKey, developmentFormatKey,
+        developmentWindowKey, incompleteCopyKey, commitStampKey,
     ]
 
     /// The table of the sealed records (every record in a plain store), for copies between

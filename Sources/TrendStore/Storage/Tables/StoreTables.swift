@@ -23,12 +23,15 @@ struct StoreTables: Sendable {
     /// The change log and the host's external anchors; `nil` in a store of a format before
     /// 5 opened read-only (it has none).
     let sync: SyncTable?
+    /// Seals and opens every table's values in an encrypted store; `nil` in a plain one.
+    let sealer: ValueSealer?
 
     /// Opens every table of `environment` beside `meta`, opened (and its settings checked)
     /// first, creating those missing in a writable environment; `sealer` seals their values
     /// in an encrypted store (`meta` is already sealed by it).
     init(in environment: Environment, meta: MetaTable, sealer: ValueSealer?) throws {
         self.meta = meta
+        self.sealer = sealer
         payloads = try PayloadTable(in: environment, sealer: sealer)
         keyValues = try KeyValueTable(in: environment, sealer: sealer)
         series = try SeriesTable(in: environment, sealer: sealer)

@@ -93,8 +93,10 @@ final class StoreEngine: Sendable {
             let settings = try StoreSettings.load(
                 environment: environment, meta: meta, options: options, path: directory.path,
                 creating: false)
-            tables = try StoreTables(
+            let tables = try StoreTables(
                 in: environment, meta: settings.meta ?? meta, sealer: settings.sealer)
+            try Transactions.read(in: environment) { try tables.loadStoreSeal(in: $0) }
+            self.tables = tables
             caches = AggregateCache(payloads: tables.payloads)
             storage = SampleStorage(
                 tables: tables, rollupGrid: settings.rollupGrid,
@@ -112,6 +114,8 @@ final class StoreEngine: Sendable {
         // Initialised from here: a failure is followed by deinit, which closes the handle.
         if !options.readOnly {
             try Migrator.run(migrationContext, newStore: createdStore)
+            // Another process may have finished a migration this handle's sealer did not see.
+            try read { try tables.loadStoreSeal(in: $0) }
             // A priority change killed between batches is continued here. Until its rows are
             // rebuilt its series reads its samples, so a rebuild that fails now (a full
             // disk) leaves every figure right and is tried again at the next open.
@@ -197,10 +201,25 @@ final class StoreEngine: Sendable {
     }
 
     /// Runs a read transaction.
+    ///
+    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when this handle read an
+    ///   encrypted store of format 6 or older and another process has since bound its values
+    ///   to the store (format 7): its keys are blinded anew, so the handle must open it again.
     func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         try checkOpen()
         do {
-            return try Transactions.read(in: environment, body)
+            return try Transactions.read(in: environment) { txn in
+                if let sealer = tables.sealer, sealer.isUnbound,
+                    try tables.meta.sealID(in: txn) != nil
+                {
+                    throw StoreError.storeUnavailable(
+                        path: directory.path,
+                        reason:
+                            "another process brought it to storage format 7 (its values bound to the store) after this handle opened it; open it again"
+                    )
+                }
+                return try body(txn)
+            }
         } catch let damage as SealedValueDamage {
             throw storeError(for: damage)
         } catch {
@@ -218,7 +237,8 @@ final class StoreEngine: Sendable {
     /// What the schema's migrations work on.
     var migrationContext: MigrationContext {
         MigrationContext(
-            environment: environment, meta: tables.meta, storage: storage, caches: caches,
+            environment: environment, meta: tables.meta, tables: tables, storage: storage,
+            caches: caches,
             defaultZone: storedTimeZone, clock: clock)
     }
 

@@ -26,9 +26,10 @@ enum StoreEncryption {
                 throw StoreError.incompatibleFormat(
                     "encrypted with \(records.cipher), which this TrendStore does not read")
             }
+            let sealer: ValueSealer
             switch key.material {
             case .bytes(let bytes):
-                return ValueSealer(key: bytes)
+                sealer = ValueSealer(key: bytes)
             case .passphrase(let passphrase):
                 guard let recorded = records.derivation else {
                     throw StoreError.wrongEncryptionKey(path: path)
@@ -37,8 +38,17 @@ enum StoreEncryption {
                     throw StoreError.incompatibleFormat(
                         "a key-derivation record this TrendStore does not read")
                 }
-                return ValueSealer(key: try derivation.key(from: passphrase))
+                sealer = ValueSealer(key: try derivation.key(from: passphrase))
             }
+            // Until the tables say whether its migration still reseals, both kinds open.
+            if let id = records.sealID {
+                guard id.count == StoreSeal.idByteCount else {
+                    throw StoreError.incompatibleFormat(
+                        "a seal-id record of \(id.count) bytes instead of \(StoreSeal.idByteCount)")
+                }
+                sealer.bind(id, resealing: true)
+            }
+            return sealer
         #else
             guard let records else { return nil }
             throw StoreError.encryptionKeyRequired(
@@ -49,24 +59,29 @@ enum StoreEncryption {
         #endif
     }
 
-    /// The encryption records and sealer of a store `options` creates; `nil` when it is plain.
+    /// The encryption records and sealer of a store `options` creates, with a fresh seal id
+    /// (``StoreSeal``); `nil` when it is plain.
     static func newStore(options: StoreOptions) throws -> (EncryptionRecords, ValueSealer)? {
         #if Encryption
             guard let key = options.encryptionKey else { return nil }
+            let id = StoreSeal.freshID()
+            let made: (EncryptionRecords, ValueSealer)
             switch key.material {
             case .bytes(let bytes):
-                return (
-                    EncryptionRecords(cipher: ValueSealer.cipherName, derivation: nil),
+                made = (
+                    EncryptionRecords(cipher: ValueSealer.cipherName, derivation: nil, sealID: id),
                     ValueSealer(key: bytes)
                 )
             case .passphrase(let passphrase):
                 let derivation = KeyDerivation.fresh()
-                return (
+                made = (
                     EncryptionRecords(
-                        cipher: ValueSealer.cipherName, derivation: derivation.encoded),
+                        cipher: ValueSealer.cipherName, derivation: derivation.encoded, sealID: id),
                     ValueSealer(key: try derivation.key(from: passphrase))
                 )
             }
+            made.1.bind(id, resealing: false)
+            return made
         #else
             return nil
         #endif

@@ -64,8 +64,17 @@ struct StoreSettings {
         {
             let plain = try meta.formatSettings(in: txn)
             guard plain.developmentFormat == nil, plain.format != nil else { return nil }
-            let sealer = try StoreEncryption.sealer(
-                for: try meta.encryptionRecords(in: txn), options: options, path: path)
+            let records = try meta.encryptionRecords(in: txn)
+            if let records, records.sealID == nil, let format = plain.format,
+                format >= StorageFormat.storeBoundSealing
+            {
+                throw StoreError.storage(
+                    path: path, operation: "open", code: LMDBError.Code.corrupted.rawValue,
+                    reason:
+                        "an encrypted store of format \(format) without its seal-id record: it is damaged; run trendstore verify, then restore a backup"
+                )
+            }
+            let sealer = try StoreEncryption.sealer(for: records, options: options, path: path)
             let sealed = meta.sealed(by: sealer)
             if sealer != nil, try !sealed.keyChecks(in: txn) {
                 throw StoreError.wrongEncryptionKey(path: path)
