@@ -29,6 +29,8 @@ gives other samples than the undamaged store's.
 
     python3 Tools/damage.py --tool .build/release/trendstore --variants 300 [--seed 1] [--json out.json]
 
+With --encrypted the store is encrypted under a new key and every command opens it with it.
+
 With --strict verify,export the exit status is 1 when any run of those commands crashed, hung
 or answered silently wrong outside the limits (CI runs a fixed slice so).
 """
@@ -48,9 +50,10 @@ P_BRANCH, P_LEAF, P_OVERFLOW, P_META = 0x01, 0x02, 0x04, 0x08
 NOW = "2026-03-20T12:00:00-07:00"
 
 
-def commands(tool, store, extra):
-    """The commands run on every copy, in order: name → argument list. The write comes last."""
-    common = ["--store", store]
+def commands(tool, store, extra, key):
+    """The commands run on every copy, in order: name → argument list. The write comes last.
+    With `key` (a key file), every command opens the encrypted store with it."""
+    common = ["--store", store] + (["--key-file", key] if key else [])
     return {
         "verify": [tool, "verify"] + common,
         "export": [tool, "export", "--series", "activeEnergy,heartRate,Run,Ride,Walk,Swim,Hike"]
@@ -268,6 +271,8 @@ def main():
     parser.add_argument("--days", type=int, default=90)
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--json")
+    parser.add_argument("--encrypted", action="store_true",
+                        help="damage an encrypted store (a new key) instead of a plain one")
     parser.add_argument("--strict", default="",
                         help="comma-separated commands: exit 1 when any of their runs crashed, "
                         "hung or answered silently wrong")
@@ -276,9 +281,14 @@ def main():
     work = tempfile.mkdtemp(prefix="trendstore-damage-")
     try:
         base = os.path.join(work, "base")
+        key = os.path.join(work, "key.hex") if arguments.encrypted else None
+        if key:
+            subprocess.run([tool, "keygen", "--out", key], check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        opens = ["--key-file", key] if key else []
         subprocess.run([tool, "generate", "--days", str(arguments.days), "--seed", "7", "--tz",
                         "America/Los_Angeles", "--end", "2026-03-20", "--heart-rate",
-                        "--store", base], check=True, stdout=subprocess.DEVNULL)
+                        "--store", base] + opens, check=True, stdout=subprocess.DEVNULL)
         # The store's last commit (a lost write puts back a page from before it), and the
         # samples the harness's import writes.
         last, extra = os.path.join(work, "last.csv"), os.path.join(work, "extra.csv")
@@ -288,7 +298,7 @@ def main():
                     f"activeEnergy,{day}T{hour:02}:00:00Z,{day}T{hour:02}:01:00Z,1.5,kcal\n"
                     for hour in range(0, 24, 3)))
         older = open(os.path.join(base, "data.mdb"), "rb").read()
-        subprocess.run([tool, "import", last, "--store", base], check=True,
+        subprocess.run([tool, "import", last, "--store", base] + opens, check=True,
                        stdout=subprocess.DEVNULL)
         original = open(os.path.join(base, "data.mdb"), "rb").read()
         copy = os.path.join(work, "copy")
@@ -298,7 +308,7 @@ def main():
             with open(os.path.join(copy, "data.mdb"), "wb") as file:
                 file.write(data)
             return {name: run(name, command, copy, arguments.timeout)
-                    for name, command in commands(tool, copy, extra).items()}
+                    for name, command in commands(tool, copy, extra, key).items()}
         baseline = outcomes_on(original)
         for name, (status, _) in baseline.items():
             if status != 0:
@@ -327,7 +337,8 @@ def main():
                 if verdict in ("crash", "hang", "silent", "limit"):
                     findings.append({"variant": variant, "damage": what, "command": name,
                                      "verdict": verdict, "status": status})
-        print(f"{arguments.variants} damaged copies of a {len(original)}-byte store "
+        print(f"{arguments.variants} damaged copies of a {len(original)}-byte "
+              f"{'encrypted ' if key else ''}store "
               f"(seed {arguments.seed}), {os.path.basename(tool)}")
         print("| command | crash | hang | silent | limit | reported | same |")
         print("|---|---|---|---|---|---|---|")

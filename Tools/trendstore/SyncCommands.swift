@@ -11,7 +11,8 @@ struct ChangesCommand: AsyncParsableCommand {
             Prints the anchor of the newest commit the file covers: give it to --since next \
             time. Without --since, the file holds everything the store holds and remembers. \
             An anchor older than the store's change retention is refused; start again \
-            without one.
+            without one. The file of an encrypted store (opened with --key-file) is sealed \
+            with its key: whoever relays it learns only its size.
             """)
 
     @OptionGroup var location: StoreLocation
@@ -36,7 +37,7 @@ struct ChangesCommand: AsyncParsableCommand {
         try await reportingErrors {
             let store = try location.open(readOnly: true)
             let changes = try store.changes(since: since.flatMap(ChangeAnchor.init))
-            let bytes = try changes.encoded()
+            let bytes = try ChangeSetFile.bytes(of: changes, key: location.key)
             do {
                 try bytes.write(to: URL(fileURLWithPath: out), options: .atomic)
             } catch {
@@ -71,7 +72,8 @@ struct ApplyCommand: AsyncParsableCommand {
         abstract: "Apply change-set files (from trendstore changes) to a store.",
         discussion: """
             Each file is applied in one transaction: all of it or nothing. Applying a file \
-            twice changes nothing; stores that exchange files in any order converge.
+            twice changes nothing; stores that exchange files in any order converge. A sealed \
+            file (from an encrypted store) opens with the key of --key-file.
             """)
 
     @OptionGroup var location: StoreLocation
@@ -81,20 +83,7 @@ struct ApplyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            var sets: [(String, ChangeSet)] = []
-            for file in files {
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: file))
-                } catch {
-                    throw CommandFailure("\(file): \((error as NSError).localizedDescription)")
-                }
-                do {
-                    sets.append((file, try ChangeSet(encoded: data)))
-                } catch {
-                    throw CommandFailure("\(file): \(error)")
-                }
-            }
+            let sets = try files.map { ($0, try ChangeSetFile.read($0, key: location.key)) }
             let store = try location.open()
             for (file, changes) in sets {
                 do {

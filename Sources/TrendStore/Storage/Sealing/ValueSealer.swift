@@ -206,7 +206,7 @@
 #endif
 
 /// Thrown when a sealed value of an encrypted store does not open: a byte of it changed, it
-/// was moved from under another key, or the store's key is another.
+/// was moved from under another key or from another store, or the store's key is another.
 struct SealedValueDamage: Error, CustomStringConvertible {
     /// The database holding the value.
     let table: String
@@ -215,7 +215,7 @@ struct SealedValueDamage: Error, CustomStringConvertible {
 
     /// Why such a value is damaged.
     static let reason =
-        "fails authentication: its bytes changed, or it was moved from another key"
+        "fails authentication: its bytes changed, or it was moved from another key or another store"
 
     /// The key, as text when it is text (a `meta` record's), else by its length.
     var recordName: String {

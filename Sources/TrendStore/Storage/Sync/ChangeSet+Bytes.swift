@@ -10,10 +10,19 @@ extension ChangeSet {
     /// Reads a change set from bytes ``encoded()`` made.
     ///
     /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for bytes that are damaged,
-    ///   truncated or of a later version; never traps, whatever the bytes.
+    ///   truncated, of a later version or sealed with a key; never traps, whatever the bytes.
     public init(encoded bytes: Data) throws {
-        self = try bytes.withUnsafeBytes { try ChangeSetCodec.decode($0, zlib: ZlibCodec()) }
+        self = try bytes.withUnsafeBytes { bytes in
+            if bytes.starts(with: Self.sealedMagic) {
+                throw StoreError.damagedChangeSet(
+                    reason: "sealed with a store's key: read it with init(encoded:key:)")
+            }
+            return try ChangeSetCodec.decode(bytes, zlib: ZlibCodec())
+        }
     }
+
+    /// How sealed change sets begin (`ChangeSet+Sealing.swift`).
+    static let sealedMagic = Array("TSCE".utf8)
 
     /// The set split into parts that each encode to at most `maximumBytes` and hold at most
     /// `maximumRecords` records (a block of samples, a deletion or a priority order each):
