@@ -62,4 +62,33 @@ struct DeclaredSeriesTests {
             #expect(try store.todayCurve(of: "activeEnergy", now: now).total == 2)
         }
     }
+
+    @Test(
+        "a series declared after an anchor travels in the feed from it; declaring it again adds nothing"
+    )
+    func declarationTravels() async throws {
+        try await withTemporaryStore { phone, _ in
+            try await withTemporaryStore { tablet, _ in
+                try await phone.write(
+                    [
+                        Sample(
+                            startMilliseconds: 1_772_640_000_000,
+                            endMilliseconds: 1_772_640_060_000, value: 1)
+                    ],
+                    to: "activeEnergy", unit: "kcal")
+                let anchor = try phone.changeAnchor()
+                try await tablet.apply(try phone.changes(since: nil))
+                try await phone.declareSeries("heartRate", unit: "count/min", kind: .discrete)
+                let changes = try phone.changes(since: anchor)
+                #expect(changes.sampleCount == 0)
+                try await tablet.apply(changes)
+                #expect(try tablet.kind(of: "heartRate") == .discrete)
+                #expect(try tablet.unit(of: "heartRate") == "count/min")
+                // Declaring it again commits nothing to the change log.
+                let later = try phone.changeAnchor()
+                try await phone.declareSeries("heartRate", unit: "count/min", kind: .discrete)
+                #expect(try phone.changeAnchor() == later)
+            }
+        }
+    }
 }

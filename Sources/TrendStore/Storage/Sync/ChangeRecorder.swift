@@ -95,6 +95,14 @@ struct ChangeRecorder: ~Copyable {
         }
     }
 
+    /// Records that stream `stream` was made in this transaction without a sample (a
+    /// declared series): the commit names it on today's UTC day, with no version, so an
+    /// incremental feed declares its series.
+    mutating func noteDeclared(stream: UInt32) {
+        days[StreamDay(stream: stream, day: now.floorDivided(by: TimeGrid.day)), default: []] +=
+            []
+    }
+
     mutating func noteDeletion(_ deletion: SampleDeletion) { deletions.append(deletion) }
 
     mutating func notePriority(_ change: PriorityChange) { priorities.append(change) }
@@ -112,7 +120,7 @@ struct ChangeRecorder: ~Copyable {
         // Planned here; encoded on every core (most of a bulk write's cost here); stored
         // here, in key order.
         var writes: [(key: StreamDay, write: SyncTable.VersionWrite)] = []
-        for (key, entries) in days.sorted(by: { $0.key < $1.key }) {
+        for (key, entries) in days.sorted(by: { $0.key < $1.key }) where !entries.isEmpty {
             let sorted = Self.sortedUnique(entries)
             writes.append(
                 (key, try table.versionWrite(adding: sorted, to: key, zlib: zlib, in: txn)))

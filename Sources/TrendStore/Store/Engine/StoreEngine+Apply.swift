@@ -194,6 +194,14 @@ extension StoreEngine {
                 summary.samplesWritten += accepted.count
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
+
+            // Series declared without samples, recorded so they travel on.
+            for declaration in changes.declarations
+            where try storage.seriesRecord(named: declaration.series, in: txn) == nil {
+                if let record = try series(declaration.series, declared, in: txn) {
+                    log.noteDeclared(stream: record.id)
+                }
+            }
             try finishWrite(
                 log, rows: rows, removedToday: removedToday, externalAnchors: externalAnchors,
                 in: txn)

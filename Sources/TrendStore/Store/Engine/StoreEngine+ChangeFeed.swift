@@ -45,6 +45,8 @@ extension StoreEngine {
                 }
                 for key in touched.sorted() {
                     guard let stream = streams[key.stream] else { continue }
+                    // A day without versions is a series declared without samples.
+                    feed.touched.insert(stream.series)
                     let entries = try sync.dayVersions(key, zlib: zlib, after: after, in: txn)
                         .entries(after: after)
                     guard let first = entries.first, let last = entries.last else { continue }
@@ -112,6 +114,8 @@ private struct FeedBuilder {
     var written: [String: ChangeSet.Written] = [:]
     var deletions: [SampleDeletion] = []
     var priorities: [PriorityChange] = []
+    /// The series of the source streams the commits after the anchor name.
+    var touched: Set<String> = []
 
     init(anchor: ChangeAnchor) { self.anchor = anchor }
 
@@ -187,7 +191,7 @@ private struct FeedBuilder {
 
     /// The series the changes name.
     func seriesNamed() -> Set<String> {
-        Set(written.values.map(\.series)).union(priorities.map(\.series))
+        Set(written.values.map(\.series)).union(priorities.map(\.series)).union(touched)
     }
 
     func changeSet() -> ChangeSet {

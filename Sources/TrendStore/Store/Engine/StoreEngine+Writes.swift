@@ -21,8 +21,9 @@ extension StoreEngine {
             var log = try changeRecorder(zlib: zlib, in: txn)
             let rows = RowWrites(storage: storage)
             for (part, batch) in batches {
+                let existing = try storage.seriesRecord(named: part.series, in: txn)
                 var record =
-                    try storage.seriesRecord(named: part.series, in: txn)
+                    try existing
                     ?? storage.createSeries(
                         named: part.series, unit: part.unit, kind: part.kind ?? .cumulative,
                         createdAt: clock(), in: txn)
@@ -41,6 +42,8 @@ extension StoreEngine {
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 if let written = writer.written, !written.isEmpty {
                     log.noteWritten(written, stream: writer.record.id, version: log.local())
+                } else if existing == nil {
+                    log.noteDeclared(stream: writer.record.id)
                 }
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
             }
