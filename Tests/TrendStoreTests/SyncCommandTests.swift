@@ -99,4 +99,58 @@ struct SyncCommandTests {
                 "\(applied.output)")
         }
     }
+
+    #if Encryption
+        @Test(
+            "sync opens each store with its own key, or none when it is plain, and brings them together"
+        )
+        func syncAcrossKeys() throws {
+            try withTemporaryDirectory { directory in
+                let start: Int64 = 1_780_000_000_000
+                var stores: [String] = []
+                var keys: [String] = []
+                for (index, name) in ["plain", "one", "two"].enumerated() {
+                    let store = directory.url.appendingPathComponent(name).path
+                    let csv = try directory.file(
+                        "\(name).csv",
+                        containing: Self.csv(
+                            (0..<5).map { (start + Int64(index * 5 + $0) * 60_000, 1, name) }))
+                    var arguments = ["import", csv, "--store", store]
+                    if index > 0 {
+                        let key = directory.url.appendingPathComponent("\(name).hex").path
+                        #expect(try CommandLineTool.run(["keygen", "--out", key]).status == 0)
+                        arguments += ["--key-file", key]
+                        keys.append(key)
+                    }
+                    #expect(try CommandLineTool.run(arguments).status == 0)
+                    stores.append(store)
+                }
+                let withPlain = try CommandLineTool.run([
+                    "sync", stores[1], stores[0], "--key-file", keys[0],
+                ])
+                #expect(withPlain.status == 0, "\(withPlain.output)")
+                let twoKeys = try CommandLineTool.run([
+                    "sync", stores[1], stores[2], "--key-file", keys[0], "--second-key-file",
+                    keys[1],
+                ])
+                #expect(twoKeys.status == 0, "\(twoKeys.output)")
+                #expect(twoKeys.output.contains("10 samples written"), "\(twoKeys.output)")
+                let oneKey = try CommandLineTool.run([
+                    "sync", stores[1], stores[2], "--key-file", keys[0],
+                ])
+                #expect(oneKey.status != 0, "the second store's key is another")
+                var exports: [Data] = []
+                for (store, key) in zip(stores.dropFirst(), keys) {
+                    let out = store + ".csv"
+                    let exported = try CommandLineTool.run([
+                        "export", "--series", "energy", "--store", store, "--key-file", key,
+                        "--out", out,
+                    ])
+                    #expect(exported.status == 0, "\(exported.output)")
+                    exports.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+                }
+                #expect(exports[0] == exports[1] && exports[0].count > 300)
+            }
+        }
+    #endif
 }

@@ -46,15 +46,17 @@ struct StoreLocation: ParsableArguments {
     /// one unless `showingEarlierCommit` (for the commands that report it themselves), so no
     /// answer comes from a commit the store has moved past.
     ///
+    /// With `keyless`, no key is given, whatever `--key-file` or `$TRENDSTORE_KEY_FILE` name.
+    ///
     /// - Throws: ``CommandFailure`` naming the path when it is a file, cannot be read or
     ///   written, (to read) holds no store, or (with exit status 3) shows an earlier commit.
     func open(
         newStoreZone timeZone: TimeZone? = nil, newStoreGrid grid: RollupGrid? = nil,
-        readOnly: Bool = false, showingEarlierCommit: Bool = false
+        readOnly: Bool = false, showingEarlierCommit: Bool = false, keyless: Bool = false
     ) throws -> TrendStore {
         var options = StoreOptions()
         options.readOnly = readOnly
-        try key.apply(to: &options)
+        if !keyless { try key.apply(to: &options) }
         let path = directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

@@ -105,7 +105,9 @@ struct SyncCommand: AsyncParsableCommand {
         abstract: "Bring two stores to the same samples, both ways.",
         discussion: """
             Each store keeps, beside its samples and in the same commit, the anchor of the \
-            other's changes it applied last, so the next sync sends only what is new.
+            other's changes it applied last, so the next sync sends only what is new. An \
+            encrypted store opens with the key of --key-file (the second with that of \
+            --second-key-file when it has its own); a plain store opens without one.
             """)
 
     @Argument(help: "The first store's directory.")
@@ -116,11 +118,16 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var key: KeyFileOption
 
+    @Option(
+        name: .customLong("second-key-file"),
+        help: ArgumentHelp(
+            "The second store's key file, when its key is not --key-file's.", valueName: "path"))
+    var secondKeyFile: String?
+
     func run() async throws {
         try await reportingErrors {
-            let keyArguments = key.keyFile.map { ["--key-file", $0] } ?? []
-            let a = try StoreLocation.parse(["--store", first] + keyArguments).open()
-            let b = try StoreLocation.parse(["--store", second] + keyArguments).open()
+            let a = try Self.open(first, keyFile: key.path)
+            let b = try Self.open(second, keyFile: secondKeyFile ?? key.path)
             for (from, to, fromName, toName) in [(a, b, first, second), (b, a, second, first)] {
                 let name = "trendstore.sync." + (try from.changeAnchor().storeIdentifier)
                 let saved = try to.externalAnchor(named: name).flatMap {
@@ -138,6 +145,20 @@ struct SyncCommand: AsyncParsableCommand {
             }
             await a.close()
             await b.close()
+        }
+    }
+}
+
+extension SyncCommand {
+    /// Opens the store at `path` with the key in `keyFile` when it is encrypted, and without
+    /// one when it is plain (one key file serves a plain store and an encrypted one).
+    static func open(_ path: String, keyFile: String?) throws -> TrendStore {
+        let location = ["--store", path]
+        guard let keyFile else { return try StoreLocation.parse(location).open() }
+        do {
+            return try StoreLocation.parse(location + ["--key-file", keyFile]).open()
+        } catch let error as StoreError where error.code == "not-encrypted" {
+            return try StoreLocation.parse(location).open(keyless: true)
         }
     }
 }
