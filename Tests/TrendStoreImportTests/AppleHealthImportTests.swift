@@ -46,14 +46,17 @@ struct AppleHealthImportTests {
             #expect(
                 summary.ignored["starts after the export's ExportDate (device clock error)"] == 1)
 
-            // Every record is kept with its source; the watch's (with and without a device
-            // attribute) rank above the iPhone's, the app's last.
+            // Every record is kept with its source; the watch's records with and without a
+            // device attribute are one source, named with the model the others name, and
+            // rank above the iPhone's, the app's last.
             let energy = try figures(store, "activeEnergy")
             #expect(energy.count == 6 && energy.total == 17.75)
             #expect(
                 try store.sources(of: "activeEnergy").map(\.name) == [
-                    "Max’s Apple Watch", "Max’s Apple Watch (Watch)", "Max’s iPhone",
+                    "Max’s Apple Watch (Watch)", "Max’s iPhone",
                 ])
+            #expect(
+                try store.sources(of: "heartRate").map(\.name) == ["Max’s Apple Watch (Watch)"])
             // Merged: the watch's 0.5 + 0.75 + 2, the last 30 s of the iPhone's first 9 over
             // 120 s (2.25, not counted: a quarter uncovered), its uncovered 4.25, the iOS 9
             // record's 1.25.

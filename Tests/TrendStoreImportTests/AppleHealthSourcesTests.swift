@@ -10,6 +10,22 @@ import TrendStoreImport
 @Suite("Apple Health sources")
 struct AppleHealthSourcesTests {
     /// A record of active energy, in the export's text form (offset −08:00).
+    /// An `export.xml` in `directory` holding `lines` (records), exported at `exportDate`.
+    private static func export(
+        _ lines: [String], exportDate: String, in directory: TemporaryDirectory
+    ) throws -> String {
+        try directory.file(
+            "export.xml",
+            containing: """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <HealthData locale="en_US">
+                 <ExportDate value="\(exportDate)"/>
+                \(lines.joined(separator: "\n"))
+                </HealthData>
+
+                """)
+    }
+
     private static func record(
         source: String, device: String?, start: Int64, end: Int64, value: Double
     ) -> String {
@@ -65,12 +81,15 @@ struct AppleHealthSourcesTests {
         let watchDevice =
             "&lt;&lt;HKDevice: 0x28\(seed)&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1&gt;"
         var lines: [String] = []
-        for sample in watch {
+        for (index, sample) in watch.enumerated() {
+            // One record in five without a device, as older records of a watch come.
             lines.append(
                 Self.record(
                     source: "Ann’s Apple Watch",
-                    device: watchDevice.replacingOccurrences(
-                        of: "0x28", with: "0x\(random.integer(in: 100...999))"),
+                    device: index % 5 == 4
+                        ? nil
+                        : watchDevice.replacingOccurrences(
+                            of: "0x28", with: "0x\(random.integer(in: 100...999))"),
                     start: sample.startMilliseconds, end: sample.endMilliseconds,
                     value: sample.value))
         }
@@ -95,22 +114,15 @@ struct AppleHealthSourcesTests {
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try directory.file(
-            "export.xml",
-            containing: """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <HealthData locale="en_US">
-                 <ExportDate value="2026-03-01 10:00:00 -0800"/>
-                \(order.map { lines[$0] }.joined(separator: "\n"))
-                </HealthData>
-
-                """)
+        let path = try Self.export(
+            order.map { lines[$0] }, exportDate: "2026-03-01 10:00:00 -0800", in: directory)
         let los = try #require(TimeZone(identifier: "America/Los_Angeles"))
         var options = StoreOptions()
         options.timeZone = los
         try await withTemporaryStore(options: options) { store, _ in
             _ = try await Importer(store: store).importFile(at: path)
-            // One source per device, whatever address each record's device shows.
+            // One source per device, whatever address each record's device shows, and the
+            // watch's records without one are the watch's.
             #expect(
                 try store.sources(of: "activeEnergy").map(\.name) == [
                     "Ann’s Apple Watch (Watch)", "Ann’s iPhone (iPhone)", "Oura",
@@ -147,6 +159,38 @@ struct AppleHealthSourcesTests {
                 )
             }
             #expect(try await store.verify().isHealthy)
+        }
+    }
+
+    @Test(
+        "a record without a device takes its source's one model; a source of two models leaves it without"
+    )
+    func recordsWithoutDevice() async throws {
+        let start: Int64 = 1_772_400_000_000
+        func device(_ model: String) -> String {
+            "&lt;&lt;HKDevice: 0x1&gt;, name:\(model), manufacturer:Apple Inc., model:\(model)&gt;"
+        }
+        let rows: [(String, String?)] = [
+            ("Ann’s Apple Watch", nil), ("Ann’s Apple Watch", device("Watch")),
+            ("Strava", device("Watch")), ("Strava", device("iPhone")), ("Strava", nil),
+            ("Oura", nil),
+        ]
+        let lines = rows.enumerated().map { index, row in
+            Self.record(
+                source: row.0, device: row.1, start: start + Int64(index) * 600_000,
+                end: start + Int64(index) * 600_000 + 60_000, value: 1)
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try Self.export(lines, exportDate: "2026-03-10 10:00:00 -0800", in: directory)
+        try await withTemporaryStore { store, _ in
+            _ = try await Importer(store: store).importFile(at: path)
+            let sources = try store.sources(of: "activeEnergy")
+            #expect(
+                Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0.sampleCount) }) == [
+                    "Ann’s Apple Watch (Watch)": 2, "Strava (Watch)": 1, "Strava (iPhone)": 1,
+                    "Strava": 1, "Oura": 1,
+                ])
         }
     }
 }

@@ -18,18 +18,25 @@ struct XMLTag {
     /// entities decoded (so a value is parsed as its messages show it), or returns `nil`
     /// when it is absent.
     func withAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
+        withRawAttribute(name) { raw in
+            guard let start = raw.baseAddress, memchr(start, 0x26, raw.count) != nil else {
+                return body(raw)
+            }
+            let decoded = Array(XMLEntities.decode(String(decoding: raw, as: UTF8.self)).utf8)
+            return decoded.withUnsafeBytes(body)
+        }
+    }
+
+    /// Calls `body` with the bytes of attribute `name` as they stand in the file, entities
+    /// not decoded, or returns `nil` when it is absent: for a value only part of which is read.
+    func withRawAttribute<R>(_ name: [UInt8], _ body: (UnsafeRawBufferPointer) -> R?) -> R? {
         storage.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return nil }
             for attribute in attributes
             where attribute.name.count == name.count
                 && ByteSearch.matches(name, at: base + attribute.name.lowerBound)
             {
-                let raw = UnsafeRawBufferPointer(rebasing: bytes[attribute.value])
-                guard let start = raw.baseAddress, memchr(start, 0x26, raw.count) != nil else {
-                    return body(raw)
-                }
-                let decoded = Array(XMLEntities.decode(String(decoding: raw, as: UTF8.self)).utf8)
-                return decoded.withUnsafeBytes(body)
+                return body(UnsafeRawBufferPointer(rebasing: bytes[attribute.value]))
             }
             return nil
         }

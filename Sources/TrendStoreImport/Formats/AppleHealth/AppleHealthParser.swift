@@ -13,7 +13,9 @@ import TrendStore
 ///   `Workout` that begins inside another, or is never closed, is a malformed record.
 /// - Sources: each record's source is its `sourceName` with the model of its `device` in
 ///   parentheses (`Alice’s Apple Watch (Watch)`; the device's `HKDevice: 0x…` address, which
-///   differs from record to record, is not part of it), so one device is one source. Nothing
+///   differs from record to record, is not part of it), so one device is one source; a
+///   record without a `device` takes the model its source's other records all name (the
+///   survey's ``AppleHealthSurvey/soleModels``), so a watch's older records are the watch's. Nothing
 ///   is dropped here: where sources overlap, the store counts the one its priority order
 ///   ranks highest (by default a watch, then an iPhone, then the others), as Health does.
 /// - A record starting more than a day after the file's `ExportDate` is a device clock
@@ -27,7 +29,9 @@ final class AppleHealthParser: RecordParser {
     private var pendingWorkout: PendingWorkout?
     private var queued: [ParsedRecord] = []
     /// The last source's attribute bytes and name: most records share the one before's.
-    private var lastSource: (sourceName: [UInt8], device: [UInt8], name: String?)?
+    private var lastSource: (sourceName: [UInt8], device: [UInt8]?, name: String?)?
+    /// The survey's model of each source whose records with a device name one.
+    private let soleModels: [[UInt8]: String]
 
     private struct PendingWorkout {
         var series: String
@@ -55,6 +59,7 @@ final class AppleHealthParser: RecordParser {
     init(displayPath: String, survey: AppleHealthSurvey, stream: ByteStream) {
         file = displayPath
         exportDate = survey.exportDate
+        soleModels = survey.soleModels
         scanner = XMLTagScanner(stream: stream, interesting: AppleHealthSurvey.Element.all)
     }
 
@@ -83,33 +88,22 @@ final class AppleHealthParser: RecordParser {
     }
 
     /// The source of `tag`: its `sourceName` (or an old export's `source`), with its
-    /// device's model in parentheses when it names one; `nil` when it names no source.
+    /// device's model in parentheses when it names one, or, without a `device`, the one
+    /// model the source's other records name; `nil` when it names no source.
     private func source(of tag: XMLTag) -> String? {
         let name =
             tag.withAttribute(Self.attribute.sourceName) { Array($0) }
             ?? tag.withAttribute(Self.attribute.source) { Array($0) } ?? []
-        let device = tag.withAttribute(Self.attribute.device) { Array($0) } ?? []
+        let device = tag.withRawAttribute(Self.attribute.device) { Array($0) }
         if let lastSource, lastSource.sourceName == name, lastSource.device == device {
             return lastSource.name
         }
-        let source = Self.sourceName(name: name, device: device)
+        let text = String(decoding: name, as: UTF8.self)
+        let model =
+            device.map { $0.withUnsafeBytes(AppleHealthDevice.model(raw:)) } ?? soleModels[name]
+        let source = text.isEmpty ? nil : model.map { "\(text) (\($0))" } ?? text
         lastSource = (name, device, source)
         return source
-    }
-
-    /// The source named by the bytes of a `sourceName` and a `device` attribute.
-    static func sourceName(name: [UInt8], device: [UInt8]) -> String? {
-        let text = String(decoding: name, as: UTF8.self)
-        guard !text.isEmpty else { return nil }
-        // `<<HKDevice: 0x283e5c7d0>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, …>`
-        let fields = String(decoding: device, as: UTF8.self).split(separator: ",")
-        guard
-            let model = fields.lazy.map({ $0.trimmingCharacters(in: .whitespaces) })
-                .first(where: { $0.hasPrefix("model:") })?.dropFirst("model:".count)
-                .trimmingCharacters(in: CharacterSet(charactersIn: " >")),
-            !model.isEmpty
-        else { return text }
-        return "\(text) (\(model))"
     }
 
     private func invalid(_ line: Int, _ field: String, _ reason: String) -> ParsedRecord {

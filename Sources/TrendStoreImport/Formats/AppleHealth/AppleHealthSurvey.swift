@@ -17,6 +17,10 @@ struct AppleHealthSurvey: Sendable {
     /// The bytes of the longest piece between two cuts (0 without cuts): what one parsing
     /// thread holds at most.
     private(set) var longestPieceBytes = 0
+    /// The model of each source (a record's `sourceName`, entities decoded) whose records
+    /// with a `device` all name one model: a record of that source without a `device` (an
+    /// older record of the same watch) is that device's too.
+    private(set) var soleModels: [[UInt8]: String] = [:]
 
     /// A place the second pass may cut the file.
     struct Cut: Sendable {
@@ -64,7 +68,9 @@ struct AppleHealthSurvey: Sendable {
         }
         var cuts: [Cut] = []
         var linesBefore = 0
+        var models: [[UInt8]: Set<String>] = [:]
         for stretch in stretches {
+            models.merge(stretch.models) { $0.union($1) }
             exportDate = stretch.exportDate ?? exportDate
             cuts += stretch.cuts.map {
                 Cut(offset: byteCount + $0.offset, line: linesBefore + $0.line)
@@ -76,6 +82,7 @@ struct AppleHealthSurvey: Sendable {
         let longest = zip(cuts, ends).map { $1 - $0.offset }.max() ?? 0
         self.cuts = longest <= longestPiece ? cuts : nil
         longestPieceBytes = self.cuts == nil ? 0 : longest
+        soleModels = models.compactMapValues { $0.count == 1 ? $0.first : nil }
     }
 }
 
@@ -93,6 +100,8 @@ extension AppleHealthSurvey {
         fileprivate(set) var byteCount = 0
         /// The line its last byte lies on.
         fileprivate(set) var lines = 1
+        /// The models each source's records with a `device` name.
+        fileprivate(set) var models: [[UInt8]: Set<String>] = [:]
 
         /// Reads `stream` to its end, noting places to cut at least `pieceBytes` apart.
         ///
@@ -100,6 +109,8 @@ extension AppleHealthSurvey {
         init(stream: ByteStream, displayPath: String, pieceBytes: Int) throws(ImportError) {
             let scanner = XMLTagScanner(stream: stream, interesting: Element.all)
             var inWorkout = false
+            // Most records are of the source and model of the one before.
+            var last: (name: [UInt8], model: String)?
             do {
                 while true {
                     let before = Cut(offset: scanner.bytesConsumed, line: scanner.line)
@@ -116,6 +127,16 @@ extension AppleHealthSurvey {
                         let last = cuts.last, before.offset - last.offset >= pieceBytes
                     {
                         cuts.append(before)
+                    }
+                    if isRecord,
+                        let model = tag.withRawAttribute(
+                            AppleHealthParser.attribute.device, AppleHealthDevice.model(raw:)),
+                        let name = tag.withAttribute(
+                            AppleHealthParser.attribute.sourceName, { Array($0) }),
+                        last?.name != name || last?.model != model
+                    {
+                        models[name, default: []].insert(model)
+                        last = (name, model)
                     }
                     if isWorkout && !tag.isSelfClosing { inWorkout = true }
                     if name == Element.healthData { sawRoot = true }
