@@ -244,6 +244,34 @@
         }
 
         @Test(
+            "two processes opening the store of format 6 at once both write, whichever migrates it")
+        func twoOpenersAtOnce() async throws {
+            for trial in 0..<6 {
+                try await withTemporaryDirectory { directory in
+                    let (copy, options) = try Fixtures.copyOfEncryptedStore(
+                        Self.fixture, in: directory.url)
+                    let key = Fixtures.path(Self.fixture) + "/key.hex"
+                    let late = try BlockLayoutMigrationTests.lateCSV(in: directory)
+                    let started = try (0..<2).map { _ in
+                        try CommandLineTool.start([
+                            "import", late, "--store", copy.path, "--key-file", key,
+                        ])
+                    }
+                    for (process, output) in started {
+                        let printed = String(
+                            decoding: output.fileHandleForReading.readDataToEndOfFile(),
+                            as: UTF8.self)
+                        #expect(process.terminationStatus == 0, "trial \(trial): \(printed)")
+                    }
+                    let store = try TrendStore(directory: copy, options: options)
+                    #expect(try store.formatVersion == 7)
+                    try await FormatSixEncryptedStoreTests.expectContents(of: store)
+                    await store.close()
+                }
+            }
+        }
+
+        @Test(
             "killed at a random moment of an import that reseals it, the store reads the same and finishes at the next writable open",
             .serialized, arguments: 0..<10)
         func killDuringResealing(trial: Int) async throws {

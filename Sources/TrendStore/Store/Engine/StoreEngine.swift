@@ -114,8 +114,9 @@ final class StoreEngine: Sendable {
         // Initialised from here: a failure is followed by deinit, which closes the handle.
         if !options.readOnly {
             try Migrator.run(migrationContext, newStore: createdStore)
-            // Another process may have finished a migration this handle's sealer did not see.
-            try read { try tables.loadStoreSeal(in: $0) }
+            // Another process may have finished a migration this handle's sealer did not see
+            // (not `read`, which would call this handle one of the old format).
+            try Transactions.read(in: environment) { try tables.loadStoreSeal(in: $0) }
             // A priority change killed between batches is continued here. Until its rows are
             // rebuilt its series reads its samples, so a rebuild that fails now (a full
             // disk) leaves every figure right and is tried again at the next open.
