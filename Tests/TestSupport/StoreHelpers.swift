@@ -39,3 +39,12 @@ public func bitIdentical(_ lhs: [Sample], _ rhs: [Sample]) -> Bool {
                 && $0.value.bitPattern == $1.value.bitPattern
         }
 }
+
+extension StoreOptions {
+    /// These options with ``StoreOptions/readOnly`` set.
+    public var readingOnly: StoreOptions {
+        var options = self
+        options.readOnly = true
+        return options
+    }
+}

@@ -20,8 +20,7 @@
             try await withTemporaryDirectory { directory in
                 let (copy, options) = try Fixtures.copyOfEncryptedStore(
                     Self.fixture, in: directory.url)
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 for options in [readOnly, options] {
                     let store = try TrendStore(directory: copy, options: options)
                     #expect(try store.formatVersion == 7)
@@ -29,7 +28,7 @@
                         try store.engine.read { try store.engine.tables.meta.sealID(in: $0) }?
                             .count == 16)
                     #expect(
-                        Set(try StoreSealTests.sealedValues(of: store).map { $0.first })
+                        try StoreSealTests.schemes(of: store)
                             == [ValueSealer.boundScheme])
                     try await FormatSixEncryptedStoreTests.expectContents(of: store)
                     await store.close()

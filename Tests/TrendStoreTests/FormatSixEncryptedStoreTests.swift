@@ -21,8 +21,7 @@
             try await withTemporaryDirectory { directory in
                 let (copy, options) = try Fixtures.copyOfEncryptedStore(
                     Self.fixture, in: directory.url)
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 for (options, format) in [(readOnly, 6), (options, Int(StorageFormat.current))] {
                     let store = try TrendStore(directory: copy, options: options)
                     #expect(try store.formatVersion == format)

@@ -48,6 +48,11 @@
             }
         }
 
+        /// The scheme bytes of every sealed value of `store`.
+        static func schemes(of store: TrendStore) throws -> Set<UInt8?> {
+            Set(try sealedValues(of: store).map(\.first))
+        }
+
         /// Every table of `store` but `meta`'s clear records, as stored.
         static func sealedValues(of store: TrendStore) throws -> [[UInt8]] {
             let tables = store.engine.tables
@@ -94,7 +99,7 @@
                     Set(try Self.stored(tables.series.raw, of: one).keys)
                         .isDisjoint(with: try Self.stored(tables.series.raw, of: two).keys))
                 #expect(
-                    Set(try Self.sealedValues(of: one).map { $0.first })
+                    try Self.schemes(of: one)
                         == [ValueSealer.boundScheme])
                 await one.close()
                 await two.close()
@@ -108,14 +113,13 @@
             try await withTemporaryDirectory { directory in
                 let (copy, options) = try Fixtures.copyOfEncryptedStore(
                     Self.fixture, in: directory.url)
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 let old = try TrendStore(directory: copy, options: readOnly)
                 let tables = old.engine.tables
                 let oldSeries = try Self.stored(tables.series.raw, of: old)
                 let oldBlocks = try Self.stored(tables.blocks.raw, of: old)
                 #expect(
-                    Set(try Self.sealedValues(of: old).map { $0.first }) == [
+                    try Self.schemes(of: old) == [
                         ValueSealer.unboundScheme
                     ])
                 await old.close()
@@ -126,7 +130,7 @@
                     try store.engine.read { try store.engine.tables.meta.sealID(in: $0) }?.count
                         == 16)
                 #expect(
-                    Set(try Self.sealedValues(of: store).map { $0.first }) == [
+                    try Self.schemes(of: store) == [
                         ValueSealer.boundScheme
                     ])
                 #expect(
@@ -182,11 +186,10 @@
                 }
                 await store.close()
 
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 let between = try TrendStore(directory: copy, options: readOnly)
                 #expect(try between.formatVersion == 7)
-                #expect(Set(try Self.sealedValues(of: between).map { $0.first }) == [1, 2])
+                #expect(try Self.schemes(of: between) == [1, 2])
                 try await FormatSixEncryptedStoreTests.expectContents(of: between)
                 await between.close()
                 let key = Fixtures.path(Self.fixture) + "/key.hex"
@@ -205,7 +208,7 @@
                 #expect(try finished.appliedMigrations().last == StoreSealMigration.identifier)
                 #expect(try finished.engine.read { try tables.meta.resealPosition(in: $0) } == nil)
                 #expect(
-                    Set(try Self.sealedValues(of: finished).map { $0.first }) == [
+                    try Self.schemes(of: finished) == [
                         ValueSealer.boundScheme
                     ])
                 try await FormatSixEncryptedStoreTests.expectContents(of: finished)
@@ -220,8 +223,7 @@
             try await withTemporaryDirectory { directory in
                 let (copy, options) = try Fixtures.copyOfEncryptedStore(
                     Self.fixture, in: directory.url)
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 let old = try TrendStore(directory: copy, options: readOnly)
                 #expect(try old.formatVersion == 6)
                 let key = Fixtures.path(Self.fixture) + "/key.hex"
@@ -290,8 +292,7 @@
                     UInt32(Double.random(in: 0.4...1.0, using: &random) * Self.importMicroseconds))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                var readOnly = options
-                readOnly.readOnly = true
+                let readOnly = options.readingOnly
                 let killed = try TrendStore(directory: copy, options: readOnly)
                 let format = try killed.formatVersion
                 let resealing = try killed.engine.read {
@@ -302,7 +303,7 @@
                 let store = try TrendStore(directory: copy, options: options)
                 #expect(try store.formatVersion == 7)
                 #expect(
-                    Set(try Self.sealedValues(of: store).map { $0.first }) == [
+                    try Self.schemes(of: store) == [
                         ValueSealer.boundScheme
                     ])
                 try await FormatSixEncryptedStoreTests.expectContents(of: store)
