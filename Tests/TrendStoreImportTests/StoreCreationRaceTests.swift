@@ -31,15 +31,16 @@ struct StoreCreationRaceTests {
             "one.csv", containing: "series,start,end,value\nx,1763683200000,1763683260000,1\n")
     }
 
-    /// Runs the tool with each argument list at once and waits for all of them.
+    /// Runs the tool with each argument list at once (what they print discarded) and waits
+    /// for all of them. No dispatch source reads their output: one left on a pipe whose
+    /// handle is released races its closing and crashed libdispatch's event loop.
     static func runTogether(_ runs: [[String]], staggered delay: TimeInterval = 0) throws -> [Int32]
     {
+        guard let tool = CommandLineTool.url else { throw CommandLineTool.ToolMissing() }
         var started: [ChildProcess] = []
         for (index, arguments) in runs.enumerated() {
             if index > 0 && delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            let (process, output) = try CommandLineTool.start(arguments)
-            output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-            started.append(process)
+            started.append(try ChildProcess(tool, arguments: arguments))
         }
         for process in started { process.waitUntilExit() }
         return started.map(\.terminationStatus)
