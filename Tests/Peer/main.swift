@@ -15,8 +15,9 @@
 //   cache NAMESPACE KEY VALUE              a TypedCache<String, Int> insert
 //   mirror SERIES BATCHES SIZE             a mirrored import: from the batch after the one
 //                                          the external anchor "mirror" names, each batch b
-//                                          (SIZE minute samples of value b) written with
-//                                          anchor b in one commit
+//                                          (SIZE minute samples of value b, ids "b/i")
+//                                          written with anchor b and the deletion by id of
+//                                          batch b-1's first sample in one commit
 //   apply FILE                             applies the change set in FILE, a block (8,192
 //                                          samples) a transaction
 //   quit
@@ -102,8 +103,11 @@ while let line = readLine() {
                         startMilliseconds: start, endMilliseconds: start + 60_000,
                         value: Double(batch))
                 }
+                let ids = try (0..<size).map { try SampleID("\(batch)/\($0)") }
                 try await store.write(
-                    [SeriesSamples(series: words[1], unit: "kcal", samples: samples)],
+                    [SeriesSamples(series: words[1], unit: "kcal", samples: samples, ids: ids)],
+                    deletingSamplesWithIDs: batch > 1
+                        ? [words[1]: [try SampleID("\(batch - 1)/0")]] : [:],
                     externalAnchor: Data(String(batch).utf8), named: "mirror")
             }
             answer("ok")

@@ -68,12 +68,12 @@ struct BlockLayoutMigrationTests {
 
             let store = try TrendStore(directory: copy)
             let newBlocks = try Self.blocks(of: store)
-            #expect(try store.formatVersion == 7)
+            #expect(try store.formatVersion == Int(StorageFormat.current))
             #expect(
-                try store.appliedMigrations().suffix(6) == [
+                try store.appliedMigrations().suffix(7) == [
                     "0002-blocks-to-layout-2", "0003-commit-stamps", "0004-sources",
                     "0005-change-log",
-                    "0006-batched-row-rebuilds", "0007-store-bound-sealing",
+                    "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
                 ])
             #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
             // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
@@ -112,7 +112,7 @@ struct BlockLayoutMigrationTests {
                 await old.close()
 
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == 7)
+                #expect(try store.formatVersion == Int(StorageFormat.current))
                 #expect(Set(try Self.blocks(of: store).layouts) == [2])
                 #expect(try store.encryptionCipher == "AES-256-GCM")
                 for (name, samples) in source {
@@ -125,20 +125,20 @@ struct BlockLayoutMigrationTests {
         }
     #endif
 
-    @Test("a store of a later format (8) is refused with its format, writable or read-only")
+    @Test("a store of a later format (9) is refused with its format, writable or read-only")
     func laterFormatIsRefused() async throws {
         try await withTemporaryDirectory { directory in
             do {
                 let store = try TrendStore(directory: directory.url)
                 try store.engine.write { txn, _ in
                     try txn.put(
-                        [8, 0, 0, 0], forKey: Array("storage-format".utf8),
+                        [9, 0, 0, 0], forKey: Array("storage-format".utf8),
                         in: store.engine.tables.meta.database)
                 }
                 await store.close()
             }
             let refusal = StoreError.incompatibleFormat(
-                "storage format 8; this TrendStore reads formats 1 to 7")
+                "storage format 9; this TrendStore reads formats 1 to 8")
             #expect(throws: refusal) { try TrendStore(directory: directory.url) }
             var readOnly = StoreOptions()
             readOnly.readOnly = true
@@ -190,7 +190,7 @@ struct BlockLayoutMigrationTests {
             let store = try TrendStore(directory: copy)
             let blocks = try Self.blocks(of: store)
             #expect(Set(blocks.layouts) == [2] && blocks.layouts.count >= 102)
-            #expect(try store.formatVersion == 7)
+            #expect(try store.formatVersion == Int(StorageFormat.current))
             #expect(try await store.verify().isHealthy)
             for (name, samples) in Self.before {
                 #expect(

@@ -230,7 +230,7 @@ struct MigrationTests {
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
-                    "0006-batched-row-rebuilds", "0007-store-bound-sealing",
+                    "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -285,7 +285,7 @@ struct MigrationTests {
                 try reopened.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
-                    "0006-batched-row-rebuilds", "0007-store-bound-sealing",
+                    "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
                 ])
             #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
         }

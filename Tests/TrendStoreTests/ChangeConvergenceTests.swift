@@ -5,7 +5,8 @@ import TrendStoreTesting
 
 @testable import TrendStore
 
-/// Three stores that write, delete, reorder sources and exchange change sets in random
+/// Three stores that write (with sample ids or without), delete (by range or by id), reorder
+/// sources and exchange change sets in random
 /// order end with the samples and priority orders a sequential model gives: every store's
 /// operations, run one after another in the order of their (shared, strictly increasing)
 /// clock, on a dictionary of sample identities. The model knows nothing of versions, logs or
@@ -53,7 +54,7 @@ struct ChangeConvergenceTests {
     static let day0: Int64 = 1_780_000_000_000 / TimeGrid.day * TimeGrid.day
 
     @Test(
-        "three stores, random writes, deletions, priority orders and applies, converge to the model",
+        "three stores, random writes, deletions (by id too), priority orders and applies, converge to the model",
         arguments: 0..<40)
     func converge(seed: Int) async throws {
         var random = SeededGenerator(seed: UInt64(seed) &+ 54_000)
@@ -75,7 +76,7 @@ struct ChangeConvergenceTests {
             clock.advance(by: 1)
             let store = stores[Int.random(in: 0..<3, using: &random)].store
             let (series, unit, kind) = Self.series[Int.random(in: 0..<2, using: &random)]
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<12, using: &random) {
             case 0..<5:
                 let source = Self.sources.randomElement(using: &random) ?? ""
                 var samples: [Sample] = []
@@ -90,8 +91,28 @@ struct ChangeConvergenceTests {
                             startMilliseconds: start, endMilliseconds: start + length,
                             value: Double(Int.random(in: 1...400, using: &random)) / 8))
                 }
-                try await store.write(samples, to: series, unit: unit, kind: kind, source: source)
+                if Bool.random(using: &random) {
+                    let ids = samples.map { _ in SampleID(UUID()) }
+                    try await store.write(
+                        samples, ids: ids, to: series, unit: unit, kind: kind, source: source)
+                } else {
+                    try await store.write(
+                        samples, to: series, unit: unit, kind: kind, source: source)
+                }
                 model.write(samples, series: series, source: source)
+            case 10, 11:
+                // A deletion by id of a sample this store holds with one.
+                let named = try store.changes(since: nil).writtenSamples.filter {
+                    $0.id != nil && $0.series == series
+                }
+                guard let target = named.randomElement(using: &random), let id = target.id
+                else { continue }
+                #expect(try await store.deleteSamples(withIDs: [id], from: series) == 1)
+                model.samples.removeValue(
+                    forKey: Identity(
+                        series: series, source: target.source,
+                        start: target.sample.startMilliseconds,
+                        end: target.sample.endMilliseconds))
             case 5, 6:
                 guard try store.unit(of: series) != nil else { continue }
                 let from = Self.day0 + Int64.random(in: 0..<(3 * 1440), using: &random) * 60_000

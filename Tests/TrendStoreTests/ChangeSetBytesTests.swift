@@ -25,6 +25,24 @@ struct ChangeSetBytesTests {
             }
             try await temporary.store.write(samples, to: "energy", unit: "kcal", source: source)
         }
+        // A phone's samples with ids (a HealthKit mirror's), one of them deleted by its id.
+        let phone = (0..<Int64(days * 24)).map { hour in
+            Sample(
+                startMilliseconds: start + hour * 3_600_000,
+                endMilliseconds: start + hour * 3_600_000 + 600_000, value: Double(hour))
+        }
+        let ids = phone.map { _ in
+            SampleID(
+                UUID(
+                    uuid: (0..<16).reduce(into: UUID().uuid) { uuid, index in
+                        withUnsafeMutableBytes(of: &uuid) {
+                            $0[index] = UInt8.random(in: 0...255, using: &random)
+                        }
+                    }))
+        }
+        try await temporary.store.write(
+            phone, ids: ids, to: "energy", unit: "kcal", source: "Phone")
+        try await temporary.store.deleteSamples(withIDs: [ids[5]], from: "energy")
         try await temporary.store.setSourcePriority(["Ring"], for: "energy")
         try await temporary.store.deleteSamples(
             of: "energy", from: Date(milliseconds: start), to: Date(milliseconds: start + 3_600_000)
@@ -52,7 +70,13 @@ struct ChangeSetBytesTests {
         for part in parts.reversed() {
             try await pieces.store.apply(try ChangeSet(encoded: try part.encoded()))
         }
-        for source in ["Watch", "Ring"] {
+        // The ids travel in the parts too.
+        #expect(changes.writtenSampleIDs.count == 24 * 3 - 2)
+        #expect(
+            Set(try pieces.store.changes(since: nil).writtenSampleIDs)
+                == Set(changes.writtenSampleIDs))
+        #expect(changes.deletedSampleIDs.count == 1)
+        for source in ["Watch", "Ring", "Phone"] {
             #expect(
                 try pieces.store.samples(
                     of: "energy", from: .distantPast, to: .distantFuture, source: source)
@@ -66,7 +90,7 @@ struct ChangeSetBytesTests {
     func size() async throws {
         let (_, changes) = try await Self.sampleChanges(days: 1)
         var day = changes
-        day.written = [changes.written[0]]
+        day.written = changes.written.filter { $0.source == "Watch" }
         day.deletions = []
         day.priorities = []
         let samples = day.written[0].samples

@@ -44,7 +44,7 @@ struct CommitStampTests {
         var options = StoreOptions()
         if encrypted { options.encryptionKey = .random() }
         try await withTemporaryStore(options: options) { store, directory in
-            #expect(try store.formatVersion == 7)
+            #expect(try store.formatVersion == Int(StorageFormat.current))
             func expectStamped(_ what: String) throws {
                 let (stamp, snapshot) = try Self.stampAndSnapshot(store)
                 #expect(stamp == UInt64(snapshot), "\(what)")

@@ -48,15 +48,15 @@ struct FormatOneStoreTests {
             try Self.expectAnswers(of: before, format: 1, fixture: fixture, source: source)
             await before.close()
 
-            // Writable: its blocks are rewritten in layout 2 and it records format 7.
+            // Writable: its blocks are rewritten in layout 2 and it records format 8.
             let store = try TrendStore(directory: copy)
             #expect(
                 try store.appliedMigrations() == [
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
-                    "0006-batched-row-rebuilds", "0007-store-bound-sealing",
+                    "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
                 ])
-            try Self.expectAnswers(of: store, format: 7, fixture: fixture, source: source)
+            try Self.expectAnswers(of: store, format: 8, fixture: fixture, source: source)
             // Writable: a new sample lands and the store still verifies.
             let late = Sample(
                 startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,

@@ -35,16 +35,16 @@ struct FormatThreeStoreTests {
                 of: before, format: 3, fixture: fixture, source: source)
             await before.close()
 
-            // Writable: it records format 7 (sources, a change log); its samples are the default
+            // Writable: it records format 8 (sources, a change log); its samples are the default
             // source's.
             let store = try TrendStore(directory: copy)
             #expect(
                 try store.appliedMigrations() == Self.migrations + [
                     "0004-sources", "0005-change-log", "0006-batched-row-rebuilds",
-                    "0007-store-bound-sealing",
+                    "0007-store-bound-sealing", "0008-sample-ids",
                 ])
             try FormatOneStoreTests.expectAnswers(
-                of: store, format: 7, fixture: fixture, source: source)
+                of: store, format: 8, fixture: fixture, source: source)
             #expect(try store.sources(of: "activeEnergy").map(\.name) == [""])
             let late = Sample(
                 startMilliseconds: FormatOneStoreTests.refreshedAt,
@@ -69,13 +69,13 @@ struct FormatThreeStoreTests {
     }
 
     @Test(
-        "killed at a random moment of an import that migrates it to format 7, the store opens as format 3, 4, 5, 6 or 7, then finishes, healthy",
+        "killed at a random moment of an import that migrates it to format 8, the store opens as format 3, 4, 5, 6, 7 or 8, then finishes, healthy",
         .serialized, arguments: 0..<8)
     func killDuringMigration(trial: Int) async throws {
         let format = try await FormatTwoStoreTests.killMigratingImport(
             of: Self.fixtures[0].directory, seed: UInt64(trial) &+ 3_000)
-        #expect((3...7).contains(format))
-        print("format 3 → 7 kill trial \(trial): opened as format \(format), finished, healthy")
+        #expect((3...8).contains(format))
+        print("format 3 → 8 kill trial \(trial): opened as format \(format), finished, healthy")
     }
 
     #if Encryption

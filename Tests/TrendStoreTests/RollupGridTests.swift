@@ -71,7 +71,7 @@ struct RollupGridTests {
         try await withTemporaryStore(options: options) { store, directory in
             #expect(store.rollupGrid == expected)
             #expect(store.engine.storage.hourPhase.offset == minutes * TimeGrid.minute)
-            #expect(try store.formatVersion == 7)
+            #expect(try store.formatVersion == Int(StorageFormat.current))
             await store.close()
             // Reopened in another zone, the store keeps the phase it recorded.
             var elsewhere = StoreOptions()
@@ -131,7 +131,7 @@ struct RollupGridTests {
             do {
                 let store = try TrendStore(directory: url, options: Self.hourGrid)
                 try await store.write(first, to: "energy", unit: "kcal")
-                #expect(try store.formatVersion == 7)
+                #expect(try store.formatVersion == Int(StorageFormat.current))
                 #expect(try Self.rowDays(of: store) == Self.lastDays(of: first))
                 #expect(try Self.contents(of: store, \.hours.database).count >= 1)
             }
@@ -166,10 +166,16 @@ struct RollupGridTests {
             try "series,start,end,value\nenergy,1700000000000,1700000060000,1.5\n".write(
                 toFile: csv, atomically: true, encoding: .utf8)
             for (grid, arguments, format) in [
-                ("hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"], 7),
-                ("quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"], 7),
-                ("quarterHour", ["--tz", "Australia/Lord_Howe"], 7),
-                ("hour", ["--tz", "Europe/Berlin"], 7),
+                (
+                    "hour", ["--tz", "Asia/Kolkata", "--rollup-grid", "hour"],
+                    Int(StorageFormat.current)
+                ),
+                (
+                    "quarterHour", ["--tz", "Asia/Kolkata", "--rollup-grid", "quarterHour"],
+                    Int(StorageFormat.current)
+                ),
+                ("quarterHour", ["--tz", "Australia/Lord_Howe"], Int(StorageFormat.current)),
+                ("hour", ["--tz", "Europe/Berlin"], Int(StorageFormat.current)),
             ] {
                 let store = directory.url.appendingPathComponent("store-\(arguments.joined())").path
                 let imported = try CommandLineTool.run(

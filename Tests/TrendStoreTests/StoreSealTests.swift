@@ -125,7 +125,7 @@
                 await old.close()
 
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == 7)
+                #expect(try store.formatVersion == Int(StorageFormat.current))
                 #expect(
                     try store.engine.read { try store.engine.tables.meta.sealID(in: $0) }?.count
                         == 16)
@@ -179,10 +179,13 @@
                         }
                     }
                     try tables.meta.setResealPosition(ResealPosition(table: 1, key: []), in: txn)
+                    // As the migration's batches leave it: format 7, later steps not run.
                     try tables.meta.setAppliedMigrations(
                         try tables.meta.appliedMigrations(in: txn).filter {
                             $0 != StoreSealMigration.identifier
+                                && $0 != SampleIDMigration.identifier
                         }, in: txn)
+                    try tables.meta.recordFormat(StorageFormat.storeBoundSealing, in: txn)
                 }
                 await store.close()
 
@@ -205,7 +208,9 @@
                         == 5_656)
 
                 let finished = try TrendStore(directory: copy, options: options)
-                #expect(try finished.appliedMigrations().last == StoreSealMigration.identifier)
+                #expect(
+                    try finished.appliedMigrations().suffix(2)
+                        == [StoreSealMigration.identifier, SampleIDMigration.identifier])
                 #expect(try finished.engine.read { try tables.meta.resealPosition(in: $0) } == nil)
                 #expect(
                     try Self.schemes(of: finished) == [
@@ -266,7 +271,7 @@
                         #expect(process.terminationStatus == 0, "trial \(trial): \(printed)")
                     }
                     let store = try TrendStore(directory: copy, options: options)
-                    #expect(try store.formatVersion == 7)
+                    #expect(try store.formatVersion == Int(StorageFormat.current))
                     try await FormatSixEncryptedStoreTests.expectContents(of: store)
                     await store.close()
                 }
@@ -301,7 +306,7 @@
                 try await FormatSixEncryptedStoreTests.expectContents(of: killed)
                 await killed.close()
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == 7)
+                #expect(try store.formatVersion == Int(StorageFormat.current))
                 #expect(
                     try Self.schemes(of: store) == [
                         ValueSealer.boundScheme

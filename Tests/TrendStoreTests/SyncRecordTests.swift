@@ -34,6 +34,30 @@ struct SyncRecordTests {
         #expect(try bytes.withUnsafeBytes { try DayVersions(bytes: $0, zlib: zlib) } == versions)
     }
 
+    @Test("sample versions with ids round-trip in layout 3, and a damaged byte is refused")
+    func layoutThree() throws {
+        let zlib = ZlibCodec()
+        var entries = Self.entries(seed: 11, count: 300)
+        var random = SeededGenerator(seed: 5_405)
+        for index in entries.indices where Int.random(in: 0..<3, using: &random) > 0 {
+            entries[index].id = try SampleID(
+                bytes: (0..<Int.random(in: 1...64, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                })
+        }
+        let versions = DayVersions(sorted: entries)
+        let good = try versions.encoded(zlib: zlib)
+        #expect(good.first == 3)
+        #expect(try good.withUnsafeBytes { try DayVersions(bytes: $0, zlib: zlib) } == versions)
+        #expect(good.withUnsafeBytes { DayVersions.newestPosition(in: $0) } == 6)
+        for _ in 0..<1_000 {
+            var bytes = good
+            bytes[Int.random(in: 0..<bytes.count, using: &random)] ^= UInt8.random(
+                in: 1...255, using: &random)
+            #expect((try? bytes.withUnsafeBytes { try DayVersions(bytes: $0, zlib: zlib) }) == nil)
+        }
+    }
+
     @Test("a record of layout 1 (development builds of format 5) reads back")
     func layoutOne() throws {
         let zlib = ZlibCodec()

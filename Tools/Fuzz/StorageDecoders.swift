@@ -1,5 +1,6 @@
 // libFuzzer target: the decoders of stored bytes (blocks, rollup rows of both layouts, hour
-// summaries, cached payloads, an encrypted store's opened entries). The AES-GCM open itself
+// summaries, cached payloads, an encrypted store's opened entries, the change log's sample
+// versions of layouts 2 and 3 and deletions, change sets of versions 1 and 2). The AES-GCM open itself
 // is BoringSSL's (swift-crypto), not built here; the tests feed random sealed values to it.
 // Built by Tools/Fuzz/run.sh together with the TrendStore sources, so internal decoders are reachable.
 // Checksums are fixed up first so the fuzzer reaches the code behind them.
@@ -68,7 +69,33 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         if opened.count >= 29 { _ = OpenedValueCache.Key(opened) }
     }
     _ = SealedValueDamage(table: "series", key: bytes).recordName
+    decodeSyncRecords(bytes, zlib: zlib)
     return 0
+}
+
+/// Reads `bytes` as the change log and a change set read them: sample versions of layouts 2
+/// and 3 and a deletion record, and a change set of versions 1 and 2, checksums fixed up.
+private func decodeSyncRecords(_ bytes: [UInt8], zlib: ZlibCodec) {
+    for layout: UInt8 in [2, 3] {
+        var versions = bytes.isEmpty ? [layout] : bytes
+        versions[0] = layout
+        let checksum = versions.withUnsafeBytes { CRC32C.checksum($0) }
+        versions.append(contentsOf: withUnsafeBytes(of: checksum.littleEndian, Array.init))
+        versions.withUnsafeBytes {
+            _ = try? DayVersions(bytes: $0, zlib: zlib)
+            _ = DayVersions.newestPosition(in: $0)
+        }
+    }
+    bytes.withUnsafeBytes {
+        var reader = ByteReader($0)
+        _ = try? SampleDeletion(from: &reader)
+    }
+    for version: UInt8 in [1, 2] {
+        var set = ChangeSetCodec.magic + [version, 0] + bytes
+        let checksum = set.withUnsafeBytes { CRC32C.checksum($0) }
+        set.append(contentsOf: withUnsafeBytes(of: checksum.littleEndian, Array.init))
+        set.withUnsafeBytes { _ = try? ChangeSetCodec.decode($0, zlib: zlib) }
+    }
 }
 
 /// Reads `bytes` as an hour-summary row of one segment (series 1, day 0) whose checksum is

@@ -16,11 +16,15 @@ public struct SeriesSamples: Sendable, Codable, Equatable {
     /// then keeps its own unit. When `false` (the default), a unit that differs from the
     /// stored one is an error.
     public var unitIsDefault: Bool
+    /// The ids of the samples (``SampleID``; `ids[i]` is `samples[i]`'s, `nil` for none),
+    /// or `nil` to give none: as many as ``samples``. A sample keeps the id of its last
+    /// write, so that ``TrendStore/deleteSamples(withIDs:from:)`` finds it.
+    public var ids: [SampleID?]?
 
     /// Creates a part of a write.
     public init(
         series: String, unit: String, kind: SeriesKind? = nil, samples: [Sample],
-        unitIsDefault: Bool = false, source: String? = nil
+        unitIsDefault: Bool = false, source: String? = nil, ids: [SampleID?]? = nil
     ) {
         self.series = series
         self.unit = unit
@@ -28,5 +32,6 @@ public struct SeriesSamples: Sendable, Codable, Equatable {
         self.samples = samples
         self.unitIsDefault = unitIsDefault
         self.source = source
+        self.ids = ids
     }
 }

@@ -87,6 +87,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case encryptionKey
         /// A source name, or a source a series does not have.
         case source
+        /// A ``SampleID``, or ids that do not match the samples they name.
+        case sampleID
     }
 
     /// A stable name of the case, for host apps to switch on or log; it never changes

@@ -10,22 +10,31 @@ public struct WriteSummary: Sendable, Equatable, Codable {
     /// anything was stored (the last one is counted as inserted, replaced or unchanged), so
     /// the four counts add up to the samples written.
     public var duplicates = 0
+    /// Samples the write removed by id
+    /// (``TrendStore/write(_:deletingSamplesWithIDs:externalAnchor:named:)``).
+    public var removed = 0
 
     /// A summary with the given counts.
-    public init(inserted: Int = 0, replaced: Int = 0, unchanged: Int = 0, duplicates: Int = 0) {
+    public init(
+        inserted: Int = 0, replaced: Int = 0, unchanged: Int = 0, duplicates: Int = 0,
+        removed: Int = 0
+    ) {
         self.inserted = inserted
         self.replaced = replaced
         self.unchanged = unchanged
         self.duplicates = duplicates
+        self.removed = removed
     }
 
-    /// Reads a summary; one written before ``duplicates`` was counted reads 0 there.
+    /// Reads a summary; one written before ``duplicates`` or ``removed`` was counted reads 0
+    /// there.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         inserted = try container.decode(Int.self, forKey: .inserted)
         replaced = try container.decode(Int.self, forKey: .replaced)
         unchanged = try container.decode(Int.self, forKey: .unchanged)
         duplicates = try container.decodeIfPresent(Int.self, forKey: .duplicates) ?? 0
+        removed = try container.decodeIfPresent(Int.self, forKey: .removed) ?? 0
     }
 
     /// Adds the counts of `rhs` to `lhs`.
@@ -34,5 +43,6 @@ public struct WriteSummary: Sendable, Equatable, Codable {
         lhs.replaced += rhs.replaced
         lhs.unchanged += rhs.unchanged
         lhs.duplicates += rhs.duplicates
+        lhs.removed += rhs.removed
     }
 }

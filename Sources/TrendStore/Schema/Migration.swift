@@ -76,6 +76,7 @@ enum Migrator {
         Migration(identifier: ChangeLogMigration.identifier, apply: ChangeLogMigration.apply),
         Migration(identifier: RowRebuildMigration.identifier, apply: RowRebuildMigration.apply),
         Migration(identifier: StoreSealMigration.identifier, batches: StoreSealMigration.apply),
+        Migration(identifier: SampleIDMigration.identifier, apply: SampleIDMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

@@ -57,11 +57,17 @@ enum SyncBenchmark {
             anchor = one.anchor
         }
         let timing = BenchClock.Timing(micros)
+        // The dataset and the one-sample commits.
+        let withIDs = try await Self.withIDs(
+            from: store, in: directory, zone: zone, samples: changes.sampleCount + runs)
         let samples = Double(changes.sampleCount)
         func rate(_ seconds: Double) -> String {
             String(format: "%.2fM samples/s", samples / seconds / 1e6)
         }
-        func perSample(_ value: Int) -> String { String(format: "%.2f B", Double(value) / samples) }
+        func perSample(_ value: Int, of count: Double = samples) -> String {
+            String(format: "%.2f B", Double(value) / count)
+        }
+        let idSamples = Double(changes.sampleCount + runs)
         return """
             sync, \(profile.rawValue), \(imported.samplesRead) samples imported
             | figure | value |
@@ -73,7 +79,41 @@ enum SyncBenchmark {
             | store's sample pages per sample | \(perSample(footprint.sampleBytes)) |
             | change log's pages per sample | \(perSample(footprint.changeLogBytes)) |
             | changes(since:) after one new sample, median / p99 | \(String(format: "%.1f / %.1f µs", timing.median, timing.p99)) |
+            | the same samples, each with a UUID: write (durability none) | \(String(format: "%.2fM samples/s", idSamples / withIDs.write / 1e6)) |
+            | with ids: change log's pages per sample | \(perSample(withIDs.logBytes, of: idSamples)) |
+            | with ids: change-set bytes per sample | \(perSample(withIDs.setBytes, of: idSamples)) |
             """
+    }
+
+    /// The dataset's samples written again into a new store, each with a random UUID as its
+    /// id (a HealthKit mirror's), in writes of 100,000: how long they take, and what the
+    /// change log and a change set from no anchor take then.
+    static func withIDs(from store: TrendStore, in directory: URL, zone: TimeZone, samples: Int)
+        async throws -> (write: Double, logBytes: Int, setBytes: Int)
+    {
+        let target = try WritePathBenchmark.freshStore(
+            "sync-ids", in: directory, durability: .none, zone: zone)
+        var seconds = 0.0
+        var written = 0
+        for info in try store.series() {
+            let all = try store.samples(of: info.name, from: .distantPast, to: .distantFuture)
+            var offset = 0
+            while offset < all.count {
+                let chunk = Array(all[offset..<min(offset + 100_000, all.count)])
+                let ids = chunk.map { _ in SampleID(UUID()) }
+                let began = BenchClock.now()
+                try await target.write(
+                    chunk, ids: ids, to: info.name, unit: info.unit, kind: info.kind)
+                seconds += BenchClock.seconds(since: began)
+                offset += chunk.count
+            }
+            written += all.count
+        }
+        guard written == samples else {
+            throw BenchmarkError("wrote \(written) samples with ids of \(samples)")
+        }
+        let bytes = try target.changes(since: nil).encoded().count
+        return (seconds, try target.footprint().changeLogBytes, bytes)
     }
 }
 

@@ -105,9 +105,8 @@ struct ByteReader {
         for _ in 0..<left { try skipVarint() }
     }
 
-    /// Moves past `count` bytes.
-    @inline(__always)
     /// Calls `body` with the next `count` bytes and moves past them.
+    @inline(__always)
     mutating func withBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws
         -> R
     {
@@ -117,6 +116,7 @@ struct ByteReader {
         return result
     }
 
+    /// Moves past `count` bytes.
     mutating func skip(_ count: Int) throws(Truncated) {
         guard count <= base.count - offset else { throw Truncated() }
         offset += count

@@ -6,7 +6,8 @@ import Foundation
 /// Layout: id (4 bytes), longest duration (8), creation time (8), all little-endian; the
 /// byte 0xFF; the kind (0 cumulative, 1 discrete; bit 7 set, in format 4, when the series
 /// has a source other than the default: its sources are in `sources`; bit 6 set, in format
-/// 6, while a priority change rebuilds its rows); last the unit's UTF-8 bytes.
+/// 6, while a priority change rebuilds its rows; bit 5 set, in format 8, once a write gave
+/// its samples ids); last the unit's UTF-8 bytes.
 struct SeriesRecord: Equatable {
     let id: UInt32
     let name: String
@@ -22,12 +23,16 @@ struct SeriesRecord: Equatable {
     /// Whether a priority change is rebuilding the series' rows, a batch of days at a time
     /// (``SourceTable/pendingRebuild(of:in:)``): until it ends, queries read its samples.
     var rebuildsRows = false
+    /// Whether a write has given the series' samples ids (``SampleID``): every later write
+    /// then records each sample's id, or that it has none.
+    var keepsSampleIDs = false
 
     private static let kindMarker: UInt8 = 0xFF
     private static let kindCodes: [SeriesKind] = [.cumulative, .discrete]
     private static let sourcesBit: UInt8 = 0x80
     private static let rebuildBit: UInt8 = 0x40
-    private static let flagBits = sourcesBit | rebuildBit
+    private static let idsBit: UInt8 = 0x20
+    private static let flagBits = sourcesBit | rebuildBit | idsBit
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 26 + unit.utf8.count)
@@ -37,7 +42,7 @@ struct SeriesRecord: Equatable {
         writer.append(Self.kindMarker)
         writer.append(
             (kind == .discrete ? 1 : 0) | (hasSources ? Self.sourcesBit : 0)
-                | (rebuildsRows ? Self.rebuildBit : 0))
+                | (rebuildsRows ? Self.rebuildBit : 0) | (keepsSampleIDs ? Self.idsBit : 0))
         writer.append(contentsOf: unit.utf8)
         return writer.bytes
     }
@@ -69,5 +74,6 @@ struct SeriesRecord: Equatable {
             kind: kind, maximumDuration: longest, createdAt: created)
         hasSources = byte & Self.sourcesBit != 0
         rebuildsRows = byte & Self.rebuildBit != 0
+        keepsSampleIDs = byte & Self.idsBit != 0
     }
 }

@@ -66,15 +66,27 @@ struct ChangeRecorder: ~Copyable {
         note(samples, stream: stream) { _ in version }
     }
 
-    /// Records that `samples` of stream `stream` were written, `samples[i]` at `versions[i]`.
-    mutating func noteWritten(_ samples: [Sample], stream: UInt32, versions: [ChangeVersion]) {
-        note(samples, stream: stream) { versions[$0] }
+    /// Records that `samples` of stream `stream` were written at `version`, `samples[i]`
+    /// with the id `ids[i]` (`nil`: none).
+    mutating func noteWritten(
+        _ samples: [Sample], stream: UInt32, version: ChangeVersion, ids: [SampleID?]
+    ) {
+        note(samples, stream: stream, id: { ids[$0] }) { _ in version }
+    }
+
+    /// Records that `samples` of stream `stream` were written, `samples[i]` at `versions[i]`
+    /// with the id `ids[i]` (no ids when `ids` is empty).
+    mutating func noteWritten(
+        _ samples: [Sample], stream: UInt32, versions: [ChangeVersion], ids: [SampleID?] = []
+    ) {
+        note(samples, stream: stream, id: { ids.isEmpty ? nil : ids[$0] }) { versions[$0] }
     }
 
     /// Records `samples`, each with its version, a run of samples of one day at a time (a
     /// bulk write's samples come in order, so most share the day of the one before).
     private mutating func note(
-        _ samples: [Sample], stream: UInt32, version: (Int) -> ChangeVersion
+        _ samples: [Sample], stream: UInt32, id: (Int) -> SampleID? = { _ in nil },
+        version: (Int) -> ChangeVersion
     ) {
         var index = 0
         while index < samples.count {
@@ -88,7 +100,7 @@ struct ChangeRecorder: ~Copyable {
                     DayVersions.Entry(
                         start: samples[index].startMilliseconds,
                         end: samples[index].endMilliseconds, version: version(index),
-                        position: position))
+                        position: position, id: id(index)))
                 index += 1
             }
             days[StreamDay(stream: stream, day: day), default: []].append(contentsOf: run)

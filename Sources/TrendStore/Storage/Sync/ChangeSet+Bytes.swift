@@ -68,9 +68,7 @@ extension ChangeSet {
             var length = ChangeSetCodec.samplesPerBlock
             while start < group.samples.count {
                 let end = min(start + length, group.samples.count)
-                var piece = group
-                piece.samples = Array(group.samples[start..<end])
-                piece.versions = Array(group.versions[start..<end])
+                let piece = group.slice(start..<end)
                 let part = ChangeSet(anchor: anchor, declarations: declaration, written: [piece])
                 // A block too large for a part is cut in halves until it fits.
                 if end - start > 1,
@@ -96,8 +94,7 @@ extension ChangeSet {
         deletions += other.deletions
         for piece in other.written {
             if let last = written.last, last.series == piece.series, last.source == piece.source {
-                written[written.count - 1].samples += piece.samples
-                written[written.count - 1].versions += piece.versions
+                written[written.count - 1].append(contentsOf: piece)
             } else {
                 written.append(piece)
             }

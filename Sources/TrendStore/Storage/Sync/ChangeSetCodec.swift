@@ -11,16 +11,25 @@
 /// (``BlockCodec``), then the versions, deflated: the origins (a count and 16 bytes each) and
 /// runs of equal versions, each its length, the clock's difference from the run before
 /// (zig-zag) and the origin's index, as varints). Names are a 2-byte length and UTF-8.
+///
+/// Version 2, written only for a set that carries sample ids (so that a release reading
+/// version 1 reads every other set): each written group ends with its ids, a varint length
+/// (0: none) and per sample a varint byte count (0: no id) and the id's bytes; deletions may
+/// be by id (``SampleDeletion``'s flag 4).
 enum ChangeSetCodec {
     static let magic: [UInt8] = Array("TSCS".utf8)
-    static let version: UInt8 = 1
+    /// The newest version this code reads and writes.
+    static let version: UInt8 = 2
     /// The most samples one block of a change set holds.
     static let samplesPerBlock = 8_192
 
     static func encode(_ changes: ChangeSet, zlib: ZlibCodec) throws -> [UInt8] {
+        let carriesIDs =
+            changes.written.contains { !$0.ids.isEmpty }
+            || changes.deletions.contains { $0.sample != nil }
         var writer = ByteWriter(capacity: 256)
         writer.append(contentsOf: magic)
-        writer.append(version)
+        writer.append(carriesIDs ? 2 : 1)
         writer.append(0)
         writer.append(contentsOf: changes.anchor.store.bytes)
         writer.appendVarint(changes.anchor.position)
@@ -50,6 +59,15 @@ enum ChangeSetCodec {
             let versions = try DeflatedBytes.pack(encodeVersions(written.versions), zlib: zlib)
             writer.appendVarint(UInt64(versions.count))
             writer.append(contentsOf: versions)
+            if carriesIDs {
+                var ids = ByteWriter(capacity: 17 * written.ids.count)
+                for id in written.ids {
+                    ids.appendVarint(UInt64(id?.bytes.count ?? 0))
+                    ids.append(contentsOf: id?.bytes ?? [])
+                }
+                writer.appendVarint(UInt64(ids.bytes.count))
+                writer.append(contentsOf: ids.bytes)
+            }
         }
         return writer.checksummed()
     }
@@ -63,10 +81,10 @@ enum ChangeSetCodec {
         guard bytes.count >= 10, bytes[0..<4].elementsEqual(magic) else {
             throw .damagedChangeSet(reason: "no change set header")
         }
-        guard bytes[4] == version, bytes[5] == 0 else {
+        guard (1...version).contains(bytes[4]), bytes[5] == 0 else {
             throw .damagedChangeSet(
                 reason:
-                    "version \(bytes[4]) (flags \(bytes[5])); this release reads version \(version)"
+                    "version \(bytes[4]) (flags \(bytes[5])); this release reads versions 1 to \(version)"
             )
         }
         guard let (body, checksum) = bytes.splittingTrailingChecksum(),
@@ -74,7 +92,7 @@ enum ChangeSetCodec {
         else { throw .damagedChangeSet(reason: "checksum mismatch (damaged or truncated)") }
         var reader = ByteReader(body, offset: 6)
         do {
-            return try decodeBody(&reader, zlib: zlib)
+            return try decodeBody(&reader, carriesIDs: bytes[4] >= 2, zlib: zlib)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -82,8 +100,9 @@ enum ChangeSetCodec {
         }
     }
 
-    private static func decodeBody(_ reader: inout ByteReader, zlib: ZlibCodec) throws -> ChangeSet
-    {
+    private static func decodeBody(
+        _ reader: inout ByteReader, carriesIDs: Bool, zlib: ZlibCodec
+    ) throws -> ChangeSet {
         let store = try reader.readStoreID()
         let anchor = ChangeAnchor(store: store, position: try reader.readVarint())
         var declarations: [ChangeSet.Declaration] = []
@@ -99,7 +118,13 @@ enum ChangeSetCodec {
         var priorities: [PriorityChange] = []
         for _ in 0..<(try count(&reader)) { priorities.append(try PriorityChange(from: &reader)) }
         var deletions: [SampleDeletion] = []
-        for _ in 0..<(try count(&reader)) { deletions.append(try SampleDeletion(from: &reader)) }
+        for _ in 0..<(try count(&reader)) {
+            let deletion = try SampleDeletion(from: &reader)
+            guard carriesIDs || deletion.sample == nil else {
+                throw DeflatedBytes.Damage(description: "a deletion by id in a version-1 set")
+            }
+            deletions.append(deletion)
+        }
         var written: [ChangeSet.Written] = []
         for _ in 0..<(try count(&reader)) {
             let series = try reader.readName()
@@ -115,9 +140,21 @@ enum ChangeSetCodec {
             let versions = try reader.withBytes(length) {
                 try decodeVersions(try DeflatedBytes.unpack($0, zlib: zlib), count: samples.count)
             }
+            var ids: [SampleID?] = []
+            if carriesIDs {
+                let length = try count(&reader)
+                if length > 0 {
+                    guard
+                        let section = try reader.withBytes(
+                            length, { try ByteReader.idSection($0, count: samples.count) })
+                    else { throw DeflatedBytes.Damage(description: "ids disagree with samples") }
+                    ids = section
+                }
+            }
             written.append(
                 ChangeSet.Written(
-                    series: series, source: source, samples: samples, versions: versions))
+                    series: series, source: source, samples: samples, versions: versions,
+                    ids: ids))
         }
         guard reader.remaining == 0 else {
             throw DeflatedBytes.Damage(

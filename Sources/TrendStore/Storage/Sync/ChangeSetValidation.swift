@@ -19,6 +19,12 @@ enum ChangeSetValidation {
                         "series \(written.series): \(written.samples.count) samples, \(written.versions.count) versions"
                 )
             }
+            guard written.ids.isEmpty || written.ids.count == written.samples.count else {
+                throw .damagedChangeSet(
+                    reason:
+                        "series \(written.series): \(written.samples.count) samples, \(written.ids.count) ids"
+                )
+            }
             var previous: Sample?
             for (index, sample) in written.samples.enumerated() {
                 if let violation = SampleRules.violation(of: sample) {

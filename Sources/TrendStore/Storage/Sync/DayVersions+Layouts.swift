@@ -6,13 +6,15 @@
 /// before, and its origin's index; then the entries' identities as one sample block
 /// (``BlockCodec``, every value 0), which codes starts and durations as the store's blocks
 /// do (a varint length of the block first); last, the CRC-32C of everything before it (4
-/// bytes, little-endian). Layout 1 (development builds of format 5, read only): a varint length and a
+/// bytes, little-endian). Layout 3, written when an entry has a ``SampleID``, is layout 2
+/// with the byte 3 and, between the runs and the identities, the ids: a varint length of
+/// the section, then per entry a varint byte count (0: no id) and the id's bytes. Layout 1 (development builds of format 5, read only): a varint length and a
 /// zlib stream of varints (the origins; the number of entries; per entry the zig-zag
 /// differences of its start from the previous start, its duration, its clock and position
 /// from the previous entry's, and its origin's index); its first byte is at least 23, so the
 /// layouts never meet.
 extension DayVersions {
-    /// The stored bytes (layout 2).
+    /// The stored bytes (layout 3 when an entry has an id, else layout 2).
     func encoded(zlib: ZlibCodec) throws -> [UInt8] {
         var origins: [StoreID: Int] = [:]
         var originList: [StoreID] = []
@@ -30,8 +32,9 @@ extension DayVersions {
                 runs.append((1, entry))
             }
         }
+        let hasIDs = entries.contains { $0.id != nil }
         var writer = ByteWriter(capacity: 16 * originList.count + 6 * runs.count + 16)
-        writer.append(2)
+        writer.append(hasIDs ? 3 : 2)
         writer.appendVarint(UInt64(originList.count))
         for origin in originList { writer.append(contentsOf: origin.bytes) }
         writer.appendVarint(UInt64(runs.count))
@@ -43,6 +46,15 @@ extension DayVersions {
             writer.appendZigZag(Int64(bitPattern: run.entry.position &- previous.position))
             writer.appendVarint(UInt64(origins[run.entry.version.origin] ?? 0))
             previous = run.entry
+        }
+        if hasIDs {
+            var ids = ByteWriter(capacity: 17 * entries.count)
+            for entry in entries {
+                ids.appendVarint(UInt64(entry.id?.bytes.count ?? 0))
+                ids.append(contentsOf: entry.id?.bytes ?? [])
+            }
+            writer.appendVarint(UInt64(ids.bytes.count))
+            writer.append(contentsOf: ids.bytes)
         }
         if !entries.isEmpty {
             let block = try BlockCodec.encode(
@@ -61,7 +73,7 @@ extension DayVersions {
     /// - Throws: ``DeflatedBytes/Damage`` when they are not one.
     init(bytes: UnsafeRawBufferPointer, zlib: ZlibCodec) throws(DeflatedBytes.Damage) {
         let entries: [Entry]?
-        if bytes.first == 2 {
+        if bytes.first == 2 || bytes.first == 3 {
             entries = Self.layoutTwoEntries(in: bytes, zlib: zlib)
         } else {
             let plain = try DeflatedBytes.unpack(bytes, zlib: zlib)
@@ -73,10 +85,10 @@ extension DayVersions {
         self.init(sorted: entries)
     }
 
-    /// The newest position a record of layout 2 holds, read from its runs alone (the
+    /// The newest position a record of layout 2 or 3 holds, read from its runs alone (the
     /// identities are not decoded); `nil` for layout 1 or bytes that are not a record.
     static func newestPosition(in raw: UnsafeRawBufferPointer) -> UInt64? {
-        guard raw.first == 2 else { return nil }
+        guard raw.first == 2 || raw.first == 3 else { return nil }
         var reader = ByteReader(raw, offset: 1)
         guard let originCount = try? reader.readVarint(), originCount <= UInt64(raw.count / 16),
             (try? reader.skip(Int(originCount) * 16)) != nil,
@@ -94,6 +106,7 @@ extension DayVersions {
         return newest
     }
 
+    /// The entries of a record of layout 2 or 3 (`raw`'s first byte says which).
     private static func layoutTwoEntries(in raw: UnsafeRawBufferPointer, zlib: ZlibCodec)
         -> [Entry]?
     {
@@ -122,6 +135,14 @@ extension DayVersions {
                 (Int(length), ChangeVersion(clock: clock, origin: origins[Int(origin)]), position))
             total += Int(length)
         }
+        var ids: [SampleID?] = []
+        if raw.first == 3 {
+            guard let length = try? reader.readVarint(), length <= UInt64(reader.remaining),
+                let section = try? reader.withBytes(
+                    Int(length), { try ByteReader.idSection($0, count: total) })
+            else { return nil }
+            ids = section
+        }
         var identities: [Sample] = []
         if total > 0 {
             guard let length = try? reader.readVarint(), length == UInt64(reader.remaining),
@@ -140,7 +161,8 @@ extension DayVersions {
                 let identity = identities[entries.count]
                 let entry = Entry(
                     start: identity.startMilliseconds, end: identity.endMilliseconds,
-                    version: run.version, position: run.position)
+                    version: run.version, position: run.position,
+                    id: ids.isEmpty ? nil : ids[entries.count])
                 if let last = entries.last, !precedes(last, entry) { return nil }
                 entries.append(entry)
             }
@@ -174,5 +196,27 @@ extension DayVersions {
             previous = entry
         }
         return reader.remaining == 0 ? entries : nil
+    }
+}
+
+extension ByteReader {
+    /// The ids of `count` entries in `section` (per entry a varint byte count, 0 for none,
+    /// and the bytes); `nil` unless it holds exactly that many valid ids.
+    static func idSection(_ section: UnsafeRawBufferPointer, count: Int) throws -> [SampleID?]? {
+        var reader = ByteReader(section)
+        var ids: [SampleID?] = []
+        ids.reserveCapacity(count)
+        for _ in 0..<count {
+            let length = try reader.readVarint()
+            guard length <= UInt64(SampleID.maximumByteCount) else { return nil }
+            if length == 0 {
+                ids.append(nil)
+                continue
+            }
+            var bytes: [UInt8] = []
+            for _ in 0..<length { bytes.append(try reader.readByte()) }
+            ids.append(SampleID(checking: bytes))
+        }
+        return reader.remaining == 0 ? ids : nil
     }
 }

@@ -1,6 +1,7 @@
 /// What the change log remembers of one source's samples of one UTC day (format 5, the
 /// `sync` database): for every sample written since format 5, its identity (start, end),
-/// the ``ChangeVersion`` of its last write and the feed position of the commit that made it.
+/// the ``ChangeVersion`` of its last write, the feed position of the commit that made it,
+/// and the ``SampleID`` that write gave it, if any.
 ///
 /// A write or an applied change set brings the record of each day it touched up to date;
 /// ``TrendStore/changes(since:)`` reads back the identities with a later position, and an
@@ -13,6 +14,8 @@ struct DayVersions: Equatable, Sendable {
         var end: Int64
         var version: ChangeVersion
         var position: UInt64
+        /// The id the last write gave the sample; `nil` when it gave none.
+        var id: SampleID? = nil
     }
 
     /// The entries, sorted by (start, end), identities unique.
@@ -28,11 +31,9 @@ struct DayVersions: Equatable, Sendable {
         index(start: start, end: end).found.map { entries[$0].version }
     }
 
-    /// Records `version` and `position` for the sample `(start, end)`.
-    mutating func record(start: Int64, end: Int64, version: ChangeVersion, position: UInt64) {
-        let entry = Entry(start: start, end: end, version: version, position: position)
-        let (found, insertion) = index(start: start, end: end)
-        if let found { entries[found] = entry } else { entries.insert(entry, at: insertion) }
+    /// The entry of the sample `(start, end)`, if any.
+    func entry(start: Int64, end: Int64) -> Entry? {
+        index(start: start, end: end).found.map { entries[$0] }
     }
 
     /// Records `incoming` (sorted by (start, end)) in one merge.

@@ -3,7 +3,9 @@
 /// version; it removes those of them written at an older version, and a write of an older
 /// version that arrives later. Layout: a flags byte (1: one source, 2: the series was
 /// deleted), the clock (8 bytes little-endian), the origin (16), the range's bounds (8 and 8,
-/// little-endian), then the series' and (with flag 1) the source's name (``ByteWriter/appendName(_:)``).
+/// little-endian), then the series' and (with flag 1) the source's name (``ByteWriter/appendName(_:)``);
+/// with flag 4 (a deletion by id, of one sample: flag 1 set, the range one start wide), the
+/// sample's end (8 bytes little-endian) and its id (a byte count, then the bytes).
 struct SampleDeletion: Equatable, Sendable {
     /// The series' name (NFC).
     var series: String
@@ -14,26 +16,46 @@ struct SampleDeletion: Equatable, Sendable {
     /// Whether the series itself was deleted (it goes when no newer sample remains).
     var removesSeries: Bool
     var version: ChangeVersion
+    /// With a deletion by id: the one sample it removes, the one of `source` starting at
+    /// `range`'s lower bound and ending here, and the id it was deleted by.
+    var sample: (end: Int64, id: SampleID)?
+
+    static func == (lhs: SampleDeletion, rhs: SampleDeletion) -> Bool {
+        (lhs.series, lhs.source, lhs.range, lhs.removesSeries, lhs.version)
+            == (rhs.series, rhs.source, rhs.range, rhs.removesSeries, rhs.version)
+            && lhs.sample?.end == rhs.sample?.end && lhs.sample?.id == rhs.sample?.id
+    }
+
+    /// Whether the deletion removes `sample` (of its source), whose start is in `range`.
+    func removes(_ sample: Sample) -> Bool {
+        self.sample.map { $0.end == sample.endMilliseconds } ?? true
+    }
 
     func encode(into writer: inout ByteWriter) {
-        writer.append((source == nil ? 0 : 1) | (removesSeries ? 2 : 0))
+        writer.append((source == nil ? 0 : 1) | (removesSeries ? 2 : 0) | (sample == nil ? 0 : 4))
         writer.appendLittleEndian(version.clock)
         writer.append(contentsOf: version.origin.bytes)
         writer.appendLittleEndian(range.lowerBound)
         writer.appendLittleEndian(range.upperBound)
         writer.appendName(series)
         if let source { writer.appendName(source) }
+        if let sample {
+            writer.appendLittleEndian(sample.end)
+            writer.append(UInt8(sample.id.bytes.count))
+            writer.append(contentsOf: sample.id.bytes)
+        }
     }
 
     init(
         series: String, source: String?, range: Range<Int64>, removesSeries: Bool,
-        version: ChangeVersion
+        version: ChangeVersion, sample: (end: Int64, id: SampleID)? = nil
     ) {
         self.series = series
         self.source = source
         self.range = range
         self.removesSeries = removesSeries
         self.version = version
+        self.sample = sample
     }
 
     init(from reader: inout ByteReader) throws(ByteReader.Truncated) {
@@ -42,12 +64,27 @@ struct SampleDeletion: Equatable, Sendable {
         let origin = try reader.readStoreID()
         let from = try reader.readLittleEndian(Int64.self)
         let to = try reader.readLittleEndian(Int64.self)
-        guard flags & ~3 == 0, from <= to else { throw ByteReader.Truncated() }
+        // A deletion of one sample by id names its source and one start.
+        guard flags & ~7 == 0, from <= to,
+            flags & 4 == 0 || (flags & 3 == 1 && from < to && to &- from == 1)
+        else { throw ByteReader.Truncated() }
         series = try reader.readName()
         source = flags & 1 != 0 ? try reader.readName() : nil
         range = from..<to
         removesSeries = flags & 2 != 0
         version = ChangeVersion(clock: clock, origin: origin)
+        if flags & 4 != 0 {
+            let end = try reader.readLittleEndian(Int64.self)
+            let count = Int(try reader.readByte())
+            var bytes: [UInt8] = []
+            for _ in 0..<count { bytes.append(try reader.readByte()) }
+            guard end >= from, let id = SampleID(checking: bytes) else {
+                throw ByteReader.Truncated()
+            }
+            sample = (end, id)
+        } else {
+            sample = nil
+        }
     }
 }
 

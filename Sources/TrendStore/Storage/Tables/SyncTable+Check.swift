@@ -3,7 +3,8 @@ import LMDB
 /// The integrity check's reading of the change log: every record decoded once.
 extension SyncTable {
     /// Decodes every record of the change log: the state, the commits, the deletions and
-    /// priority orders, the external anchors and the sample versions. Of each kind, the
+    /// priority orders, the external anchors, the sample versions and the index of sample
+    /// ids. Of each kind, the
     /// first record that is not one is added to `found`
     /// (``StoreError/damagedRecord(table:record:reason:)``) and ends that kind's walk; the
     /// other kinds are still read.
@@ -35,6 +36,26 @@ extension SyncTable {
         try reading { try externalAnchors(in: txn).values.isEmpty ? 0 : 1 }
         for kind in [Kind.dayVersions, .versionDelta] {
             try reading { try versionRecords(of: kind, zlib: zlib, in: txn) }
+        }
+        try reading { try sampleIDEntries(in: txn) }
+        return count
+    }
+
+    /// Checks that every entry of the index of sample ids names a sample's place
+    /// (`SyncTable+SampleIDs.swift`).
+    private func sampleIDEntries<T: ReadableTransaction & ~Copyable>(in txn: borrowing T)
+        throws -> Int
+    {
+        var count = 0
+        try table.forEach(from: [Kind.sampleID.rawValue], in: txn) { key, value in
+            guard key.first == Kind.sampleID.rawValue else { return false }
+            count += 1
+            var reader = ByteReader(value, offset: 4)
+            guard key.count > 5, value.count == 20,
+                let start = try? reader.readLittleEndian(Int64.self),
+                let end = try? reader.readLittleEndian(Int64.self), end >= start, start < .max
+            else { throw damaged("sample id entry \(count)", "not a sample's place") }
+            return true
         }
         return count
     }

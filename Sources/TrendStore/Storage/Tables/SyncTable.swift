@@ -6,9 +6,12 @@ import LMDB
 /// `0x02 ‖ stream id ‖ day` (big-endian, the day's sign bit flipped) a ``DayVersions``;
 /// `0x03 ‖ position ‖ index` a ``SampleDeletion``; `0x04 ‖ position ‖ index` a
 /// ``PriorityChange``; `0x05` the host's ``ExternalAnchors``; `0x06 ‖ stream id ‖ day ‖
-/// position` the versions one commit added to a day's (`SyncTable+VersionDeltas.swift`). Positions are 8 bytes and
+/// position` the versions one commit added to a day's (`SyncTable+VersionDeltas.swift`);
+/// `0x07 ‖ series id ‖ sample id` the sample an id names (format 8,
+/// `SyncTable+SampleIDs.swift`). Positions are 8 bytes and
 /// indexes (the record's place among those of its commit) 4, big-endian. Keys hold ids and
-/// positions only, so no name is stored outside a (sealed) value.
+/// positions only, so no name is stored outside a (sealed) value; an encrypted store keeps
+/// a sample id there blinded.
 struct SyncTable: Sendable {
     let table: RawTable
     /// The database's name.
@@ -16,6 +19,7 @@ struct SyncTable: Sendable {
 
     enum Kind: UInt8 {
         case state = 0, commit, dayVersions, deletion, priority, externalAnchors, versionDelta
+        case sampleID
     }
 
     /// The underlying database, for tests that inspect or damage stored bytes.

@@ -90,36 +90,11 @@ extension StoreEngine {
                 summary.deletions += 1
                 guard let record = try storage.seriesRecord(named: deletion.series, in: txn)
                 else { continue }
-                var remaining = 0
-                for stream in try storage.streams(of: record, in: txn) {
-                    let samples = try storage.samples(
-                        of: stream.record, from: deletion.range.lowerBound,
-                        to: deletion.range.upperBound, in: txn, zlib: zlib)
-                    guard deletion.source == nil || deletion.source == stream.name else {
-                        remaining += samples.count
-                        continue
-                    }
-                    var survivors: [Sample] = []
-                    for sample in samples
-                    where try context.version(of: sample, stream: stream.record.id, in: txn)
-                        > deletion.version
-                    {
-                        survivors.append(sample)
-                    }
-                    remaining += survivors.count
-                    guard survivors.count < samples.count else { continue }
-                    var writer = SeriesWriter(
-                        storage: storage, record: stream.record, zlib: zlib, rows: rows,
-                        mergedSeries: record.hasSources ? record : nil)
-                    summary.samplesRemoved += try writer.delete(
-                        from: deletion.range.lowerBound, to: deletion.range.upperBound, in: txn)
-                    if !survivors.isEmpty {
-                        summary.samplesRemoved -= survivors.count
-                        _ = try writer.upsert(
-                            try SampleBatch(series: record.name, samples: survivors), in: txn)
-                    }
-                    removedToday += try changed(record, try writer.finish(in: txn), in: txn)
-                }
+                let removal = try remove(
+                    deletion, from: record, context: &context, rows: rows, zlib: zlib, in: txn)
+                summary.samplesRemoved += removal.removed
+                removedToday += removal.removedToday
+                let remaining = removal.remaining
                 if deletion.removesSeries, remaining == 0 {
                     try forgetVersions(of: record, in: txn)
                     try storage.removeSeries(record, in: txn)
@@ -151,8 +126,11 @@ extension StoreEngine {
                         .startMilliseconds ?? 0))
                 var accepted: [Sample] = []
                 var versions: [ChangeVersion] = []
+                var acceptedIDs: [SampleID?] = []
                 var index = 0
-                for (sample, version) in zip(written.samples, written.versions) {
+                for (offset, (sample, version)) in zip(written.samples, written.versions)
+                    .enumerated()
+                {
                     while index < local.count
                         && (local[index].startMilliseconds, local[index].endMilliseconds)
                             < (sample.startMilliseconds, sample.endMilliseconds)
@@ -166,7 +144,7 @@ extension StoreEngine {
                     let localVersion = try stream.flatMap {
                         try context.recordedVersion(of: sample, stream: $0.id, in: txn)
                     }
-                    if let newest = Self.newest(of: tombstones, covering: sample.startMilliseconds),
+                    if let newest = Self.newest(of: tombstones, removing: sample),
                         newest >= version
                     {
                         summary.samplesIgnored += 1
@@ -182,14 +160,23 @@ extension StoreEngine {
                     }
                     accepted.append(sample)
                     versions.append(version)
+                    acceptedIDs.append(written.ids.isEmpty ? nil : written.ids[offset])
                 }
                 guard !accepted.isEmpty else { continue }
+                if !written.ids.isEmpty && !record.keepsSampleIDs {
+                    record.keepsSampleIDs = true
+                    try storage.saveSeriesRecord(record, in: txn)
+                }
                 let batch = try SampleBatch(series: record.name, samples: accepted)
                 var writer = try writer(
                     for: written.source, of: &record, longest: batch.maximumDuration, zlib: zlib,
                     rows: rows, in: txn)
                 _ = try writer.upsert(batch, in: txn)
-                log.noteWritten(accepted, stream: writer.record.id, versions: versions)
+                log.noteWritten(
+                    accepted, stream: writer.record.id, versions: versions, ids: acceptedIDs)
+                try indexSampleIDs(
+                    acceptedIDs, of: accepted, series: record.id, stream: writer.record.id,
+                    in: txn)
                 context.forget(stream: writer.record.id)
                 summary.samplesWritten += accepted.count
                 removedToday += try changed(record, try writer.finish(in: txn), in: txn)
@@ -236,11 +223,12 @@ extension StoreEngine {
             in: txn)
     }
 
-    /// The version of the newest of `tombstones` (newest first) whose range holds `start`.
-    private static func newest(of tombstones: [SampleDeletion], covering start: Int64)
+    /// The version of the newest of `tombstones` (newest first) that removes `sample`.
+    private static func newest(of tombstones: [SampleDeletion], removing sample: Sample)
         -> ChangeVersion?
     {
-        tombstones.first { $0.range.contains(start) }?.version
+        tombstones.first { $0.range.contains(sample.startMilliseconds) && $0.removes(sample) }?
+            .version
     }
 
     /// Whether `incoming` replaces `current`: a later version, or (both unrecorded) the
@@ -253,7 +241,7 @@ extension StoreEngine {
 }
 
 /// The versions an apply compares with, read once per (stream, day).
-private struct ApplyContext {
+struct ApplyContext {
     let sync: SyncTable
     let zlib: ZlibCodec
     var tombstones: [SampleDeletion] = []
@@ -268,10 +256,17 @@ private struct ApplyContext {
     mutating func recordedVersion<T: ReadableTransaction & ~Copyable>(
         of sample: Sample, stream: UInt32, in txn: borrowing T
     ) throws -> ChangeVersion? {
+        try entry(of: sample, stream: stream, in: txn)?.version
+    }
+
+    /// What the change log remembers of `sample` of `stream`, if anything.
+    mutating func entry<T: ReadableTransaction & ~Copyable>(
+        of sample: Sample, stream: UInt32, in txn: borrowing T
+    ) throws -> DayVersions.Entry? {
         let key = StreamDay(
             stream: stream, day: sample.startMilliseconds.floorDivided(by: TimeGrid.day))
         if days[key] == nil { days[key] = try sync.dayVersions(key, zlib: zlib, in: txn) }
-        return days[key]?.version(start: sample.startMilliseconds, end: sample.endMilliseconds)
+        return days[key]?.entry(start: sample.startMilliseconds, end: sample.endMilliseconds)
     }
 
     /// The version of a stored `sample` of `stream`: recorded, or unrecorded.
@@ -300,7 +295,7 @@ private struct ApplyContext {
         var kept: [SampleDeletion] = []
         for deletion in relevant
         where !kept.contains(where: {
-            $0.range.lowerBound <= deletion.range.lowerBound
+            $0.sample == nil && $0.range.lowerBound <= deletion.range.lowerBound
                 && $0.range.upperBound >= deletion.range.upperBound
         }) {
             kept.append(deletion)

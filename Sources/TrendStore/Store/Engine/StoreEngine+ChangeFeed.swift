@@ -8,6 +8,20 @@ extension StoreEngine {
     ///
     /// - Throws: ``StoreError/foreignAnchor(store:)``, ``StoreError/anchorExpired(retentionDays:)``.
     func changes(since anchor: ChangeAnchor?) throws -> ChangeSet {
+        var whole: ChangeSet?
+        try changes(since: anchor, partSamples: .max) { whole = $0 }
+        guard let whole else { throw StoreError.incompatibleFormat("the feed gave no part") }
+        return whole
+    }
+
+    /// The changes after `anchor`, as ``changes(since:)`` gives them, passed to `body` in
+    /// parts of at most about `partSamples` samples (a part ends after the block or day that
+    /// reaches the bound), all read in one transaction: each part declares the series it
+    /// writes, and the last carries the deletions, priority orders and every other
+    /// declaration. The parts apply in any order.
+    func changes(
+        since anchor: ChangeAnchor?, partSamples: Int, _ body: (ChangeSet) throws -> Void
+    ) throws {
         try read { txn in
             guard let sync = storage.sync, let state = try sync.state(in: txn) else {
                 throw StoreError.incompatibleFormat(
@@ -26,17 +40,24 @@ extension StoreEngine {
             var feed = FeedBuilder(
                 anchor: ChangeAnchor(store: state.store, position: state.lastPosition))
             let streams = try streamsByID(in: txn)
+            let records = Dictionary(
+                try storage.allSeriesRecords(in: txn).map { ($0.name, $0) },
+                uniquingKeysWith: { a, _ in a })
             if anchor == nil {
                 for (id, stream) in streams.sorted(by: { $0.key < $1.key }) {
-                    try feed.addAll(
-                        of: stream, versions: { try sync.dayVersions($0, zlib: zlib, in: txn) },
-                        samples: try storage.samples(
-                            of: stream.record, from: .min, to: .max, in: txn, zlib: zlib),
-                        id: id)
+                    _ = try storage.forEachBlockOfSamples(
+                        of: stream.record, from: .min, to: .max, in: txn, zlib: zlib
+                    ) { samples in
+                        try feed.addAll(
+                            of: stream,
+                            versions: { try sync.dayVersions($0, zlib: zlib, in: txn) },
+                            samples: samples, id: id)
+                        if feed.sampleCount >= partSamples {
+                            try body(feed.takePart(declaring: records))
+                        }
+                    }
                 }
-                for record in try storage.allSeriesRecords(in: txn) {
-                    feed.declare(record)
-                }
+                for record in records.values { feed.declare(record) }
             } else {
                 var touched = Set<StreamDay>()
                 try sync.forEachCommit(after: after, in: txn) { _, commit in
@@ -54,6 +75,9 @@ extension StoreEngine {
                         of: stream.record, from: first.start, to: last.start + 1, in: txn,
                         zlib: zlib)
                     feed.add(entries, present: samples, of: stream)
+                    if feed.sampleCount >= partSamples {
+                        try body(feed.takePart(declaring: records))
+                    }
                 }
             }
             feed.deletions = try sync.deletions(after: after, in: txn).map(\.deletion)
@@ -66,11 +90,9 @@ extension StoreEngine {
                 feed.priorities = recorded.map(\.change)
             }
             for name in feed.seriesNamed() {
-                if let record = try storage.seriesRecord(named: name, in: txn) {
-                    feed.declare(record)
-                }
+                if let record = records[name] { feed.declare(record) }
             }
-            return feed.changeSet()
+            try body(feed.changeSet())
         }
     }
 
@@ -119,6 +141,24 @@ private struct FeedBuilder {
 
     init(anchor: ChangeAnchor) { self.anchor = anchor }
 
+    /// How many samples the part being gathered holds.
+    var sampleCount: Int { written.values.reduce(0) { $0 + $1.samples.count } }
+
+    /// The samples gathered so far with their series' declarations (from `records`, by
+    /// name), as a part of its own; the builder keeps the rest.
+    mutating func takePart(declaring records: [String: SeriesRecord]) -> ChangeSet {
+        for name in Set(written.values.map(\.series)) {
+            if let record = records[name] { declare(record) }
+        }
+        let part = ChangeSet(
+            anchor: anchor,
+            declarations: declarations.values.sorted { $0.series < $1.series },
+            written: written.keys.sorted().compactMap { written[$0] })
+        written = [:]
+        declarations = [:]
+        return part
+    }
+
     mutating func declare(_ record: SeriesRecord) {
         declarations[record.name] = ChangeSet.Declaration(
             series: record.name, unit: record.unit, kind: record.kind)
@@ -137,7 +177,7 @@ private struct FeedBuilder {
             guard index < present.count, present[index].startMilliseconds == entry.start,
                 present[index].endMilliseconds == entry.end
             else { continue }
-            append(present[index], entry.version, stream)
+            append(present[index], entry.version, entry.id, stream)
         }
     }
 
@@ -155,10 +195,9 @@ private struct FeedBuilder {
                 day = sampleDay
                 dayVersions = try versions(StreamDay(stream: id, day: day))
             }
-            append(
-                sample,
-                dayVersions.version(start: sample.startMilliseconds, end: sample.endMilliseconds)
-                    ?? .unrecorded, stream)
+            let entry = dayVersions.entry(
+                start: sample.startMilliseconds, end: sample.endMilliseconds)
+            append(sample, entry?.version ?? .unrecorded, entry?.id, stream)
         }
     }
 
@@ -178,15 +217,15 @@ private struct FeedBuilder {
         }
     }
 
-    private mutating func append(_ sample: Sample, _ version: ChangeVersion, _ stream: FeedStream) {
-        let key = stream.series + "\u{0}" + stream.source
+    private mutating func append(
+        _ sample: Sample, _ version: ChangeVersion, _ id: SampleID?, _ stream: FeedStream
+    ) {
         written[
-            key,
+            stream.series + "\u{0}" + stream.source,
             default: ChangeSet.Written(
                 series: stream.series, source: stream.source, samples: [], versions: [])
         ]
-        .samples.append(sample)
-        written[key]?.versions.append(version)
+        .append(sample, version: version, id: id)
     }
 
     /// The series the changes name.

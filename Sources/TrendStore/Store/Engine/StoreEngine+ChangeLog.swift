@@ -30,12 +30,13 @@ extension StoreEngine {
         try commit(log, in: txn)
     }
 
-    /// Forgets the versions of every sample of `record`'s sources (the series is going).
+    /// Forgets the versions and ids of every sample of `record`'s sources (the series is going).
     func forgetVersions(of record: SeriesRecord, in txn: borrowing WriteTransaction) throws {
         guard let sync = storage.sync else { return }
         for stream in try storage.streams(of: record, in: txn) {
             try sync.removeVersions(ofStream: stream.record.id, in: txn)
         }
+        try sync.removeSampleIDs(ofSeries: record.id, in: txn)
     }
 
     /// Stores `anchors` (name → bytes; empty bytes remove the name) beside the others.

@@ -2,25 +2,37 @@ import Foundation
 import LMDB
 
 extension StoreEngine {
-    /// Validates every part, then writes them all in one transaction, which also resolves
-    /// each series (creating it with its unit when new) and checks its unit, records in the
-    /// change log what it changed, and stores `externalAnchors` (name → bytes) beside them.
-    func write(_ parts: [SeriesSamples], externalAnchors: [String: [UInt8]] = [:]) throws
-        -> [String: WriteSummary]
-    {
-        var batches: [(part: SeriesSamples, batch: SampleBatch)] = []
+    /// Validates every part, then writes them all in one transaction, which also removes
+    /// the samples `deletedIDs` names (series → ids) first, resolves each series (creating
+    /// it with its unit when new) and checks its unit, records in the change log what it
+    /// changed, and stores `externalAnchors` (name → bytes) beside them.
+    func write(
+        _ parts: [SeriesSamples], deletedIDs: [String: [SampleID]] = [:],
+        externalAnchors: [String: [UInt8]] = [:]
+    ) throws -> [String: WriteSummary] {
+        var batches: [(part: SeriesSamples, batch: SampleBatch, ids: [Identity: SampleID]?)] = []
         for part in parts {
             var part = part
             part.series = try SeriesName.validated(part.series)
             part.source = try SourceName.validated(part.source ?? SourceName.defaultSource)
-            batches.append((part, try SampleBatch(series: part.series, samples: part.samples)))
+            batches.append(
+                (
+                    part, try SampleBatch(series: part.series, samples: part.samples),
+                    try Self.idsByIdentity(of: part)
+                ))
         }
         return try write { txn, zlib in
             var summary: [String: WriteSummary] = [:]
             var removedToday: [RemovedToday] = []
             var log = try changeRecorder(zlib: zlib, in: txn)
             let rows = RowWrites(storage: storage)
-            for (part, batch) in batches {
+            for (series, ids) in deletedIDs.sorted(by: { $0.key < $1.key }) {
+                let removal = try removeSamples(
+                    withIDs: ids, from: series, log: &log, rows: rows, zlib: zlib, in: txn)
+                summary[series, default: WriteSummary()].removed += removal.removed
+                removedToday += removal.removedToday
+            }
+            for (part, batch, ids) in batches {
                 let existing = try storage.seriesRecord(named: part.series, in: txn)
                 var record =
                     try existing
@@ -35,12 +47,21 @@ extension StoreEngine {
                     throw StoreError.kindMismatch(
                         series: part.series, stored: record.kind, given: kind)
                 }
+                if ids != nil && !record.keepsSampleIDs {
+                    record.keepsSampleIDs = true
+                    try storage.saveSeriesRecord(record, in: txn)
+                }
                 var writer = try writer(
                     for: part.source ?? SourceName.defaultSource, of: &record,
                     longest: batch.maximumDuration, zlib: zlib, rows: rows, in: txn)
                 writer.written = []
                 summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
-                if let written = writer.written, !written.isEmpty {
+                if record.keepsSampleIDs && !batch.samples.isEmpty {
+                    // Every sample records its id, or that it has none, changed or not.
+                    try noteSampleIDs(
+                        ids ?? [:], of: batch.samples, series: record.id,
+                        stream: writer.record.id, log: &log, in: txn)
+                } else if let written = writer.written, !written.isEmpty {
                     log.noteWritten(written, stream: writer.record.id, version: log.local())
                 } else if existing == nil {
                     log.noteDeclared(stream: writer.record.id)

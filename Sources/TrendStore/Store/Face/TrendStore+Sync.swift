@@ -22,6 +22,32 @@ extension TrendStore {
         try engine.changes(since: anchor)
     }
 
+    /// The changes ``changes(since:)`` gives, passed to `body` in parts, so that memory stays
+    /// bounded whatever the store holds: a new device's first sync of years of minute
+    /// samples. Each part holds about `maximumSamples` samples at most (it ends with the
+    /// block or day that reaches the bound: at most 32,768 more), with the declarations of
+    /// their series; the last part carries the deletions, the priority orders and every other
+    /// declaration, and its ``ChangeSet/anchor`` (every part's) is where to ask next time.
+    /// The parts apply in any order and do what the whole set does; all are read from one
+    /// snapshot. `body` must not write to this store.
+    ///
+    /// ```swift
+    /// try phone.changes(since: nil, maximumSamples: 200_000) { part in
+    ///     try upload(try part.encoded())
+    /// }
+    /// ```
+    ///
+    /// - Throws: What ``changes(since:)`` throws, what `body` throws (no later part is read),
+    ///   and ``StoreError/invalidArgument(_:reason:)`` when `maximumSamples` is below 1.
+    public nonisolated func changes(
+        since anchor: ChangeAnchor?, maximumSamples: Int, _ body: (ChangeSet) throws -> Void
+    ) throws {
+        guard maximumSamples >= 1 else {
+            throw StoreError.invalidArgument(.range, reason: "parts of at least 1 sample")
+        }
+        try engine.changes(since: anchor, partSamples: maximumSamples, body)
+    }
+
     /// Applies another store's change set in one transaction, by the conflict rule (the
     /// later version of a sample, deletion or priority order wins; <doc:Syncing>): applying
     /// it again changes nothing, and stores that exchange change sets in any order converge.
@@ -51,7 +77,8 @@ extension TrendStore {
         throws -> ApplySummary
     {
         try engine.apply(
-            changes, externalAnchors: [try Self.checkedAnchorName(name): Array(anchor)])
+            changes,
+            externalAnchors: [try Self.checkedAnchorName(name): try Self.checkedAnchor(anchor)])
     }
 
     /// The anchor of the store's newest commit: changes after it are what a store that has
@@ -75,11 +102,9 @@ extension TrendStore {
     public func write(_ parts: [SeriesSamples], externalAnchor anchor: Data, named name: String)
         throws -> [String: WriteSummary]
     {
-        guard anchor.count <= 1 << 20 else {
-            throw StoreError.invalidArgument(.externalAnchor, reason: "at most 1 MiB")
-        }
-        return try engine.write(
-            parts, externalAnchors: [try Self.checkedAnchorName(name): Array(anchor)])
+        try engine.write(
+            parts,
+            externalAnchors: [try Self.checkedAnchorName(name): try Self.checkedAnchor(anchor)])
     }
 
     /// The anchor a write stored under `name` (``write(_:externalAnchor:named:)``), or `nil`.
@@ -87,8 +112,16 @@ extension TrendStore {
         try engine.externalAnchor(named: name).map { Data($0) }
     }
 
+    /// The bytes of `anchor` when it is at most 1 MiB.
+    static func checkedAnchor(_ anchor: Data) throws -> [UInt8] {
+        guard anchor.count <= 1 << 20 else {
+            throw StoreError.invalidArgument(.externalAnchor, reason: "at most 1 MiB")
+        }
+        return Array(anchor)
+    }
+
     /// `name` when it is a valid anchor name.
-    private static func checkedAnchorName(_ name: String) throws -> String {
+    static func checkedAnchorName(_ name: String) throws -> String {
         guard !name.isEmpty, name.utf8.count <= 255 else {
             throw StoreError.invalidArgument(
                 .externalAnchor, reason: "a name of 1 to 255 UTF-8 bytes")
