@@ -16,14 +16,14 @@ struct SampleDeletion: Equatable, Sendable {
     /// Whether the series itself was deleted (it goes when no newer sample remains).
     var removesSeries: Bool
     var version: ChangeVersion
-    /// With a deletion by id: the one sample it removes, the one of `source` starting at
-    /// `range`'s lower bound and ending here, and the id it was deleted by.
-    var sample: (end: Int64, id: SampleID)?
+    /// With a deletion by id: the one sample it removes.
+    var sample: ByID?
 
-    static func == (lhs: SampleDeletion, rhs: SampleDeletion) -> Bool {
-        (lhs.series, lhs.source, lhs.range, lhs.removesSeries, lhs.version)
-            == (rhs.series, rhs.source, rhs.range, rhs.removesSeries, rhs.version)
-            && lhs.sample?.end == rhs.sample?.end && lhs.sample?.id == rhs.sample?.id
+    /// The sample a deletion by id removes: the one of its source starting at its range's
+    /// lower bound and ending at `end`, and the id it was deleted by.
+    struct ByID: Equatable, Sendable {
+        var end: Int64
+        var id: SampleID
     }
 
     /// Whether the deletion removes `sample` (of its source), whose start is in `range`.
@@ -48,7 +48,7 @@ struct SampleDeletion: Equatable, Sendable {
 
     init(
         series: String, source: String?, range: Range<Int64>, removesSeries: Bool,
-        version: ChangeVersion, sample: (end: Int64, id: SampleID)? = nil
+        version: ChangeVersion, sample: ByID? = nil
     ) {
         self.series = series
         self.source = source
@@ -81,7 +81,7 @@ struct SampleDeletion: Equatable, Sendable {
             guard end >= from, let id = SampleID(checking: bytes) else {
                 throw ByteReader.Truncated()
             }
-            sample = (end, id)
+            sample = ByID(end: end, id: id)
         } else {
             sample = nil
         }

@@ -28,10 +28,8 @@ extension StoreEngine {
                     "series \(part.series): \(ids.count) ids for \(part.samples.count) samples")
         }
         var byIdentity: [Identity: SampleID] = [:]
-        for (sample, id) in zip(part.samples, ids) {
-            byIdentity[Identity(sample)] = id
-            if id == nil { byIdentity.removeValue(forKey: Identity(sample)) }
-        }
+        // A later `nil` removes an earlier id of the same identity.
+        for (sample, id) in zip(part.samples, ids) { byIdentity[Identity(sample)] = id }
         return byIdentity
     }
 
@@ -102,21 +100,21 @@ extension StoreEngine {
             guard let stream = streams.first(where: { $0.record.id == target.stream }) else {
                 continue
             }
-            // The index may name a sample deleted since, or written again without the id.
+            // The index may name a sample written again without the id, or deleted since: a
+            // deletion is recorded only for a sample there, holding the id.
             let sample = Sample(
                 startMilliseconds: target.start, endMilliseconds: target.end, value: 0)
-            let present = try storage.samples(
-                of: stream.record, from: target.start, to: target.start + 1, in: txn, zlib: zlib
-            ).contains { $0.endMilliseconds == target.end }
-            guard present, try context.entry(of: sample, stream: target.stream, in: txn)?.id == id
-            else { continue }
+            guard try context.entry(of: sample, stream: target.stream, in: txn)?.id == id else {
+                continue
+            }
             let deletion = SampleDeletion(
                 series: record.name, source: stream.name,
                 range: target.start..<(target.start + 1), removesSeries: false,
-                version: log.local(), sample: (target.end, id))
-            log.noteDeletion(deletion)
+                version: log.local(), sample: SampleDeletion.ByID(end: target.end, id: id))
             let done = try remove(
                 deletion, from: record, context: &context, rows: rows, zlib: zlib, in: txn)
+            guard done.removed > 0 else { continue }
+            log.noteDeletion(deletion)
             removal.removed += done.removed
             removal.removedToday += done.removedToday
         }
