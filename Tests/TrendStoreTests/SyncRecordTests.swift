@@ -58,6 +58,30 @@ struct SyncRecordTests {
         }
     }
 
+    @Test(
+        "a record of layout 3 whose runs claim a billion entries is refused without reserving for them"
+    )
+    func layoutThreeHugeCount() throws {
+        // The fuzzer's input (Tools/Fuzz, storage target): its runs add up to about 2^29
+        // entries over an id section of a few bytes; reading it reserved 8.6 GB.
+        let hex =
+            "0101010102ffff01020000fffff7818383838300e1838484840001000008100000010000000000000f02fffffffdffff000008838383838300e10001000000000000000000"
+        var bytes = stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+        }
+        bytes[0] = 3
+        let checksum = bytes.withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
+        let zlib = ZlibCodec()
+        #expect((try? bytes.withUnsafeBytes { try DayVersions(bytes: $0, zlib: zlib) }) == nil)
+        // The id section itself: a count of 2^40 over 3 bytes reserved a terabyte (a trap).
+        #expect(
+            try [UInt8](repeating: 0, count: 3).withUnsafeBytes {
+                try ByteReader.idSection($0, count: 1 << 40)
+            } == nil)
+    }
+
     @Test("a record of layout 1 (development builds of format 5) reads back")
     func layoutOne() throws {
         let zlib = ZlibCodec()

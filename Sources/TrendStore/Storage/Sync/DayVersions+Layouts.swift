@@ -203,6 +203,8 @@ extension ByteReader {
     /// The ids of `count` entries in `section` (per entry a varint byte count, 0 for none,
     /// and the bytes); `nil` unless it holds exactly that many valid ids.
     static func idSection(_ section: UnsafeRawBufferPointer, count: Int) throws -> [SampleID?]? {
+        // Each entry takes a byte at least: a count the bytes cannot hold reserves nothing.
+        guard count <= section.count else { return nil }
         var reader = ByteReader(section)
         var ids: [SampleID?] = []
         ids.reserveCapacity(count)
