@@ -83,6 +83,7 @@ struct SampleIDTests {
             #expect(throws: StoreError.self) { try SampleID(bytes: Array(repeating: 1, count: 65)) }
             let uuid = UUID()
             #expect(SampleID(uuid).uuid == uuid && SampleID(uuid).description == uuid.uuidString)
+            #expect(try SampleID(bytes: [0x61, 0x0F, 0xA0]).description == "610fa0")
             let decoded = try JSONDecoder().decode(
                 SampleID.self, from: JSONEncoder().encode(try SampleID("abc")))
             #expect(decoded == (try SampleID("abc")))

@@ -38,10 +38,7 @@ struct StoreID: Hashable, Comparable, Sendable {
     }
 
     /// 32 lowercase hexadecimal digits.
-    var hex: String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
-    }
+    var hex: String { bytes.hexDigits }
 
     static func < (lhs: StoreID, rhs: StoreID) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
@@ -78,5 +75,13 @@ struct ChangeVersion: Hashable, Comparable, Sendable {
             by: ticksPerMillisecond)
         let reading = wall.overflow ? UInt64.max - 1 : wall.partialValue
         return max(reading, last == .max ? last : last + 1)
+    }
+}
+
+extension Collection<UInt8> {
+    /// The bytes as lowercase hexadecimal digits, two a byte.
+    var hexDigits: String {
+        let digits = Array("0123456789abcdef")
+        return String(flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }

@@ -54,7 +54,7 @@ public struct SampleID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The id as text: a `UUID`'s string for 16 bytes, else the bytes in hexadecimal.
     public var description: String {
-        uuid?.uuidString ?? bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        uuid?.uuidString ?? bytes.hexDigits
     }
 
     /// Decodes an id encoded as its bytes.
@@ -72,11 +72,5 @@ public struct SampleID: Hashable, Sendable, Codable, CustomStringConvertible {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(bytes)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -142,7 +142,7 @@ private struct FeedBuilder {
     init(anchor: ChangeAnchor) { self.anchor = anchor }
 
     /// How many samples the part being gathered holds.
-    var sampleCount: Int { written.values.reduce(0) { $0 + $1.samples.count } }
+    private(set) var sampleCount = 0
 
     /// The samples gathered so far with their series' declarations (from `records`, by
     /// name), as a part of its own; the builder keeps the rest.
@@ -156,6 +156,7 @@ private struct FeedBuilder {
             written: written.keys.sorted().compactMap { written[$0] })
         written = [:]
         declarations = [:]
+        sampleCount = 0
         return part
     }
 
@@ -226,6 +227,7 @@ private struct FeedBuilder {
                 series: stream.series, source: stream.source, samples: [], versions: [])
         ]
         .append(sample, version: version, id: id)
+        sampleCount += 1
     }
 
     /// The series the changes name.
