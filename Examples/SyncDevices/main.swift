@@ -28,7 +28,7 @@ func send(from sender: Device, to receiver: Device, through folder: URL) async t
     let changes: ChangeSet
     do {
         changes = try sender.store.changes(since: since)
-    } catch let error as StoreError where error.code == "anchor-expired" {
+    } catch StoreError.Code.anchorExpired {
         changes = try sender.store.changes(since: nil)
     }
     let file = folder.appendingPathComponent("\(sender.name)-\(changes.anchor).changes")

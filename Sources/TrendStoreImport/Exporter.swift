@@ -42,7 +42,7 @@ public struct Exporter: Sendable {
     /// the pages that snapshot sees are not reused, so a long export beside heavy writes lets
     /// the data file grow until it ends.
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` for a series the store does not hold,
+    /// - Throws: ``StoreError/Code/unknownSeries`` for a series the store does not hold,
     ///   or the error of writing to `output`.
     @discardableResult
     public func export(

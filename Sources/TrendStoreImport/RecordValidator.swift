@@ -23,11 +23,7 @@ struct RecordValidator {
                 lastProblem = nil
             } catch {
                 lastNormalized = nil
-                if case .invalidSeriesName(_, let why) = error {
-                    lastProblem = why
-                } else {
-                    lastProblem = "\(error)"
-                }
+                lastProblem = error.reason ?? "\(error)"
             }
         }
         guard let name = lastNormalized else {
@@ -43,13 +39,8 @@ struct RecordValidator {
         do {
             return try SourceName.validated(source)
         } catch {
-            let reason: String
-            if case .invalidArgument(_, let why) = error {
-                reason = why
-            } else {
-                reason = "\(error)"
-            }
-            throw ImportError(file: file, line: line, field: "source", reason: reason)
+            throw ImportError(
+                file: file, line: line, field: "source", reason: error.reason ?? "\(error)")
         }
     }
 }

@@ -8,7 +8,7 @@ import TrendStore
 public func committedSamples(of series: String, in store: TrendStore) throws -> [Sample] {
     do {
         return try store.samples(of: series, from: .distantPast, to: .distantFuture)
-    } catch StoreError.unknownSeries {
+    } catch StoreError.Code.unknownSeries {
         return []
     }
 }

@@ -105,11 +105,9 @@ struct CommitStampTests {
             #expect {
                 try TrendStore(directory: url, options: opening)
             } throws: { error in
-                guard case .storage(_, _, let code, let reason) = error as? StoreError else {
-                    return false
-                }
-                return code == LMDBError.Code.corrupted.rawValue
-                    && reason.contains("damaged meta page")
+                guard let error = error as? StoreError, error.code == .storage else { return false }
+                return error.systemCode == LMDBError.Code.corrupted.rawValue
+                    && error.reason?.contains("damaged meta page") == true
             }
         }
         if !encrypted {

@@ -50,7 +50,7 @@
                 "\(try store.samples(of: "heart", from: .distantPast, to: .distantFuture).count)",
                 "\(try store.dayCurve(of: "energy", on: march, timeZone: zone))",
                 "\(try store.weekdayAverages(of: "energy", now: now))",
-                "\(try store.cachedWeekdayAverage(of: "energy", weekday: .monday))",
+                "\(String(describing: try store.cachedWeekdayAverage(of: "energy", weekday: .monday)))",
                 "\(try store.heatmap(of: ["Run", "Ride"], from: first, through: last, timeZone: zone))",
                 "\(try TypedCache<String, String>(store: store, namespace: "weather").value(forKey: "Lisbon") ?? "-")",
             ]
@@ -112,7 +112,8 @@
             try await TrendStore(directory: encryptedURL, options: options).close()
             try await TrendStore(directory: plainURL).close()
 
-            func code(_ url: URL, _ key: EncryptionKey?, readOnly: Bool = false) -> String? {
+            func code(_ url: URL, _ key: EncryptionKey?, readOnly: Bool = false) -> StoreError.Code?
+            {
                 var options = StoreOptions()
                 options.encryptionKey = key
                 options.readOnly = readOnly

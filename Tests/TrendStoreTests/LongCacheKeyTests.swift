@@ -28,11 +28,11 @@ struct LongCacheKeyTests {
                     _ = try await store.refreshedToday(of: name, now: now)
                     Issue.record("the refresh did not fail")
                 } catch let error as StoreError {
-                    guard case .invalidArgument(.cachedFigures, let reason) = error else {
-                        Issue.record("\(error)")
-                        return
-                    }
-                    #expect(reason.contains("more than the 511 a key may be"), "\(reason)")
+                    #expect(error.code == .invalidArgument(.cachedFigures), "\(error)")
+                    #expect(error.argument == .cachedFigures)
+                    #expect(
+                        error.reason?.contains("more than the 511 a key may be") == true, "\(error)"
+                    )
                 }
                 #expect(try store.cachedToday(of: name) == nil)
             }

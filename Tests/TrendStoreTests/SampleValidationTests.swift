@@ -36,13 +36,10 @@ struct SampleValidationTests {
                 try await store.write([Self.good, Self.good, bad], to: "energy", unit: "kcal")
                 Issue.record("the batch was accepted")
             } catch let error as StoreError {
-                guard case let .invalidSample(series, index, message) = error else {
-                    Issue.record("unexpected error \(error)")
-                    return
-                }
-                #expect(series == "energy")
-                #expect(index == 2)
-                #expect(message.contains(reason))
+                #expect(error.code == .invalidSample, "\(error)")
+                #expect(error.series == "energy")
+                #expect(error.sampleIndex == 2)
+                #expect(error.reason?.contains(reason) == true, "\(error)")
             }
             #expect(try store.series().map(\.name) == ["kept"])
             #expect(try await store.verify().isHealthy)

@@ -77,7 +77,7 @@ public func fuzzWritePath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             for sample in batch {
                 expected[sample.startMilliseconds, default: [:]][sample.endMilliseconds] = sample
             }
-        } catch StoreError.invalidSample {
+        } catch StoreError.Code.invalidSample {
             // Rejected whole (a value beyond ±1e15 or not finite): nothing may have changed.
         } catch {
             fatalError("write failed: \(error)")

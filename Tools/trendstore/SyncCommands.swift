@@ -136,7 +136,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let changes: ChangeSet
                 do {
                     changes = try from.changes(since: saved)
-                } catch let error as StoreError where error.code == "anchor-expired" {
+                } catch StoreError.Code.anchorExpired {
                     changes = try from.changes(since: nil)
                 }
                 let summary = try await to.apply(
@@ -157,7 +157,7 @@ extension SyncCommand {
         guard let keyFile else { return try StoreLocation.parse(location).open() }
         do {
             return try StoreLocation.parse(location + ["--key-file", keyFile]).open()
-        } catch let error as StoreError where error.code == "not-encrypted" {
+        } catch StoreError.Code.notEncrypted {
             return try StoreLocation.parse(location).open(keyless: true)
         }
     }

@@ -62,8 +62,8 @@ enum StoreDamage {
     /// Whether `error` says the store's file is damaged.
     static func isDamage(_ error: any Error) -> Bool {
         guard let error = error as? StoreError else { return false }
-        switch error {
-        case .storage(_, _, let code, _): return lmdbCodes.contains(code)
+        switch error.code {
+        case .storage: return error.systemCode.map(lmdbCodes.contains) ?? false
         case .incompatibleFormat, .damagedBlock, .damagedRollup: return true
         default: return false
         }

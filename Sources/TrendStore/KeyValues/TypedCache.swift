@@ -47,7 +47,7 @@ public final class TypedCache<Key: Codable & Hashable & Sendable, Value: Codable
 
     /// Creates a cache over `namespace` of `store`.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/cacheConfiguration``)
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` (``StoreError/Argument/cacheConfiguration``)
     ///   for an empty namespace or one with a NUL byte, a limit that is not positive, or a
     ///   lifetime that is negative or not finite.
     public init(

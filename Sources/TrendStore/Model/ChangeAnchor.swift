@@ -4,8 +4,8 @@
 /// Anchors are opaque: keep one (it is `Codable`, and its `description` is a short string
 /// that ``init(_:)`` reads back, for a command line or a file) and give it back to the store
 /// that made it. It survives closing and reopening the store and a ``TrendStore/backup(to:)-lais``;
-/// another store refuses it (``StoreError/foreignAnchor(store:)``), and an anchor older than
-/// the store's change retention is answered with ``StoreError/anchorExpired(retentionDays:)``:
+/// another store refuses it (``StoreError/Code/foreignAnchor``), and an anchor older than
+/// the store's change retention is answered with ``StoreError/Code/anchorExpired``:
 /// ask again from `nil`.
 ///
 /// ```swift

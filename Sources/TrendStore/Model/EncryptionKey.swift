@@ -18,7 +18,7 @@
 
         /// A key of exactly 32 bytes, such as one ``random()`` made and the app kept.
         ///
-        /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for another count.
+        /// - Throws: ``StoreError/Code/invalidArgument(_:)`` for another count.
         public init(rawBytes: some Collection<UInt8>) throws(StoreError) {
             guard rawBytes.count == 32 else {
                 throw .invalidArgument(

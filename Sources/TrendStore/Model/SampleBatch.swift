@@ -13,7 +13,7 @@ struct SampleBatch {
 
     /// Validates and normalises `samples` written to `series`.
     ///
-    /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` naming the first bad sample.
+    /// - Throws: ``StoreError/Code/invalidSample`` naming the first bad sample.
     init(series: String, samples input: [Sample]) throws(StoreError) {
         var longest: Int64 = 0
         for (index, sample) in input.enumerated() {

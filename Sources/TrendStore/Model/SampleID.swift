@@ -20,7 +20,7 @@ public struct SampleID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The id whose bytes are the UTF-8 of `text`.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/sampleID``)
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` (``StoreError/Argument/sampleID``)
     ///   when `text` is empty or longer than 64 UTF-8 bytes.
     public init(_ text: String) throws {
         try self.init(bytes: Array(text.utf8))
@@ -28,7 +28,7 @@ public struct SampleID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The id `bytes`.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/sampleID``)
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` (``StoreError/Argument/sampleID``)
     ///   when there are none or more than 64.
     public init(bytes: [UInt8]) throws {
         guard let id = SampleID(checking: bytes) else {

@@ -85,7 +85,7 @@ public enum SampleRules {
 
     /// `date` in milliseconds, checked against ``instantRange``.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:)`` naming `argument` when it is outside.
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` naming `argument` when it is outside.
     static func instant(_ date: Date, argument: StoreError.Argument) throws(StoreError) -> Int64 {
         let milliseconds = date.millisecondsSince1970
         if let reason = instantViolation(milliseconds) {
@@ -96,7 +96,7 @@ public enum SampleRules {
 
     /// Checks that the dates lie in ``dateRange``.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` naming the date outside it.
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` naming the date outside it.
     static func checkDates(_ dates: LocalDate...) throws(StoreError) {
         for date in dates where !dateRange.contains(date) {
             throw .invalidArgument(

@@ -17,7 +17,7 @@ public enum SeriesName {
 
     /// The normalised name, checked against the length rules.
     ///
-    /// - Throws: ``StoreError/invalidSeriesName(_:reason:)`` for an empty name or one
+    /// - Throws: ``StoreError/Code/invalidSeriesName`` for an empty name or one
     ///   longer than 255 UTF-8 bytes.
     public static func validated(_ name: String) throws(StoreError) -> String {
         let normal = normalized(name)

@@ -12,7 +12,7 @@ public enum SourceName {
 
     /// The normalised name, checked against the length rule.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/source``)
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` (``StoreError/Argument/source``)
     ///   for a name longer than 255 UTF-8 bytes.
     public static func validated(_ name: String) throws(StoreError) -> String {
         let normal = SeriesName.normalized(name)

@@ -192,7 +192,7 @@ extension Queries {
     /// rollups hold no one source's figures) unless it is the series' only source. While a
     /// priority change rebuilds the series' rows, its merged figures come from its samples.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for a source the series lacks.
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` for a source the series lacks.
     func reading<T: ReadableTransaction & ~Copyable>(
         _ record: SeriesRecord, source: String?, in txn: borrowing T
     ) throws -> (record: SeriesRecord, usesRollups: Bool) {

@@ -20,7 +20,7 @@ enum StatisticsBuckets {
 
     /// The buckets covering `[from, to)`, in time order.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for an empty range, a
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` for an empty range, a
     ///   non-positive interval or more than ``maximumCount`` buckets.
     static func layout(
         from: Int64, to: Int64, interval: StatisticsInterval, anchor: Int64?, zone: TimeZone

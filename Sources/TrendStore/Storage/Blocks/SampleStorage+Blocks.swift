@@ -71,7 +71,7 @@ extension SampleStorage {
 
     /// Decodes `bytes`, the block of `record` keyed `firstStart`, appending its samples.
     ///
-    /// - Throws: ``StoreError/damagedBlock(series:firstStart:reason:)``.
+    /// - Throws: ``StoreError/Code/damagedBlock``.
     func decodeBlock(
         _ bytes: UnsafeRawBufferPointer, firstStart: Int64, of record: SeriesRecord,
         zlib: ZlibCodec, appendingTo samples: inout [Sample]

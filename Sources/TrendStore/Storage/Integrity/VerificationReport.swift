@@ -4,32 +4,55 @@ import Foundation
 public struct VerificationReport: Sendable, Codable, Equatable {
     /// One thing that is wrong with the stored data.
     public struct Problem: Sendable, Codable, Equatable, CustomStringConvertible {
-        /// The kind of problem.
-        public enum Kind: String, Sendable, Codable {
+        /// The kind of problem: a stable name, open to kinds a later release adds (compare it
+        /// with the constants below; a `switch` over it needs a `default`).
+        public struct Kind: RawRepresentable, Hashable, Sendable, Codable,
+            CustomStringConvertible
+        {
+            /// The kind's stable name, as `verify --json` writes it.
+            public let rawValue: String
+
+            /// A kind of the given name.
+            public init(rawValue: String) { self.rawValue = rawValue }
+
+            /// Decodes the name alone, as a kind was written when it was an enum.
+            public init(from decoder: any Decoder) throws {
+                rawValue = try decoder.singleValueContainer().decode(String.self)
+            }
+
+            /// Encodes the name alone.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(rawValue)
+            }
+
+            /// The kind's name.
+            public var description: String { rawValue }
+
             /// A block of samples failed its checksum or could not be decoded; its samples
             /// are not used.
-            case damagedBlock
+            public static let damagedBlock = Kind(rawValue: "damagedBlock")
             /// A block decoded, but its samples break an invariant (order, key, duration).
-            case inconsistentBlock
+            public static let inconsistentBlock = Kind(rawValue: "inconsistentBlock")
             /// A rollup row differs from the one recomputed from the samples.
-            case rollupMismatch
+            public static let rollupMismatch = Kind(rawValue: "rollupMismatch")
             /// A day has samples but no rollup row.
-            case missingRollup
+            public static let missingRollup = Kind(rawValue: "missingRollup")
             /// A rollup row exists for a day with no samples.
-            case orphanRollup
+            public static let orphanRollup = Kind(rawValue: "orphanRollup")
             /// A rollup row cannot be decoded.
-            case damagedRollup
+            public static let damagedRollup = Kind(rawValue: "damagedRollup")
             /// A key belongs to no registered series.
-            case unknownSeries
+            public static let unknownSeries = Kind(rawValue: "unknownSeries")
             /// LMDB could not read the series' pages (a damaged page of the file, which LMDB
             /// does not checksum): what it holds from there on was not checked.
-            case unreadable
+            public static let unreadable = Kind(rawValue: "unreadable")
             /// The data file's newest meta page is damaged: LMDB may have opened an earlier
             /// commit, so the last commits' data may be missing from what was checked.
-            case damagedMetaPage
+            public static let damagedMetaPage = Kind(rawValue: "damagedMetaPage")
             /// A record of the change log does not decode: samples and figures are not
             /// affected, but a change feed or an apply that reads it fails.
-            case damagedChangeLog
+            public static let damagedChangeLog = Kind(rawValue: "damagedChangeLog")
         }
         /// The kind of problem.
         public var kind: Kind

@@ -40,7 +40,7 @@
 
         /// The change set's bytes `sealed` holds.
         ///
-        /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for bytes that are not a sealed
+        /// - Throws: ``StoreError/Code/damagedChangeSet`` for bytes that are not a sealed
         ///   change set of this version, or do not open with `key` (another key, or damage).
         static func open(_ sealed: UnsafeRawBufferPointer, with key: EncryptionKey)
             throws(StoreError) -> [UInt8]

@@ -43,7 +43,7 @@ extension SampleStorage {
 
     /// The stream of source `name` of `record`, for one source's samples or figures.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` for a name too long or a source
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` for a name too long or a source
     ///   the series does not have.
     func stream<T: ReadableTransaction & ~Copyable>(
         of record: SeriesRecord, named name: String, in txn: borrowing T

@@ -25,7 +25,7 @@ struct ChangeRecorder: ~Copyable {
     /// A recorder for a transaction of the store whose change log is `table`, at `now`
     /// (milliseconds since 1970).
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store without a change log
+    /// - Throws: ``StoreError/Code/incompatibleFormat`` for a store without a change log
     ///   (before format 5).
     init<T: ReadableTransaction & ~Copyable>(
         table: SyncTable?, zlib: ZlibCodec, now: Int64, in txn: borrowing T

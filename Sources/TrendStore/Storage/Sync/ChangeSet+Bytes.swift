@@ -9,7 +9,7 @@ extension ChangeSet {
 
     /// Reads a change set from bytes ``encoded()`` made.
     ///
-    /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for bytes that are damaged,
+    /// - Throws: ``StoreError/Code/damagedChangeSet`` for bytes that are damaged,
     ///   truncated, of a later version or sealed with a key; never traps, whatever the bytes.
     public init(encoded bytes: Data) throws {
         self = try bytes.withUnsafeBytes { bytes in

@@ -17,7 +17,7 @@
 
         /// Reads a change set from bytes ``encoded(sealedWith:)`` made with `key`.
         ///
-        /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for bytes that are not a sealed
+        /// - Throws: ``StoreError/Code/damagedChangeSet`` for bytes that are not a sealed
         ///   change set, do not open with `key` (another key, or a changed byte), or hold a
         ///   damaged set; never traps, whatever the bytes.
         public init(encoded bytes: Data, key: EncryptionKey) throws {

@@ -74,7 +74,7 @@ enum ChangeSetCodec {
 
     /// The change set in `bytes`.
     ///
-    /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for bytes that are not one.
+    /// - Throws: ``StoreError/Code/damagedChangeSet`` for bytes that are not one.
     static func decode(_ bytes: UnsafeRawBufferPointer, zlib: ZlibCodec) throws(StoreError)
         -> ChangeSet
     {

@@ -1,7 +1,7 @@
 /// Checks a change set before it is applied, so a set built by hand or decoded from bytes
 /// that are well formed but wrong is refused whole, with a reason, before anything changes.
 enum ChangeSetValidation {
-    /// - Throws: ``StoreError/damagedChangeSet(reason:)`` naming the first problem.
+    /// - Throws: ``StoreError/Code/damagedChangeSet`` naming the first problem.
     static func check(_ changes: ChangeSet) throws(StoreError) {
         for declaration in changes.declarations {
             try name(declaration.series, "declaration")

@@ -27,7 +27,7 @@ extension MetaTable {
     /// A store without a stamp (made before its first stamped commit) and a compacted copy
     /// (whose commits LMDB numbers anew from 1) are not checked.
     ///
-    /// - Throws: ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED`.
+    /// - Throws: ``StoreError/Code/storage`` with `MDB_CORRUPTED`.
     func checkCommitStamp(format: UInt32?, in txn: borrowing ReadTransaction, path: String)
         throws
     {

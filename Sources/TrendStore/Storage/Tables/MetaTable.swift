@@ -142,7 +142,7 @@ struct MetaTable: Sendable {
 
     /// The settings `meta` records.
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a setting of the wrong width.
+    /// - Throws: ``StoreError/Code/incompatibleFormat`` for a setting of the wrong width.
     func settings<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> StoredSettings
     {
@@ -157,7 +157,7 @@ struct MetaTable: Sendable {
     /// The format settings alone (`format`, `developmentFormat`): those an encrypted store
     /// keeps in the clear.
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a format of the wrong width.
+    /// - Throws: ``StoreError/Code/incompatibleFormat`` for a format of the wrong width.
     func formatSettings<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
         -> StoredSettings
     {

@@ -31,7 +31,7 @@ struct PayloadTable: Sendable {
 
     /// Stores `payload` under `key`.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` when the key, as stored, is longer
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` when the key, as stored, is longer
     ///   than LMDB keeps (a series name of 255 bytes of `/`, `%` or `,`, each escaped to three).
     func put(_ payload: [UInt8], forKey key: String, in txn: borrowing WriteTransaction) throws {
         guard fits(key) else {

@@ -6,7 +6,7 @@ extension SyncTable {
     /// priority orders, the external anchors, the sample versions and the index of sample
     /// ids. Of each kind, the
     /// first record that is not one is added to `found`
-    /// (``StoreError/damagedRecord(table:record:reason:)``) and ends that kind's walk; the
+    /// (``StoreError/Code/damagedRecord``) and ends that kind's walk; the
     /// other kinds are still read.
     ///
     /// - Returns: How many records were read.

@@ -199,8 +199,8 @@ extension StoreEngine {
     /// The record of `name`, created from its declaration in the change set when this store
     /// has no such series; `nil` when it has none and the set declares none.
     ///
-    /// - Throws: ``StoreError/unitMismatch(series:stored:given:)`` or
-    ///   ``StoreError/kindMismatch(series:stored:given:)`` when the declaration differs.
+    /// - Throws: ``StoreError/Code/unitMismatch`` or
+    ///   ``StoreError/Code/kindMismatch`` when the declaration differs.
     private func series(
         _ name: String, _ declared: [String: ChangeSet.Declaration],
         in txn: borrowing WriteTransaction

@@ -6,7 +6,7 @@ extension StoreEngine {
     /// Every sample written, deletion and priority order committed after `anchor` (all the
     /// store holds and remembers when `nil`), with the declarations of their series.
     ///
-    /// - Throws: ``StoreError/foreignAnchor(store:)``, ``StoreError/anchorExpired(retentionDays:)``.
+    /// - Throws: ``StoreError/Code/foreignAnchor``, ``StoreError/Code/anchorExpired``.
     func changes(since anchor: ChangeAnchor?) throws -> ChangeSet {
         var whole: ChangeSet?
         try changes(since: anchor, partSamples: .max) { whole = $0 }

@@ -17,7 +17,7 @@ extension StoreEngine {
     /// The ids `part` gives its samples, by identity (of a sample given twice, the last
     /// occurrence's, as the batch keeps it); `nil` when it gives none.
     ///
-    /// - Throws: ``StoreError/invalidArgument(_:reason:)`` when the ids are not as many as
+    /// - Throws: ``StoreError/Code/invalidArgument(_:)`` when the ids are not as many as
     ///   the samples.
     static func idsByIdentity(of part: SeriesSamples) throws -> [Identity: SampleID]? {
         guard let ids = part.ids else { return nil }
@@ -79,7 +79,7 @@ extension StoreEngine {
     /// Removes, in `txn`, the samples of series `name` whose last write gave them one of
     /// `ids`, recording each removal in `log`.
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when there is no such series.
+    /// - Throws: ``StoreError/Code/unknownSeries`` when there is no such series.
     func removeSamples(
         withIDs ids: [SampleID], from name: String, log: inout ChangeRecorder, rows: RowWrites,
         zlib: ZlibCodec, in txn: borrowing WriteTransaction

@@ -59,7 +59,7 @@ extension StoreEngine {
     }
 
     private func problem(for error: StoreError) -> VerificationReport.Problem {
-        switch error {
+        switch error.detail {
         case let .damagedBlock(series, firstStart, _):
             return .init(
                 kind: .damagedBlock, series: series, at: Date(milliseconds: firstStart),

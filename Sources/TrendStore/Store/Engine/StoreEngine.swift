@@ -130,7 +130,7 @@ final class StoreEngine: Sendable {
     let readOnly: Bool
     private let closed = Mutex(false)
 
-    /// Ends this handle: later reads and writes throw ``StoreError/closed(path:)``. The
+    /// Ends this handle: later reads and writes throw ``StoreError/Code/closed``. The
     /// environment closes when no other handle of this process uses it. Closing twice does nothing.
     func close() {
         let wasOpen = closed.withLock { closed in
@@ -140,14 +140,14 @@ final class StoreEngine: Sendable {
         if wasOpen { EnvironmentRegistry.release(environment) }
     }
 
-    /// Throws ``StoreError/closed(path:)`` once the handle is closed.
+    /// Throws ``StoreError/Code/closed`` once the handle is closed.
     func checkOpen() throws(StoreError) {
         if closed.withLock({ $0 }) { throw .closed(path: directory.path) }
     }
 
     /// Creates `directory` (and its parents) with mode 0700 when it does not exist.
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` with the system's reason.
+    /// - Throws: ``StoreError/Code/storeUnavailable`` with the system's reason.
     static func createDirectory(_ directory: URL) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(
@@ -203,7 +203,7 @@ final class StoreEngine: Sendable {
 
     /// Runs a read transaction.
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when this handle read an
+    /// - Throws: ``StoreError/Code/storeUnavailable`` when this handle read an
     ///   encrypted store of format 6 or older and another process has since bound its values
     ///   to the store (format 7): its keys are blinded anew, so the handle must open it again.
     func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {

@@ -35,7 +35,7 @@ public struct SampleBatches: AsyncSequence, Sendable {
 
         /// The next block's samples in the range, or `nil` after the last.
         ///
-        /// - Throws: ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED`
+        /// - Throws: ``StoreError/Code/storage`` with `MDB_CORRUPTED`
         ///   before the first block when a damaged page hides blocks from a walk (the
         ///   sequence would otherwise end short).
         public mutating func next() async throws -> [Sample]? {

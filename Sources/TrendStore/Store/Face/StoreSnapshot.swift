@@ -171,8 +171,8 @@ public struct StoreSnapshot: ~Copyable {
     /// time, sorted by start then end: a scan of any length in flat memory, all of it from
     /// this snapshot (an export is a state that existed; it walks each of ``sources(of:)``).
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` for a series the store does not
-    ///   hold; ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED` before
+    /// - Throws: ``StoreError/Code/unknownSeries`` for a series the store does not
+    ///   hold; ``StoreError/Code/storage`` with `MDB_CORRUPTED` before
     ///   the first block when a damaged page hides blocks from the walk; what `body` throws.
     public func forEachSampleBatch(
         of series: String, from: Date, to: Date, source: String? = nil,

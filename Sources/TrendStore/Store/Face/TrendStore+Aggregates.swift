@@ -20,8 +20,8 @@ extension TrendStore {
     ///   - timeZone: The zone of the local day (default: the store's).
     ///   - source: One source whose figures alone are wanted (default: every source, merged
     ///     by the series' priority order, <doc:Sources>).
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when the series does not exist,
-    ///   ``StoreError/invalidArgument(_:reason:)`` for a source it does not have.
+    /// - Throws: ``StoreError/Code/unknownSeries`` when the series does not exist,
+    ///   ``StoreError/Code/invalidArgument(_:)`` for a source it does not have.
     /// - Complexity: Reads two or three rollup rows and the block around `now`
     ///   (decoded once, then cached while unchanged); one source alone reads its samples.
     public nonisolated func todayCurve(
@@ -95,7 +95,7 @@ extension TrendStore {
     /// A sample of a series of several sources counts as its priority order says
     /// (<doc:Sources>); with `source`, that source's samples alone count.
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when a series does not exist.
+    /// - Throws: ``StoreError/Code/unknownSeries`` when a series does not exist.
     /// - Complexity: One cursor walk over each series' rollups in the range.
     public nonisolated func heatmap(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,

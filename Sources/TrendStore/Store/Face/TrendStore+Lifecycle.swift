@@ -2,7 +2,7 @@ import Foundation
 
 extension TrendStore {
     /// Closes this handle: writes already waiting on the actor finish first, queries running
-    /// on other threads finish, and every later call throws ``StoreError/closed(path:)``.
+    /// on other threads finish, and every later call throws ``StoreError/Code/closed``.
     ///
     /// Stores opened on the same directory in one process share one LMDB environment (LMDB
     /// forbids opening a file twice in a process); it closes with the last of them. Closing
@@ -10,7 +10,7 @@ extension TrendStore {
     ///
     /// To give up the store's file locks while the app is suspended without ending its
     /// observers, use ``suspend()`` and ``resume()`` instead: after `close()`, every
-    /// observation ends with ``StoreError/closed(path:)``.
+    /// observation ends with ``StoreError/Code/closed``.
     public func close() {
         engine.close()
     }

@@ -18,7 +18,7 @@ extension TrendStore {
     /// ```
     ///
     /// - Throws: What ``write(_:to:unit:kind:source:)`` throws, and
-    ///   ``StoreError/invalidArgument(_:reason:)`` (``StoreError/Argument/sampleID``) when
+    ///   ``StoreError/Code/invalidArgument(_:)`` (``StoreError/Argument/sampleID``) when
     ///   `ids` and `samples` differ in count; nothing is written then.
     @discardableResult
     public func write(
@@ -37,7 +37,7 @@ extension TrendStore {
     /// of samples a mirror may never have had.
     ///
     /// - Returns: How many samples were removed.
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)`` when there is no such series.
+    /// - Throws: ``StoreError/Code/unknownSeries`` when there is no such series.
     @discardableResult
     public func deleteSamples(withIDs ids: [SampleID], from series: String) throws -> Int {
         try engine.deleteSamples(withIDs: ids, from: try SeriesName.validated(series))

@@ -12,11 +12,11 @@
         /// and only then marked complete and renamed to `directory`; the original is only
         /// read. A copy stopped before it finished (a killed process, a full disk) leaves no
         /// store at `directory`; the partial one a killed process leaves refuses to open
-        /// (``StoreError/incompatibleFormat(_:)``) and is removed by the next backup to the
+        /// (``StoreError/Code/incompatibleFormat``) and is removed by the next backup to the
         /// same `directory`. No value reaches the disk in the clear unless `key` is `nil`.
         ///
         /// - Returns: The report of verifying the copy, which is healthy.
-        /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when `directory` holds a
+        /// - Throws: ``StoreError/Code/storeUnavailable`` when `directory` holds a
         ///   store, cannot be made, or the copy does not verify (the original's damage, which
         ///   ``verify()-1rh8s`` shows); nothing is left at `directory` then.
         @discardableResult

@@ -6,7 +6,7 @@ extension TrendStore {
     /// counts and spans: every source that wrote samples, and the default source of a series
     /// written without sources.
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)``.
+    /// - Throws: ``StoreError/Code/unknownSeries``.
     public nonisolated func sources(of series: String) throws -> [SourceInfo] {
         try read { try $0.sources(of: series) }
     }
@@ -27,8 +27,8 @@ extension TrendStore {
     /// series' rollups are then rebuilt in batches of days, each its own transaction, before
     /// this returns; a rebuild a kill interrupts is finished at the next writable open.
     ///
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)``;
-    ///   ``StoreError/invalidArgument(_:reason:)`` for a name longer than 255 bytes or named
+    /// - Throws: ``StoreError/Code/unknownSeries``;
+    ///   ``StoreError/Code/invalidArgument(_:)`` for a name longer than 255 bytes or named
     ///   twice.
     public func setSourcePriority(_ order: [String], for series: String) throws {
         try engine.setSourcePriority(order, of: series)

@@ -32,9 +32,9 @@ extension TrendStore {
     ///   - options: The figures to compute.
     ///   - source: One source whose figures alone are wanted (default: every source, merged
     ///     by the series' priority order; a discrete series' sources all count).
-    /// - Throws: ``StoreError/unknownSeries(_:closest:)``,
-    ///   ``StoreError/unsupportedForKind(series:kind:reason:)`` for an average, minimum,
-    ///   maximum or most recent of a cumulative series, ``StoreError/invalidArgument(_:reason:)``
+    /// - Throws: ``StoreError/Code/unknownSeries``,
+    ///   ``StoreError/Code/unsupportedForKind`` for an average, minimum,
+    ///   maximum or most recent of a cumulative series, ``StoreError/Code/invalidArgument(_:)``
     ///   for an empty range or more than a million buckets.
     /// - Complexity: Reads the rollup row of each UTC day the range touches; decodes raw
     ///   samples only where a bucket's edge is not on a quarter-hour.

@@ -19,7 +19,7 @@ extension TrendStore {
     ///
     /// Waits for the reads and the write running now, then closes LMDB's files and gives up
     /// the directory's lock. Until ``resume()``:
-    /// - reads and writes throw ``StoreError/suspended(path:)``: they answer nothing stale
+    /// - reads and writes throw ``StoreError/Code/suspended``: they answer nothing stale
     ///   and queue nothing (`await` the writes you need before suspending);
     /// - ``observe(every:_:)`` sequences, ``changes(of:every:)`` sequences and ``LiveQuery``
     ///   models stay alive and quiet; after ``resume()`` each reads the store again and
@@ -36,9 +36,9 @@ extension TrendStore {
     /// Opens the store's files again after ``suspend()`` and wakes every observer of this
     /// process on it. Resuming a store that is not suspended does nothing.
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the store was removed
-    ///   or replaced while suspended (open it again), ``StoreError/closed(path:)`` after
-    ///   ``close()``, ``StoreError/storage(path:operation:code:reason:)`` when its files
+    /// - Throws: ``StoreError/Code/storeUnavailable`` when the store was removed
+    ///   or replaced while suspended (open it again), ``StoreError/Code/closed`` after
+    ///   ``close()``, ``StoreError/Code/storage`` when its files
     ///   cannot be opened; the store stays suspended then.
     public nonisolated func resume() throws {
         try engine.resume()

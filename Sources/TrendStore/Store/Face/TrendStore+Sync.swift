@@ -15,8 +15,8 @@ extension TrendStore {
     /// anchor = changes.anchor
     /// ```
     ///
-    /// - Throws: ``StoreError/foreignAnchor(store:)`` for another store's anchor,
-    ///   ``StoreError/anchorExpired(retentionDays:)`` for one older than the change retention
+    /// - Throws: ``StoreError/Code/foreignAnchor`` for another store's anchor,
+    ///   ``StoreError/Code/anchorExpired`` for one older than the change retention
     ///   (``StoreOptions/changeRetentionDays``): ask from `nil` then.
     public nonisolated func changes(since anchor: ChangeAnchor?) throws -> ChangeSet {
         try engine.changes(since: anchor)
@@ -38,7 +38,7 @@ extension TrendStore {
     /// ```
     ///
     /// - Throws: What ``changes(since:)`` throws, what `body` throws (no later part is read),
-    ///   and ``StoreError/invalidArgument(_:reason:)`` when `maximumSamples` is below 1.
+    ///   and ``StoreError/Code/invalidArgument(_:)`` when `maximumSamples` is below 1.
     public nonisolated func changes(
         since anchor: ChangeAnchor?, maximumSamples: Int, _ body: (ChangeSet) throws -> Void
     ) throws {
@@ -53,9 +53,9 @@ extension TrendStore {
     /// it again changes nothing, and stores that exchange change sets in any order converge.
     ///
     /// - Returns: What it changed.
-    /// - Throws: ``StoreError/damagedChangeSet(reason:)`` for a set that is not valid (nothing
-    ///   is applied), ``StoreError/unitMismatch(series:stored:given:)`` or
-    ///   ``StoreError/kindMismatch(series:stored:given:)`` when a series it declares exists
+    /// - Throws: ``StoreError/Code/damagedChangeSet`` for a set that is not valid (nothing
+    ///   is applied), ``StoreError/Code/unitMismatch`` or
+    ///   ``StoreError/Code/kindMismatch`` when a series it declares exists
     ///   here otherwise.
     @discardableResult
     public func apply(_ changes: ChangeSet) throws -> ApplySummary {
@@ -96,7 +96,7 @@ extension TrendStore {
     ///   - parts: The samples, per series (none: the anchor alone).
     ///   - anchor: At most 1 MiB; empty bytes remove the name.
     ///   - name: 1 to 255 UTF-8 bytes.
-    /// - Throws: What ``write(_:)`` throws; ``StoreError/invalidArgument(_:reason:)`` for a
+    /// - Throws: What ``write(_:)`` throws; ``StoreError/Code/invalidArgument(_:)`` for a
     ///   name or an anchor out of bounds.
     @discardableResult
     public func write(_ parts: [SeriesSamples], externalAnchor anchor: Data, named name: String)

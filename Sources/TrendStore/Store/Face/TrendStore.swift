@@ -35,8 +35,8 @@ public actor TrendStore {
     /// another process's writer lock: from async code, use ``open(directory:options:)``,
     /// which runs it on a thread of its own.
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of an unknown format,
-    ///   ``StoreError/storage(path:operation:code:reason:)`` when the directory holds
+    /// - Throws: ``StoreError/Code/incompatibleFormat`` for a store of an unknown format,
+    ///   ``StoreError/Code/storage`` when the directory holds
     ///   something that is not a store or cannot be opened.
     public init(directory: URL, options: StoreOptions = StoreOptions()) throws {
         do {
@@ -95,10 +95,10 @@ public actor TrendStore {
     ///     for an existing series, `nil` or its own kind.
     ///   - source: The device or app the samples came from (`nil`: the default source);
     ///     where sources overlap, the series' priority order says which counts (<doc:Sources>).
-    /// - Throws: ``StoreError/invalidSample(series:index:reason:)`` for a non-finite value
-    ///   or an end before the start, ``StoreError/invalidSeriesName(_:reason:)``,
-    ///   ``StoreError/unitMismatch(series:stored:given:)``,
-    ///   ``StoreError/kindMismatch(series:stored:given:)``, ``StoreError/invalidArgument(_:reason:)``
+    /// - Throws: ``StoreError/Code/invalidSample`` for a non-finite value
+    ///   or an end before the start, ``StoreError/Code/invalidSeriesName``,
+    ///   ``StoreError/Code/unitMismatch``,
+    ///   ``StoreError/Code/kindMismatch``, ``StoreError/Code/invalidArgument(_:)``
     ///   for a source name longer than 255 bytes; nothing is written then.
     @discardableResult
     public func write(
@@ -120,16 +120,16 @@ public actor TrendStore {
     }
 
     /// Records `series` with its unit and kind before any sample arrives, so queries on it
-    /// answer empty figures instead of throwing ``StoreError/unknownSeries(_:closest:)``: a
+    /// answer empty figures instead of throwing ``StoreError/Code/unknownSeries``: a
     /// widget asking for today's curve before the app's first write gets a curve of zeros.
     ///
     /// Declaring a series that exists with the same unit and kind does nothing; a name that
-    /// was never declared nor written still throws ``StoreError/unknownSeries(_:closest:)``
+    /// was never declared nor written still throws ``StoreError/Code/unknownSeries``
     /// with suggestions, so a typo is still caught.
     ///
-    /// - Throws: ``StoreError/invalidSeriesName(_:reason:)``,
-    ///   ``StoreError/unitMismatch(series:stored:given:)`` or
-    ///   ``StoreError/kindMismatch(series:stored:given:)`` when the series exists otherwise.
+    /// - Throws: ``StoreError/Code/invalidSeriesName``,
+    ///   ``StoreError/Code/unitMismatch`` or
+    ///   ``StoreError/Code/kindMismatch`` when the series exists otherwise.
     public func declareSeries(_ series: String, unit: String, kind: SeriesKind = .cumulative)
         throws
     {

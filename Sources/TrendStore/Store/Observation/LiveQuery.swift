@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// It observes from its creation until it is released (or its store closes: then ``error``
-/// is ``StoreError/closed(path:)``; make a new one on the reopened store). A suspension of
+/// is ``StoreError/Code/closed``; make a new one on the reopened store). A suspension of
 /// the store (``TrendStore/suspend()``) does not end it: ``value`` stays, and follows what
 /// changed meanwhile once the store resumes.
 @MainActor

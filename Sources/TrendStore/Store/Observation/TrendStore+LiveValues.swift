@@ -14,7 +14,7 @@ extension TrendStore {
     /// `interval` (100 ms by default).
     ///
     /// The sequence ends when the task iterating it is cancelled, and throws
-    /// ``StoreError/closed(path:)`` when the store is closed: observe the reopened store
+    /// ``StoreError/Code/closed`` when the store is closed: observe the reopened store
     /// with the same call. A suspension (``suspend()``) does not end it: it waits, and
     /// yields after ``resume()`` if the value changed meanwhile.
     ///

@@ -59,7 +59,7 @@ extension TrendStore {
                         }
                     }
                     continuation.finish()
-                } catch StoreError.closed, is CancellationError {
+                } catch StoreError.Code.closed, is CancellationError {
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -76,7 +76,7 @@ extension StoreEngine {
     static func unlessSuspended<R>(_ body: () throws -> R) throws -> R? {
         do {
             return try body()
-        } catch StoreError.suspended {
+        } catch StoreError.Code.suspended {
             return nil
         }
     }

@@ -44,9 +44,9 @@ enum EnvironmentRegistry {
     /// The environment of `directory`: the one already open in this process, or a new one
     /// opened under the directory's shared lock (or under `heldLock`, a lock the caller holds).
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the directory is open
+    /// - Throws: ``StoreError/Code/storeUnavailable`` when the directory is open
     ///   read-only here and `options` asks to write; `LMDBError` when it cannot be opened
-    ///   (the façade turns it into ``StoreError/storage(path:operation:code:reason:)``).
+    ///   (the façade turns it into ``StoreError/Code/storage``).
     static func acquire(
         directory: URL, options: Environment.Options, heldLock: StoreDirectoryLock? = nil
     ) throws -> Shared {
@@ -134,7 +134,7 @@ enum EnvironmentRegistry {
 
     /// Takes the directory's shared lock again and opens the files ``suspend(_:)`` closed.
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the store was removed or
+    /// - Throws: ``StoreError/Code/storeUnavailable`` when the store was removed or
     ///   replaced meanwhile (it stays suspended); `LMDBError` when its files cannot be opened.
     static func resume(_ environment: Environment, directory: URL) throws {
         guard environment.isSuspended else { return }

@@ -34,7 +34,7 @@ enum NewStoreFiles {
     /// file there first: then that store is the one to open.
     ///
     /// - Throws: What making the tables and settings throws, or
-    ///   ``StoreError/storeUnavailable(path:reason:)`` when the file cannot be put in place.
+    ///   ``StoreError/Code/storeUnavailable`` when the file cannot be put in place.
     static func create(in directory: URL, options: StoreOptions) throws -> Bool {
         ProcessOwnedDirectory.removeAbandoned(in: directory, prefix: stagingPrefix)
         let staging = directory.appendingPathComponent(
@@ -75,7 +75,7 @@ enum NewStoreFiles {
 
     /// Checks that the file system of `directory` has ``minimumFreeBytes`` free.
     ///
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` saying the disk is full.
+    /// - Throws: ``StoreError/Code/storeUnavailable`` saying the disk is full.
     static func checkRoom(in directory: URL) throws(StoreError) {
         var status = statvfs()
         guard statvfs(directory.path, &status) == 0 else { return }

@@ -23,7 +23,7 @@ final class StoreDirectoryLock: Sendable {
     /// that may be searched but not read), where LMDB's own locks are all there is.
     ///
     /// - Parameter creating: Whether to make the directory again when a remover took it away.
-    /// - Throws: ``StoreError/storeUnavailable(path:reason:)`` when the directory keeps
+    /// - Throws: ``StoreError/Code/storeUnavailable`` when the directory keeps
     ///   being removed.
     static func shared(_ directory: URL, creating: Bool) throws(StoreError) -> StoreDirectoryLock? {
         for _ in 0..<100 {

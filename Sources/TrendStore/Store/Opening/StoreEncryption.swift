@@ -5,10 +5,10 @@ enum StoreEncryption {
     /// opened with `options`' key; `nil` for a plain store. Whether the key is the store's is
     /// for the key-check record to tell.
     ///
-    /// - Throws: ``StoreError/encryptionKeyRequired(path:reason:)`` for an encrypted store
-    ///   opened without a key, ``StoreError/notEncrypted(path:)`` for a plain store opened
-    ///   with one, ``StoreError/wrongEncryptionKey(path:)`` for a passphrase given to a store
-    ///   created with 32 bytes, ``StoreError/incompatibleFormat(_:)`` for a cipher or key
+    /// - Throws: ``StoreError/Code/encryptionKeyRequired`` for an encrypted store
+    ///   opened without a key, ``StoreError/Code/notEncrypted`` for a plain store opened
+    ///   with one, ``StoreError/Code/wrongEncryptionKey`` for a passphrase given to a store
+    ///   created with 32 bytes, ``StoreError/Code/incompatibleFormat`` for a cipher or key
     ///   derivation this version does not read.
     static func sealer(for records: EncryptionRecords?, options: StoreOptions, path: String)
         throws -> ValueSealer?

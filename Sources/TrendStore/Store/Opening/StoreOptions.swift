@@ -37,7 +37,7 @@ public struct StoreOptions: Sendable {
 
     /// How long the change feed remembers what each commit changed, in days (default 90,
     /// at least 1): deletions and priority orders are forgotten after it, and an anchor
-    /// older than it is answered with ``StoreError/anchorExpired(retentionDays:)``. Every
+    /// older than it is answered with ``StoreError/Code/anchorExpired``. Every
     /// store that syncs should keep the same retention, and none should stay apart longer.
     public var changeRetentionDays: Int = 90
 

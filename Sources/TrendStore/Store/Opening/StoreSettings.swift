@@ -45,12 +45,12 @@ struct StoreSettings {
     /// record is read; a new store created with a key (``StoreOptions/encryptionKey``)
     /// records its encryption in the same transaction as its settings.
     ///
-    /// - Throws: ``StoreError/incompatibleFormat(_:)`` for a store of a development build, of
+    /// - Throws: ``StoreError/Code/incompatibleFormat`` for a store of a development build, of
     ///   an unknown format, or whose settings are unreadable;
-    ///   ``StoreError/storage(path:operation:code:reason:)`` with `MDB_CORRUPTED` for an
+    ///   ``StoreError/Code/storage`` with `MDB_CORRUPTED` for an
     ///   existing data file without settings; the key errors of
     ///   ``StoreEncryption/sealer(for:options:path:)`` and
-    ///   ``StoreError/wrongEncryptionKey(path:)``.
+    ///   ``StoreError/Code/wrongEncryptionKey``.
     static func load(
         environment: Environment, meta: MetaTable, options: StoreOptions, path: String,
         creating: Bool
