@@ -100,6 +100,10 @@ let package = Package(
         .testTarget(
             name: "TrendStoreTests",
             dependencies: ["TrendStore", "TrendStoreImport", "TrendStoreGenerator", "TestSupport"]),
+        // The `trendstore` tool run as a user runs it: exit codes, messages, files, keys.
+        .testTarget(
+            name: "TrendStoreCLITests",
+            dependencies: ["trendstore", "TrendStore", "TrendStoreTesting", "LMDB", "TestSupport"]),
         .testTarget(
             name: "TrendStoreImportTests",
             dependencies: [

@@ -262,9 +262,10 @@ enum RollupRowCodec {
         else {
             throw RowDamage(reason: "invalid rollup flags")
         }
-        let touched = bitmap(bytes, at: 3)
-        let spill = hasSpill ? bitmap(bytes, at: 3 + bitmapSize) : (0, 0)
-        guard spill.0 & ~touched.0 == 0, spill.1 & ~touched.1 == 0 else {
+        let touched = SlotBitmap(bytes, at: 3, bits: 8 * bitmapSize)
+        let spill =
+            hasSpill ? SlotBitmap(bytes, at: 3 + bitmapSize, bits: 8 * bitmapSize) : SlotBitmap()
+        guard spill.isSubset(of: touched) else {
             throw RowDamage(reason: "spill in an untouched slot")
         }
         let exponent = exponentByte == doubleMarker ? nil : Int(exponentByte)
@@ -274,10 +275,10 @@ enum RollupRowCodec {
         do {
             let endSlot = max(0, min(slots.upperBound, DayRollup.slotCount))
             let integerExtremes = exponent != nil && !extremesAsDoubles
-            for slot in 0..<endSlot where isSet(touched, slot) {
+            for slot in 0..<endSlot where touched.contains(slot) {
                 if slot < slots.lowerBound {
                     try skipSlot(
-                        &reader, exact: exponent != nil, spill: isSet(spill, slot),
+                        &reader, exact: exponent != nil, spill: spill.contains(slot),
                         extremes: hasExtremes ? integerExtremes : nil,
                         sumsWithoutStarts: sumsWithoutStarts)
                     continue
@@ -295,7 +296,7 @@ enum RollupRowCodec {
                     }
                 }
                 var fields: SpillFields?
-                if isSet(spill, slot) {
+                if spill.contains(slot) {
                     var read = SpillFields()
                     if exponent != nil {
                         read.escaping = try reader.readZigZag()
@@ -366,20 +367,5 @@ enum RollupRowCodec {
                 try reader.skip(8)
             }
         }
-    }
-
-    @inline(__always)
-    private static func bitmap(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (UInt64, UInt64)
-    {
-        (
-            bytes.littleEndian(at: offset, as: UInt64.self),
-            UInt64(
-                bytes.littleEndian(at: offset + 8, as: UInt32.self))
-        )
-    }
-
-    @inline(__always)
-    private static func isSet(_ bitmap: (UInt64, UInt64), _ slot: Int) -> Bool {
-        slot < 64 ? (bitmap.0 >> UInt64(slot)) & 1 != 0 : (bitmap.1 >> UInt64(slot - 64)) & 1 != 0
     }
 }
