@@ -26,8 +26,8 @@ def main():
     db = duckdb.connect()
     start = time.perf_counter()
     db.execute(f"CREATE TABLE samples AS SELECT series, start_epoch_ms AS s, end_epoch_ms AS e, value AS v "
-               f"FROM read_csv('{spec['csv']}', header=true, columns={{'series': 'VARCHAR', 'start_epoch_ms': 'BIGINT', "
-               f"'end_epoch_ms': 'BIGINT', 'value': 'DOUBLE', 'unit': 'VARCHAR'}})")
+               f"FROM read_csv('{spec['csv']}', header=true, types={{'series': 'VARCHAR', 'start_epoch_ms': 'BIGINT', "
+               f"'end_epoch_ms': 'BIGINT', 'value': 'DOUBLE', 'unit': 'VARCHAR'}})")  # and `kind` when there
     load = time.perf_counter() - start
     rows = db.execute("SELECT count(*) FROM samples").fetchone()[0]
     for table in ("spans", "today_spans", "all_spans"):
