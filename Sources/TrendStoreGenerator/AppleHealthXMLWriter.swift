@@ -43,10 +43,10 @@ public final class AppleHealthXMLWriter {
             """)
     }
 
-    /// Appends one part: energy as records, anything else as workouts.
-    public func write(_ part: SeriesSamples) throws {
-        for sample in part.samples {
-            if part.unit == "kcal" {
+    /// Appends one series' samples: energy as records, anything else as workouts.
+    public func write(_ entry: SeriesSamples) throws {
+        for sample in entry.samples {
+            if entry.unit == "kcal" {
                 let start = timestamp(sample.startMilliseconds)
                 let end = timestamp(sample.endMilliseconds)
                 append(
@@ -61,7 +61,7 @@ public final class AppleHealthXMLWriter {
                 }
             } else {
                 append(
-                    " <Workout workoutActivityType=\"HKWorkoutActivityType\(part.series)\" duration=\"\(Double(sample.durationMilliseconds) / 60_000)\" durationUnit=\"min\" totalDistance=\"\(sample.value / 1000)\" totalDistanceUnit=\"km\" sourceName=\"Apple Watch\" startDate=\"\(timestamp(sample.startMilliseconds))\" endDate=\"\(timestamp(sample.endMilliseconds))\">\n  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(timestamp(sample.startMilliseconds))\"/>\n </Workout>\n"
+                    " <Workout workoutActivityType=\"HKWorkoutActivityType\(entry.series)\" duration=\"\(Double(sample.durationMilliseconds) / 60_000)\" durationUnit=\"min\" totalDistance=\"\(sample.value / 1000)\" totalDistanceUnit=\"km\" sourceName=\"Apple Watch\" startDate=\"\(timestamp(sample.startMilliseconds))\" endDate=\"\(timestamp(sample.endMilliseconds))\">\n  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(timestamp(sample.startMilliseconds))\"/>\n </Workout>\n"
                 )
             }
             count += 1

@@ -9,7 +9,7 @@ import TrendStore
 ///
 /// ```swift
 /// let generator = DatasetGenerator(.init(days: 70, endDate: LocalDate("2026-11-21")!))
-/// try generator.generate { part in try await store.write([part]) }
+/// try generator.generate { entry in try await store.write([entry]) }
 /// ```
 public struct DatasetGenerator: Sendable {
     /// What to generate.
@@ -74,7 +74,7 @@ public struct DatasetGenerator: Sendable {
     /// Calls `body` with each day's samples, oldest day first: energy, then the day's activity if any.
     public func generate(_ body: (SeriesSamples) throws -> Void) rethrows {
         for date in dates {
-            for part in day(date) { try body(part) }
+            for entry in day(date) { try body(entry) }
         }
     }
 
@@ -90,7 +90,7 @@ public struct DatasetGenerator: Sendable {
             return []
         }
         let activity = makeActivity(dayStart: dayStart.millisecondsSince1970, random: &random)
-        var parts = [
+        var entries = [
             SeriesSamples(
                 series: configuration.energySeries, unit: "kcal",
                 samples: energy(
@@ -99,18 +99,18 @@ public struct DatasetGenerator: Sendable {
                     activity: activity?.sample, random: &random))
         ]
         if let activity {
-            parts.append(
+            entries.append(
                 SeriesSamples(series: activity.type, unit: "m", samples: [activity.sample]))
         }
         if let heartRateSeries = configuration.heartRateSeries {
-            parts.append(
+            entries.append(
                 SeriesSamples(
                     series: heartRateSeries, unit: "count/min", kind: .discrete,
                     samples: heartRate(
                         from: dayStart.millisecondsSince1970, to: nextStart.millisecondsSince1970,
                         activity: activity?.sample, random: &random)))
         }
-        return parts
+        return entries
     }
 
     private func makeActivity(dayStart: Int64, random: inout SeededGenerator) -> (

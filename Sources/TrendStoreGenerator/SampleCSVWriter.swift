@@ -2,13 +2,13 @@ import Foundation
 import TrendStore
 
 /// Writes samples in the importer's CSV format: `series,start_epoch_ms,end_epoch_ms,value,unit`,
-/// and `kind` (empty where a part names none) when asked for.
+/// and `kind` (empty where a series' samples name none) when asked for.
 public final class SampleCSVWriter {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     /// The number of samples written.
     public private(set) var count = 0
-    /// Whether rows end with the part's kind.
+    /// Whether rows end with the series' kind.
     private let includesKind: Bool
 
     /// Creates (or truncates) the file at `path` and writes the header, with a `kind`
@@ -26,13 +26,13 @@ public final class SampleCSVWriter {
                 .utf8)
     }
 
-    /// Appends one part's samples.
-    public func write(_ part: SeriesSamples) throws {
-        let series = Self.quoted(part.series)
+    /// Appends one series' samples.
+    public func write(_ entry: SeriesSamples) throws {
+        let series = Self.quoted(entry.series)
         let unit =
-            Self.quoted(part.unit)
-            + (includesKind ? Array(",\(part.kind?.rawValue ?? "")".utf8) : [])
-        for sample in part.samples {
+            Self.quoted(entry.unit)
+            + (includesKind ? Array(",\(entry.kind?.rawValue ?? "")".utf8) : [])
+        for sample in entry.samples {
             buffer.append(contentsOf: series)
             buffer.append(0x2C)
             buffer.append(contentsOf: String(sample.startMilliseconds).utf8)

@@ -36,20 +36,23 @@ extension StoreError {
         /// A series exists with another kind than the one a write gives; its kind never changes.
         public static let kindMismatch = Code(rawValue: "kind-mismatch")
         /// A query that does not apply to the series' kind, such as an average of a
-        /// cumulative series or an hourly curve of a discrete one; `reason` says what does.
+        /// cumulative series or an hourly curve of a discrete one; ``StoreError/reason`` says
+        /// what does.
         public static let unsupportedForKind = Code(rawValue: "unsupported-for-kind")
-        /// No series has this name; `closest` lists up to three stored names it may have meant.
+        /// No series has this name (``StoreError/series``); ``StoreError/closestSeries`` lists
+        /// up to three stored names it may have meant.
         public static let unknownSeries = Code(rawValue: "unknown-series")
-        /// A stored block of samples, the one whose earliest start is `firstStart` (milliseconds
-        /// since 1970), failed its checksum or could not be decoded.
+        /// A stored block of samples of ``StoreError/series`` (the description names its first
+        /// start) failed its checksum or could not be decoded.
         public static let damagedBlock = Code(rawValue: "damaged-block")
         /// A stored rollup row could not be decoded.
         public static let damagedRollup = Code(rawValue: "damaged-rollup")
         /// The store's directory cannot be created or opened (not a directory, no permission).
         public static let storeUnavailable = Code(rawValue: "store-unavailable")
-        /// LMDB or the file system failed while doing `operation` to the store at `path`:
-        /// `code` is LMDB's return code or the system's `errno` (28: the disk is full), `reason`
-        /// their words. Nothing of the transaction that failed was written.
+        /// LMDB or the file system failed on the store at ``StoreError/path``:
+        /// ``StoreError/systemCode`` is LMDB's return code or the system's `errno` (28: the
+        /// disk is full), ``StoreError/reason`` their words. Nothing of the transaction that
+        /// failed was written.
         public static let storage = Code(rawValue: "storage")
         /// The store was closed (``TrendStore/close()``); open it again to go on.
         public static let closed = Code(rawValue: "closed")
@@ -65,7 +68,7 @@ extension StoreError {
             Code(rawValue: "invalid-argument.\(argument.rawValue)")
         }
         /// The store is encrypted and was opened without a key (or by a build without the
-        /// `Encryption` trait, as `reason` then says).
+        /// `Encryption` trait, as ``StoreError/reason`` then says).
         public static let encryptionKeyRequired = Code(rawValue: "encryption-key-required")
         /// The store is encrypted with another key than the one given.
         public static let wrongEncryptionKey = Code(rawValue: "wrong-encryption-key")
@@ -73,7 +76,7 @@ extension StoreError {
         public static let notEncrypted = Code(rawValue: "not-encrypted")
         /// A stored record other than a block or a rollup (a series record, a setting, a cached
         /// aggregate, a typed-cache entry) of an encrypted store failed authentication: its
-        /// bytes changed or it was moved. `record` names it as far as its key tells.
+        /// bytes changed or it was moved. The description names it as far as its key tells.
         public static let damagedRecord = Code(rawValue: "damaged-record")
         /// A change anchor older than the store's change retention, or newer than its feed (the
         /// store was restored from an earlier copy): ask for changes from `nil` again.

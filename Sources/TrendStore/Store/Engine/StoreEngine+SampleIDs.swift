@@ -14,22 +14,22 @@ extension StoreEngine {
         }
     }
 
-    /// The ids `part` gives its samples, by identity (of a sample given twice, the last
+    /// The ids `entry` gives its samples, by identity (of a sample given twice, the last
     /// occurrence's, as the batch keeps it); `nil` when it gives none.
     ///
     /// - Throws: ``StoreError/Code/invalidArgument(_:)`` when the ids are not as many as
     ///   the samples.
-    static func idsByIdentity(of part: SeriesSamples) throws -> [Identity: SampleID]? {
-        guard let ids = part.ids else { return nil }
-        guard ids.count == part.samples.count else {
+    static func idsByIdentity(of entry: SeriesSamples) throws -> [Identity: SampleID]? {
+        guard let ids = entry.ids else { return nil }
+        guard ids.count == entry.samples.count else {
             throw StoreError.invalidArgument(
                 .sampleID,
                 reason:
-                    "series \(part.series): \(ids.count) ids for \(part.samples.count) samples")
+                    "series \(entry.series): \(ids.count) ids for \(entry.samples.count) samples")
         }
         var byIdentity: [Identity: SampleID] = [:]
         // A later `nil` removes an earlier id of the same identity.
-        for (sample, id) in zip(part.samples, ids) { byIdentity[Identity(sample)] = id }
+        for (sample, id) in zip(entry.samples, ids) { byIdentity[Identity(sample)] = id }
         return byIdentity
     }
 

@@ -2,23 +2,23 @@ import Foundation
 import LMDB
 
 extension StoreEngine {
-    /// Validates every part, then writes them all in one transaction, which also removes
+    /// Validates every series' samples, then writes them all in one transaction, which also removes
     /// the samples `deletedIDs` names (series → ids) first, resolves each series (creating
     /// it with its unit when new) and checks its unit, records in the change log what it
     /// changed, and stores `externalAnchors` (name → bytes) beside them.
     func write(
-        _ parts: [SeriesSamples], deletedIDs: [String: [SampleID]] = [:],
+        _ entries: [SeriesSamples], deletedIDs: [String: [SampleID]] = [:],
         externalAnchors: [String: [UInt8]] = [:]
     ) throws -> [String: WriteSummary] {
-        var batches: [(part: SeriesSamples, batch: SampleBatch, ids: [Identity: SampleID]?)] = []
-        for part in parts {
-            var part = part
-            part.series = try SeriesName.validated(part.series)
-            part.source = try SourceName.validated(part.source ?? SourceName.defaultSource)
+        var batches: [(entry: SeriesSamples, batch: SampleBatch, ids: [Identity: SampleID]?)] = []
+        for entry in entries {
+            var entry = entry
+            entry.series = try SeriesName.validated(entry.series)
+            entry.source = try SourceName.validated(entry.source ?? SourceName.defaultSource)
             batches.append(
                 (
-                    part, try SampleBatch(series: part.series, samples: part.samples),
-                    try Self.idsByIdentity(of: part)
+                    entry, try SampleBatch(series: entry.series, samples: entry.samples),
+                    try Self.idsByIdentity(of: entry)
                 ))
         }
         return try write { txn, zlib in
@@ -32,30 +32,30 @@ extension StoreEngine {
                 summary[series, default: WriteSummary()].removed += removal.removed
                 removedToday += removal.removedToday
             }
-            for (part, batch, ids) in batches {
-                let existing = try storage.seriesRecord(named: part.series, in: txn)
+            for (entry, batch, ids) in batches {
+                let existing = try storage.seriesRecord(named: entry.series, in: txn)
                 var record =
                     try existing
                     ?? storage.createSeries(
-                        named: part.series, unit: part.unit, kind: part.kind ?? .cumulative,
+                        named: entry.series, unit: entry.unit, kind: entry.kind ?? .cumulative,
                         createdAt: clock(), in: txn)
-                if record.unit != part.unit && !part.unitIsDefault {
+                if record.unit != entry.unit && !entry.unitIsDefault {
                     throw StoreError.unitMismatch(
-                        series: part.series, stored: record.unit, given: part.unit)
+                        series: entry.series, stored: record.unit, given: entry.unit)
                 }
-                if let kind = part.kind, kind != record.kind {
+                if let kind = entry.kind, kind != record.kind {
                     throw StoreError.kindMismatch(
-                        series: part.series, stored: record.kind, given: kind)
+                        series: entry.series, stored: record.kind, given: kind)
                 }
                 if ids != nil && !record.keepsSampleIDs {
                     record.keepsSampleIDs = true
                     try storage.saveSeriesRecord(record, in: txn)
                 }
                 var writer = try writer(
-                    for: part.source ?? SourceName.defaultSource, of: &record,
+                    for: entry.source ?? SourceName.defaultSource, of: &record,
                     longest: batch.maximumDuration, zlib: zlib, rows: rows, in: txn)
                 writer.written = []
-                summary[part.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
+                summary[entry.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 if record.keepsSampleIDs && !batch.samples.isEmpty {
                     // Every sample records its id, or that it has none, changed or not.
                     try noteSampleIDs(

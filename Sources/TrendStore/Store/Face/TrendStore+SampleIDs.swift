@@ -43,7 +43,7 @@ extension TrendStore {
         try engine.deleteSamples(withIDs: ids, from: try SeriesName.validated(series))
     }
 
-    /// Removes the samples `deleted` names by id (series → ids), writes `parts`, and stores
+    /// Removes the samples `deleted` names by id (series → ids), writes `entries`, and stores
     /// `anchor` under `name`, all in one transaction: an `HKAnchoredObjectQuery`'s results
     /// (its samples, its deleted objects and its new anchor) land together or not at all,
     /// so a mirror that resumes from ``externalAnchor(named:)`` after a kill neither loses
@@ -55,13 +55,13 @@ extension TrendStore {
     ///   ``deleteSamples(withIDs:from:)`` throw; nothing changes then.
     @discardableResult
     public func write(
-        _ parts: [SeriesSamples], deletingSamplesWithIDs deleted: [String: [SampleID]],
+        _ entries: [SeriesSamples], deletingSamplesWithIDs deleted: [String: [SampleID]],
         externalAnchor anchor: Data, named name: String
     ) throws -> [String: WriteSummary] {
         var names: [String: [SampleID]] = [:]
         for (series, ids) in deleted { names[try SeriesName.validated(series), default: []] += ids }
         return try engine.write(
-            parts, deletedIDs: names,
+            entries, deletedIDs: names,
             externalAnchors: [try Self.checkedAnchorName(name): try Self.checkedAnchor(anchor)])
     }
 }

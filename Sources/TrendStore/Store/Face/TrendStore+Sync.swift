@@ -93,17 +93,17 @@ extension TrendStore {
     /// two can neither lose nor repeat them; read it back with ``externalAnchor(named:)``.
     ///
     /// - Parameters:
-    ///   - parts: The samples, per series (none: the anchor alone).
+    ///   - entries: The samples, per series (none: the anchor alone).
     ///   - anchor: At most 1 MiB; empty bytes remove the name.
     ///   - name: 1 to 255 UTF-8 bytes.
     /// - Throws: What ``write(_:)`` throws; ``StoreError/Code/invalidArgument(_:)`` for a
     ///   name or an anchor out of bounds.
     @discardableResult
-    public func write(_ parts: [SeriesSamples], externalAnchor anchor: Data, named name: String)
+    public func write(_ entries: [SeriesSamples], externalAnchor anchor: Data, named name: String)
         throws -> [String: WriteSummary]
     {
         try engine.write(
-            parts,
+            entries,
             externalAnchors: [try Self.checkedAnchorName(name): try Self.checkedAnchor(anchor)])
     }
 
