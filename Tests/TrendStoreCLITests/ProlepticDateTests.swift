@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// Dates given to the CLI are read, and instants printed, in the proleptic Gregorian calendar
 /// the store keeps for every year, also before 1582-10-15 where Foundation's Gregorian

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TrendStoreTesting
 
-@testable import TrendStore
+import TrendStore
 
 /// `trendstore changes`, `apply` and `sync` on real files, as a user runs them.
 @Suite("The sync commands")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// What the CLI prints of names it did not choose (series, units, cache keys, errors) never
 /// reaches the terminal as a control character: a name cannot move the cursor or clear the

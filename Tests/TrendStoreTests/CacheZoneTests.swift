@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// Cached figures belong to the zone they were computed for (issue 13 item 8).
 @Suite("Caches per time zone")

@@ -3,7 +3,7 @@ import Testing
 import TrendStoreGenerator
 import TrendStoreTesting
 
-@testable import TrendStore
+import TrendStore
 
 /// The feed in parts: bounded parts that, applied in any order, do what the whole set does.
 @Suite("The change feed in parts")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TrendStoreGenerator
 
-@testable import TrendStore
+import TrendStore
 
 /// The store of format 5 committed under `Fixtures/stores/format-5/`, made by TrendStore 1.3:
 /// a "phone" store that imported `phone.csv`, synced twice with a "tablet" store that imported

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TrendStoreGenerator
 
-@testable import TrendStore
+import TrendStore
 
 /// The store of format 4 committed under `Fixtures/stores/format-4/`, made by TrendStore 1.2
 /// from `source.csv` beside it: a series of four sources (a watch, a phone, a ring's app and

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import TrendStore
+import TrendStore
 
 /// The plain store of format 7 committed under `Fixtures/stores/format-7/los-angeles-synced/`:
 /// the store of format 6 beside it, migrated (its priority rebuild finished) and its

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TrendStoreGenerator
 
-@testable import TrendStore
+import TrendStore
 
 /// The store of format 6 committed under `Fixtures/stores/format-6/`: the store of format 5
 /// beside it, migrated, whose priority order of activeEnergy changed to Oura, then the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import TrendStore
+import TrendStore
 
 /// The stores of format 3 committed under `Fixtures/stores/format-3/` (FORMAT.md), made by
 /// TrendStore 1.1 (commit stamps) from the same source file as those of formats 1 and 2: every later release

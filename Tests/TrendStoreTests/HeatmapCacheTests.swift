@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 @Suite("Heatmap bucket caches")
 struct HeatmapCacheTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// Heatmaps count each sample in the local date its start falls on, including where a date
 /// resumes after the next one began (St. John's, 7 November 2010: at 00:01 the clock went

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// A leaf page whose header lists fewer entries than it holds (a damaged `mp_lower`) makes
 /// LMDB read fewer rows without a word: queries must throw, never answer from what is left

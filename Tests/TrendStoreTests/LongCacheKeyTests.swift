@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import TrendStore
+import TrendStore
 
 /// A series name of 255 bytes of `%` (each escaped to three bytes in a cache key) makes a plain
 /// store's cache keys longer than an LMDB key may be.

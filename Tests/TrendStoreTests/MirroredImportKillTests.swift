@@ -4,7 +4,7 @@ import TestSupport
 import TrendStoreGenerator
 import TrendStoreTesting
 
-@testable import TrendStore
+import TrendStore
 
 /// A mirrored import (HealthKit's anchored query, a server's cursor) keeps its anchor in the
 /// commit of the samples it produced and of the deletions by id it reported: killed at any

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import TrendStore
+import TrendStore
 
 /// A scan of all time from raw samples decodes its blocks ahead on several threads: its
 /// answers are the bits of the same days read block by block.

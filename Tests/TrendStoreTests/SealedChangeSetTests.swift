@@ -5,7 +5,7 @@
     import TrendStoreGenerator
     import TrendStoreTesting
 
-    @testable import TrendStore
+    import TrendStore
 
     /// Change sets sealed with a store's key: they read back with it and only with it, show
     /// nothing of their contents, and damaged bytes are an error, never a trap.
