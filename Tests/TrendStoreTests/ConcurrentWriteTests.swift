@@ -42,7 +42,7 @@ struct ConcurrentWriteTests {
         let parts = stride(from: 0, to: samples.count, by: 5_000).map {
             samples[$0..<min($0 + 5_000, samples.count)]
         }
-        var encoder = PartEncoder(zlib: ZlibCodec())
+        var encoder = BlockEncoder(zlib: ZlibCodec())
         let alone = try parts.map { try BlockCodec.encode($0, zlib: ZlibCodec()) }
         #expect(try encoder.encode(parts) == alone)
         #expect(try encoder.encode(Array(parts.prefix(2))) == Array(alone.prefix(2)))

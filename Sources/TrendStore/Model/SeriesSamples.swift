@@ -1,4 +1,4 @@
-/// Samples for one series, as one part of a write.
+/// Samples for one series, as one entry of a write.
 public struct SeriesSamples: Sendable, Codable, Equatable {
     /// The series name: 1 to 255 UTF-8 bytes.
     public var series: String
@@ -21,7 +21,7 @@ public struct SeriesSamples: Sendable, Codable, Equatable {
     /// write, so that ``TrendStore/deleteSamples(withIDs:from:)`` finds it.
     public var ids: [SampleID?]?
 
-    /// Creates a part of a write.
+    /// Creates an entry of a write.
     public init(
         series: String, unit: String, kind: SeriesKind? = nil, samples: [Sample],
         unitIsDefault: Bool = false, source: String? = nil, ids: [SampleID?]? = nil

@@ -85,7 +85,7 @@ enum BlockCodec {
     /// of being chosen again from estimates over every sample: what makes a one-sample
     /// commit's encoding cheap. Otherwise they are chosen as without it.
     ///
-    /// Each column part (a byte plane, a packed column) is its own deflate block, with
+    /// Each column segment (a byte plane, a packed column) is its own deflate block, with
     /// Huffman codes of its own, deflated with matches or by Huffman codes alone, whichever is
     /// estimated smaller for its bytes (``DeflateEstimate``); `segmented: false` deflates the
     /// payload as one block, slightly larger but faster to write, for the small tail block a
@@ -253,7 +253,15 @@ enum BlockCodec {
     static func decode(
         _ bytes: UnsafeRawBufferPointer, zlib: ZlibCodec, appendingTo samples: inout [Sample]
     ) throws(BlockDamage) {
-        let header = try header(bytes)
+        try decode(bytes, header: header(bytes), zlib: zlib, appendingTo: &samples)
+    }
+
+    /// Decodes a block whose header the caller has read (``header(_:)`` of the same bytes),
+    /// as ``decode(_:zlib:appendingTo:)`` does.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, header: Header, zlib: ZlibCodec,
+        appendingTo samples: inout [Sample]
+    ) throws(BlockDamage) {
         guard checksum(of: bytes) == header.checksum else {
             throw BlockDamage(reason: "block checksum mismatch")
         }

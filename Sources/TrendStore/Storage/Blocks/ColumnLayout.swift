@@ -84,7 +84,7 @@ enum ColumnLayout: Equatable {
         }
     }
 
-    /// The lengths of the parts of the column's bytes that each deflate best alone: its
+    /// The lengths of the segments of the column's bytes that each deflate best alone: its
     /// planes, its packed bytes, or its bitmap and planes.
     func segments(of count: Int) -> [Int] {
         switch self {

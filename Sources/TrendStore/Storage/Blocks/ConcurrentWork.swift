@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Pure work of one transaction spread over the cores: the blocks of a bulk write
-/// (``PartEncoder``) and the rollup rows of its days, the blocks a scan of all time decodes
+/// (``BlockEncoder``) and the rollup rows of its days, the blocks a scan of all time decodes
 /// next (``DecodedBlockCache/prefetch(_:of:storage:)``). Only the work runs elsewhere; the
 /// transaction is used by its own thread alone, which stores what the work gives, in order.
 package enum ConcurrentWork {

@@ -87,13 +87,14 @@ final class DecodedBlockCache: Sendable {
         _ firstStart: Int64, of record: SeriesRecord, bytes: UnsafeRawBufferPointer,
         storage: SampleStorage, zlib: ZlibCodec
     ) throws -> DecodedBlock {
-        let summary: Summary
+        let header: BlockCodec.Header
         do {
-            summary = Summary(try BlockCodec.header(bytes))
+            header = try BlockCodec.header(bytes)
         } catch {
             throw storage.blockDamage(record, firstStart: firstStart, error)
         }
         let key = Key(series: record.id, firstStart: firstStart)
+        let summary = Summary(header)
         let cached: DecodedBlock? = state.withLock { state in
             state.clock += 1
             guard var entry = state.entries[key], entry.summary == summary else { return nil }
@@ -104,7 +105,8 @@ final class DecodedBlockCache: Sendable {
         if let cached { return cached }
         var samples: [Sample] = []
         try storage.decodeBlock(
-            bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &samples)
+            bytes, header: header, firstStart: firstStart, of: record, zlib: zlib,
+            appendingTo: &samples)
         let block = DecodedBlock(samples: samples)
         insert(block, key: key, summary: summary)
         return block
@@ -130,8 +132,8 @@ final class DecodedBlockCache: Sendable {
             guard
                 (try? block.bytes.withUnsafeBytes {
                     try storage.decodeBlock(
-                        $0, firstStart: block.firstStart, of: record, zlib: zlib,
-                        appendingTo: &samples)
+                        $0, header: block.header, firstStart: block.firstStart, of: record,
+                        zlib: zlib, appendingTo: &samples)
                 }) != nil
             else { return nil }
             return DecodedBlock(samples: samples)

@@ -69,15 +69,20 @@ extension SampleStorage {
         try blocks.withBlock(series: record.id, firstStart: firstStart, in: txn, body)
     }
 
-    /// Decodes `bytes`, the block of `record` keyed `firstStart`, appending its samples.
+    /// Decodes `bytes`, the block of `record` keyed `firstStart`, appending its samples;
+    /// `header` is its header when the caller has read it (else it is read here).
     ///
     /// - Throws: ``StoreError/Code/damagedBlock``.
     func decodeBlock(
-        _ bytes: UnsafeRawBufferPointer, firstStart: Int64, of record: SeriesRecord,
-        zlib: ZlibCodec, appendingTo samples: inout [Sample]
+        _ bytes: UnsafeRawBufferPointer, header: BlockCodec.Header? = nil, firstStart: Int64,
+        of record: SeriesRecord, zlib: ZlibCodec, appendingTo samples: inout [Sample]
     ) throws {
         do {
-            try BlockCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
+            if let header {
+                try BlockCodec.decode(bytes, header: header, zlib: zlib, appendingTo: &samples)
+            } else {
+                try BlockCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
+            }
         } catch {
             throw blockDamage(record, firstStart: firstStart, error)
         }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// What deflate makes of a part of a block's payload, estimated without compressing it: how
+/// What deflate makes of a segment of a block's payload, estimated without compressing it: how
 /// a block chooses its column layouts (``ColumnLayout``, from byte histograms) and, for each
-/// part, how deflate looks for matches in it (``ZlibCodec/Strategy``).
+/// segment, how deflate looks for matches in it (``ZlibCodec/Strategy``).
 ///
 /// Three ways of deflating are weighed:
-/// - level 1 with matches: the part's order-0 entropy `H` plus what the fast matcher codes
+/// - level 1 with matches: the segment's order-0 entropy `H` plus what the fast matcher codes
 ///   above it, measured on bytes of uniform, binary and geometric distributions: 0.7–0.9
 ///   bits a byte for `H` of 0.5 to 4.5 bits (it takes short matches that cost more than the
 ///   literals they replace), falling to nothing for nearly random bytes (`H` ≥ 6) and to
@@ -33,15 +33,15 @@ enum DeflateEstimate {
         return counts
     }
 
-    /// `payload` cut into parts of `lengths` (adding up to its length), each to be deflated
+    /// `payload` cut into segments of `lengths` (adding up to its length), each to be deflated
     /// the way estimated smallest for its bytes.
     static func segments(of payload: UnsafeRawBufferPointer, lengths: [Int]) -> [ZlibCodec.Segment]
     {
         var offset = 0
         return lengths.map { length in
             defer { offset += length }
-            let part = UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)])
-            return ZlibCodec.Segment(length: length, strategy: strategy(for: part))
+            let segment = UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)])
+            return ZlibCodec.Segment(length: length, strategy: strategy(for: segment))
         }
     }
 

@@ -35,7 +35,7 @@ final class ZlibCodec: @unchecked Sendable {
         }
     }
 
-    /// A part of the input that ends a deflate block, so it gets Huffman codes of its own.
+    /// A segment of the input that ends a deflate block, so it gets Huffman codes of its own.
     struct Segment: Equatable {
         /// Its length in bytes.
         var length: Int

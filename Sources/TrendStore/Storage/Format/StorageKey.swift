@@ -42,3 +42,20 @@ enum StorageKey {
         return (series, Int64(bitPattern: flipped ^ (1 << 63)))
     }
 }
+
+/// The key of one rollup row in `days`, carried typed while a write transaction changes rows
+/// and turned into bytes (``StorageKey/dayRowKey(series:day:)``) only when stored or looked
+/// up. Its order, day then series, is the order of its bytes.
+struct DayRowKey: Hashable, Comparable {
+    /// The series whose row it is.
+    let series: UInt32
+    /// The UTC day number of the row.
+    let day: Int64
+
+    /// The stored key.
+    var bytes: [UInt8] { StorageKey.dayRowKey(series: series, day: day) }
+
+    static func < (lhs: DayRowKey, rhs: DayRowKey) -> Bool {
+        (lhs.day, lhs.series) < (rhs.day, rhs.series)
+    }
+}

@@ -46,17 +46,14 @@ struct DayRowTable: Sendable {
 
     /// Calls `body(day, row)` with the row of series `id` on each of `days` (sorted, unique;
     /// `isWanted` says whether a day is one of them) that it has, in day order: by point
-    /// lookups when the days are sparse, by one cursor walk when they are an eighth of
-    /// their span or more.
+    /// lookups when the days are sparse, by one cursor walk when they are dense
+    /// (``WalkOrLookUp``).
     func forEachRow<T: ReadableTransaction & ~Copyable>(
         series id: UInt32, days: [Int64], isWanted: (Int64) -> Bool, in txn: borrowing T,
         _ body: (Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard let first = days.first, let last = days.last else { return }
-        let span = Int(last - first + 1)
-        // A cursor step costs a tenth of a lookup's descent: walk unless the days are sparse
-        // or too few to pay for opening a cursor.
-        if days.count > 2 && days.count * 8 >= span {
+        if WalkOrLookUp.walks(wanted: days.count, span: Int(last - first + 1)) {
             // One walk over the range's rows, skipping other series' (rows are keyed by day first).
             try table.forEach(
                 from: StorageKey.dayRowKey(series: id, day: first), in: txn,
@@ -80,17 +77,19 @@ struct DayRowTable: Sendable {
         }
     }
 
-    /// Calls `body` with the row under `key` (``StorageKey/dayRowKey(series:day:)``); `nil`
-    /// when there is none.
+    /// Calls `body` with the row under `key`; `nil` when there is none.
     func withRow<T: ReadableTransaction & ~Copyable, R>(
-        forKey key: [UInt8], in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
+        forKey key: DayRowKey, in txn: borrowing T, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        try table.withValue(forKey: key, in: txn, body)
+        try table.withValue(forKey: key.bytes, in: txn, body)
     }
 
     /// Puts (or, for `nil`, removes) each row by key, in key order (appending where it can).
-    func store(_ rows: [[UInt8]: [UInt8]?], in txn: borrowing WriteTransaction) throws {
-        try table.putInKeyOrder(rows, in: txn)
+    func store(_ rows: [DayRowKey: [UInt8]?], in txn: borrowing WriteTransaction) throws {
+        var stored: [[UInt8]: [UInt8]?] = [:]
+        stored.reserveCapacity(rows.count)
+        for (key, row) in rows { stored[key.bytes] = .some(row) }
+        try table.putInKeyOrder(stored, in: txn)
     }
 
     /// Removes the row of series `id` on `day`.

@@ -18,7 +18,7 @@ struct HourSummaryTable: Sendable {
 
     /// Calls `body(group, row, owner)` with the stored row of series `id` for each of
     /// `groups` (sorted, unique) that it has, in order: one cursor walk over the rows when
-    /// they are dense, a lookup per row when they are sparse. In an encrypted store `owner`
+    /// they are dense, a lookup per row when they are sparse (``WalkOrLookUp``). In an encrypted store `owner`
     /// holds the opened row: keep it to keep pointers into the row (in a plain store the row
     /// lies in the transaction's pages, and `owner` is `nil`).
     func forEachRow<T: ReadableTransaction & ~Copyable>(
@@ -27,8 +27,7 @@ struct HourSummaryTable: Sendable {
     ) throws {
         guard let firstGroup = groups.first, let lastGroup = groups.last else { return }
         let table = keyed.table
-        // A cursor step costs a tenth of a lookup's descent: walk unless the rows are sparse.
-        if groups.count * 4 >= Int(lastGroup - firstGroup + 1) {
+        if WalkOrLookUp.walks(wanted: groups.count, span: Int(lastGroup - firstGroup + 1)) {
             try table.forEachKeeping(from: StorageKey.make(series: id, index: firstGroup), in: txn)
             {
                 key, row, owner in

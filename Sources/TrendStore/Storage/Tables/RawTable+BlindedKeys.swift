@@ -2,10 +2,10 @@ import LMDB
 
 /// The text keys of an encrypted store (FORMAT.md, "Encrypted stores"): series names,
 /// cached-aggregate keys and typed-cache keys would show what a store holds, so a table of
-/// them stores each key blinded, part by part, and seals the key itself inside the value.
+/// them stores each key blinded, segment by segment, and seals the key itself inside the value.
 ///
-/// A key splits at its separators (`/` and the zero byte) into parts; the stored key is each
-/// part's ``ValueSealer/blind(_:)`` followed by its separator, so keys sharing a prefix that
+/// A key splits at its separators (`/` and the zero byte) into segments; the stored key is each
+/// segment's ``ValueSealer/blind(_:)`` followed by its separator, so keys sharing a prefix that
 /// ends at a separator still share a stored prefix and a namespace or series walk stays one
 /// range. The sealed value is `key length (2 bytes, little-endian) ‖ key ‖ value`.
 extension RawTable {
@@ -15,31 +15,31 @@ extension RawTable {
     /// The key under which `key` is stored: itself, or blinded in a table that blinds keys.
     func storedKey(_ key: [UInt8]) -> [UInt8] {
         guard blindsKeys, let sealer else { return key }
-        return Self.blinded(key, by: sealer, dropsTrailingPart: false)
+        return Self.blinded(key, by: sealer, dropsTrailingSegment: false)
     }
 
     /// The stored prefix every key starting with `prefix` is stored under.
     func storedPrefix(_ prefix: [UInt8]) -> [UInt8] {
         guard blindsKeys, let sealer else { return prefix }
-        // A part the prefix cuts short cannot be blinded: the walk starts before it.
+        // A segment the prefix cuts short cannot be blinded: the walk starts before it.
         let whole = prefix.lastIndex(where: Self.isSeparator).map { prefix[...$0] } ?? []
-        return Self.blinded(Array(whole), by: sealer, dropsTrailingPart: true)
+        return Self.blinded(Array(whole), by: sealer, dropsTrailingSegment: true)
     }
 
-    /// `key` blinded part by part; with `dropsTrailingPart`, the empty part after a final
+    /// `key` blinded segment by segment; with `dropsTrailingSegment`, the empty segment after a final
     /// separator (a prefix's) is left out.
-    private static func blinded(_ key: [UInt8], by sealer: ValueSealer, dropsTrailingPart: Bool)
+    private static func blinded(_ key: [UInt8], by sealer: ValueSealer, dropsTrailingSegment: Bool)
         -> [UInt8]
     {
         var stored: [UInt8] = []
-        var partStart = key.startIndex
+        var segmentStart = key.startIndex
         for index in key.indices where isSeparator(key[index]) {
-            stored += sealer.blind(key[partStart..<index])
+            stored += sealer.blind(key[segmentStart..<index])
             stored.append(key[index])
-            partStart = index + 1
+            segmentStart = index + 1
         }
-        if !(dropsTrailingPart && partStart == key.endIndex) {
-            stored += sealer.blind(key[partStart...])
+        if !(dropsTrailingSegment && segmentStart == key.endIndex) {
+            stored += sealer.blind(key[segmentStart...])
         }
         return stored
     }

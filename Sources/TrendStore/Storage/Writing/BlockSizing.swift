@@ -1,18 +1,18 @@
-/// How ``SeriesWriter`` sizes the blocks it writes: parts of about
+/// How ``SeriesWriter`` sizes the blocks it writes: blocks of about
 /// ``SampleStorage/targetBlockBytes``, full blocks left as they are, when a few appended
 /// samples begin a tail block, and when a kept block coding is chosen again.
 enum BlockSizing {
-    /// How many of `remaining` samples the next part takes: even parts of about the
+    /// How many of `remaining` samples the next block takes: even blocks of about the
     /// target size, a first guess of 4,096 samples when nothing says how well they pack.
-    static func partSize(remaining: Int, bytesPerSample: Double?) -> Int {
+    static func blockSampleCount(remaining: Int, bytesPerSample: Double?) -> Int {
         let capacity =
             bytesPerSample.map {
                 Int(Double(SampleStorage.targetBlockBytes) / max($0, 1e-3))
             } ?? 4_096
         let limit = min(max(capacity, 64), SampleStorage.maximumBlockSamples)
         guard bytesPerSample != nil else { return min(remaining, limit) }
-        let parts = (remaining + limit - 1) / limit
-        return (remaining + parts - 1) / parts
+        let blocks = (remaining + limit - 1) / limit
+        return (remaining + blocks - 1) / blocks
     }
 
     /// Whether a write that only appends after a block of `byteCount` bytes holding `count`

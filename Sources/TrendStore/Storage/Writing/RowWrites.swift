@@ -19,7 +19,7 @@ final class RowWrites {
     private let days: DayRowTable
     private let hours: HourSummaryTable
     /// The change of each changed row, by key.
-    private var changed: [[UInt8]: DayRowChange] = [:]
+    private var changed: [DayRowKey: DayRowChange] = [:]
     /// The kind of each series with changed rows.
     private var kinds: [UInt32: SeriesKind] = [:]
     /// Whether every row is stored (a store of the quarter-hour grid) or only the newest.
@@ -39,7 +39,7 @@ final class RowWrites {
 
     /// Calls `body` with the row under `key` as this transaction left it, or returns `nil`.
     func withRow<R>(
-        forKey key: [UInt8], in txn: borrowing WriteTransaction,
+        forKey key: DayRowKey, in txn: borrowing WriteTransaction,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
         if let pending = changed[key] {
@@ -52,17 +52,14 @@ final class RowWrites {
     /// still hold samples: not every row is kept (the hour grid) and the day has an hour
     /// summary. A write into such a day rebuilds its row from the samples.
     func mayHoldSamples(
-        withoutRow key: [UInt8], kind: SeriesKind, in txn: borrowing WriteTransaction
-    )
-        throws -> Bool
-    {
-        guard !storesRows, let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow) else {
-            return false
-        }
+        withoutRow key: DayRowKey, kind: SeriesKind, in txn: borrowing WriteTransaction
+    ) throws -> Bool {
+        guard !storesRows else { return false }
         // A day this transaction changed and left without a row: it knows whether the day
         // holds samples.
         if let pending = changed[key] { return pending.holdsSamples }
-        let (rowKey, offset) = HourSummaryCodec.location(ofDay: day, series: series, kind: kind)
+        let (rowKey, offset) = HourSummaryCodec.location(
+            ofDay: key.day, series: key.series, kind: kind)
         return try hours.withRow(forKey: rowKey, in: txn) {
             HourSummaryCodec.segments(of: $0, kind: kind)[offset] != nil
         } ?? false
@@ -76,11 +73,9 @@ final class RowWrites {
     }
 
     /// Records `change` of the row under `key`, of a series of `kind`.
-    func set(_ change: DayRowChange, forKey key: [UInt8], kind: SeriesKind) {
+    func set(_ change: DayRowChange, forKey key: DayRowKey, kind: SeriesKind) {
         changed[key] = change
-        if let parsed = key.withUnsafeBytes(StorageKey.parseDayRow) {
-            kinds[parsed.series] = kind
-        }
+        kinds[key.series] = kind
     }
 
     /// Stores every change in key order, then the hour summaries of the changed days.
@@ -99,28 +94,23 @@ final class RowWrites {
 
     /// The puts and deletions that leave `days` holding, of each series with changed rows,
     /// the rows of its ``keptDays`` newest days with rows.
-    private func newestRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]: [UInt8]?] {
-        var rows: [[UInt8]: Bool] = [:]
+    private func newestRows(in txn: borrowing WriteTransaction) throws -> [DayRowKey: [UInt8]?] {
+        var rows: [DayRowKey: Bool] = [:]
         for key in try storedRows(in: txn) { rows[key] = true }
         for (key, change) in changed { rows[key] = change.holdsSamples }
         var newest: [UInt32: Int64] = [:]
-        for (key, present) in rows where present {
-            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
-                kinds[series] != nil
-            else { continue }
-            newest[series] = max(newest[series] ?? .min, day)
+        for (key, present) in rows where present && kinds[key.series] != nil {
+            newest[key.series] = max(newest[key.series] ?? .min, key.day)
         }
-        var result: [[UInt8]: [UInt8]?] = [:]
+        var result: [DayRowKey: [UInt8]?] = [:]
         for (key, present) in rows {
             // A removed row goes whatever else the series keeps.
             guard present else {
                 result[key] = .some(nil)
                 continue
             }
-            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
-                let last = newest[series]
-            else { continue }
-            if day <= last - Self.keptDays {
+            guard let last = newest[key.series] else { continue }
+            if key.day <= last - Self.keptDays {
                 result[key] = .some(nil)
             } else if let change = changed[key] {
                 // A kept day whose row this write did not encode (its newest day lost its
@@ -137,14 +127,14 @@ final class RowWrites {
     /// names (`hours` is keyed series first). A row this misses (one a write of another rule
     /// left) stays, its figures still its day's; the row of a day the write changes is
     /// replaced or removed whatever this finds.
-    private func storedRows(in txn: borrowing WriteTransaction) throws -> [[UInt8]] {
-        var keys: [[UInt8]] = []
+    private func storedRows(in txn: borrowing WriteTransaction) throws -> [DayRowKey] {
+        var keys: [DayRowKey] = []
         for (series, kind) in kinds {
             guard let newest = try hours.newestDay(series: series, kind: kind, in: txn),
                 newest > .min + Self.keptDays
             else { continue }
             for day in oldestKeptDay(newestDay: newest)...newest {
-                let key = StorageKey.dayRowKey(series: series, day: day)
+                let key = DayRowKey(series: series, day: day)
                 if try days.withRow(forKey: key, in: txn, { _ in true }) == true {
                     keys.append(key)
                 }
@@ -158,11 +148,9 @@ final class RowWrites {
         // The new segment (or none) of each day, by hour row.
         var segments: [[UInt8]: (kind: SeriesKind, days: [UInt8: [UInt8]?])] = [:]
         for (key, change) in changed {
-            guard let (series, day) = key.withUnsafeBytes(StorageKey.parseDayRow),
-                let kind = kinds[series]
-            else { continue }
+            guard let kind = kinds[key.series] else { continue }
             let (rowKey, offset) = HourSummaryCodec.location(
-                ofDay: day, series: series, kind: kind)
+                ofDay: key.day, series: key.series, kind: kind)
             segments[rowKey, default: (kind, [:])].days[offset] = .some(change.segment)
         }
         var hourRows: [[UInt8]: [UInt8]?] = [:]

@@ -11,7 +11,7 @@ extension SeriesWriter {
     mutating func updateInPlace(
         day: Int64, inserting inserts: [Sample], in txn: borrowing WriteTransaction
     ) throws -> Bool {
-        let key = StorageKey.dayRowKey(series: record.id, day: day)
+        let key = DayRowKey(series: record.id, day: day)
         let stored: (version: UInt8?, rollup: DayRollup?)? = try rows.withRow(
             forKey: key, in: txn
         ) { ($0.first, try? RollupRowCodec.decode($0, day: day)) }
@@ -63,7 +63,7 @@ extension SeriesWriter {
     /// Hands `change` to ``rows``.
     private func record(_ change: DayRowChange) {
         rows.set(
-            change, forKey: StorageKey.dayRowKey(series: rowSeries, day: change.day),
+            change, forKey: DayRowKey(series: rowSeries, day: change.day),
             kind: record.kind)
     }
 

@@ -7,7 +7,7 @@ import LMDB
 /// A write touches only its blocks: a sample goes to the block with the greatest key at
 /// or before its start (or the first block), in-order appends go to the last block, and a
 /// full block that a write only appends after is left as it is. A merge that overfills a
-/// block splits it into even parts of about ``SampleStorage/targetBlockBytes``, never
+/// block splits it into even blocks of about ``SampleStorage/targetBlockBytes``, never
 /// between samples sharing a start. A few samples appended after a grown newest block
 /// begin a tail block of at most about ``SampleStorage/tailBlockBytes`` and
 /// ``SampleStorage/tailBlockSamples``, folded into the block before it when the next tail
@@ -23,7 +23,7 @@ struct SeriesWriter: ~Copyable {
     var record: SeriesRecord
     let zlib: ZlibCodec
     /// Encodes the blocks a write leaves, on several threads when they are many.
-    private var encoder: PartEncoder
+    private var encoder: BlockEncoder
     /// The blocks this writer has read or written, by key.
     private var blocks: [Int64: StoredBlock] = [:]
     /// The days whose rows must be rebuilt from their samples.
@@ -57,7 +57,7 @@ struct SeriesWriter: ~Copyable {
         self.zlib = zlib
         self.rows = rows
         self.mergedSeries = mergedSeries
-        encoder = PartEncoder(zlib: zlib)
+        encoder = BlockEncoder(zlib: zlib)
     }
 
     /// Upserts `batch`: new identities are inserted, existing ones get the batch's value.
@@ -189,7 +189,7 @@ struct SeriesWriter: ~Copyable {
         try storage.blocks.locate(series: record.id, start: start, in: txn)
     }
 
-    /// Stores `merged` in place of the block `target` held (`existing`), in parts that
+    /// Stores `merged` in place of the block `target` held (`existing`), in blocks that
     /// each fill about ``SampleStorage/targetBlockBytes`` (LMDB stores a large value in whole
     /// pages, so a block much smaller than its pages wastes them); `changesExisting` says
     /// whether `merged` removes or changes any of `existing`'s samples, `isNewest` whether
@@ -205,9 +205,9 @@ struct SeriesWriter: ~Copyable {
         _ merged: [Sample], replacing target: Int64?, existing: StoredBlock,
         changesExisting: Bool, isNewest: Bool, in txn: borrowing WriteTransaction
     ) throws {
-        var parts: ArraySlice<Sample> = merged[...]
+        var unplaced: ArraySlice<Sample> = merged[...]
         let old = existing.samples
-        // Bytes per sample: from the block this replaces, else learnt from the first part.
+        // Bytes per sample: from the block this replaces, else learnt from the first block.
         var perSample: Double? =
             old.isEmpty ? nil : Double(existing.byteCount) / Double(old.count)
         // Appends only: `existing`'s samples lead `merged` unchanged.
@@ -222,7 +222,7 @@ struct SeriesWriter: ~Copyable {
             && BlockSizing.isSmallAppend(merged.count - old.count, bytesPerSample: perSample ?? 0)
         if appendsOnly && BlockSizing.isFull(byteCount: existing.byteCount, count: old.count) {
             // Leave a full block; start the next one.
-            parts = merged[old.count...]
+            unplaced = merged[old.count...]
         } else if tailWrite, let target,
             BlockSizing.isGrownTail(byteCount: existing.byteCount, count: old.count)
         {
@@ -240,22 +240,22 @@ struct SeriesWriter: ~Copyable {
                 return
             }
             // Leave the grown block; the appended samples begin a tail.
-            parts = merged[old.count...]
+            unplaced = merged[old.count...]
         } else if let target {
             try storage.blocks.delete(series: record.id, firstStart: target, in: txn)
             blocks[target] = nil
         }
-        // A block that stays one block (its one part is all of `merged`) keeps its coding
+        // A block that stays one block (all of `merged`) keeps its coding
         // until its sample count doubles: a stream of one-sample commits chooses one about
         // log2(n) times, the last from at least half of the block's samples.
         let keeping =
             BlockSizing.magnitude(old.count) == BlockSizing.magnitude(merged.count)
             ? existing.header : nil
         var newest: (key: Int64, block: StoredBlock)?
-        // Where the last part that outgrew its pages began: cut again once, then kept.
+        // Where the last block that outgrew its pages began: cut again once, then kept.
         var recut: Int?
-        while !parts.isEmpty {
-            var planned = plan(&parts, bytesPerSample: perSample)
+        while !unplaced.isEmpty {
+            var planned = plan(&unplaced, bytesPerSample: perSample)
             var overshot: Double?
             var encoded =
                 planned.count == 1
@@ -265,8 +265,8 @@ struct SeriesWriter: ~Copyable {
                         keeping: planned[0].count == merged.count ? keeping : nil,
                         segmented: !tailWrite)
                 ] : try encoder.encode(planned)
-            // A part that outgrew its pages (a fifth page for a few bytes) goes back, with the
-            // parts after it, to be cut again from the sizes just learnt; once, so a part that
+            // A block that outgrew its pages (a fifth page for a few bytes) goes back, with the
+            // blocks after it, to be cut again from the sizes just learnt; once, so a block that
             // cannot shrink (samples sharing a start) is kept the second time.
             if let over = encoded.indices.first(where: {
                 encoded[$0].count > SampleStorage.targetBlockBytes
@@ -276,47 +276,49 @@ struct SeriesWriter: ~Copyable {
                 // Aimed a little under: a shorter prefix of the same samples compresses a
                 // little worse.
                 overshot = 1.02 * Double(encoded[over].count) / Double(planned[over].count)
-                parts = merged[planned[over].startIndex...]
+                unplaced = merged[planned[over].startIndex...]
                 planned.removeSubrange(over...)
                 encoded.removeSubrange(over...)
             }
-            for (part, bytes) in zip(planned, encoded) {
-                let key = part[part.startIndex].startMilliseconds
+            for (slice, bytes) in zip(planned, encoded) {
+                let key = slice[slice.startIndex].startMilliseconds
                 try storage.blocks.put(bytes, series: record.id, firstStart: key, in: txn)
                 let stored = StoredBlock(
-                    samples: Array(part), byteCount: bytes.count,
+                    samples: Array(slice), byteCount: bytes.count,
                     header: bytes.withUnsafeBytes { try? BlockCodec.header($0) })
                 blocks[key] = stored
-                perSample = Double(bytes.count) / Double(part.count)
+                perSample = Double(bytes.count) / Double(slice.count)
                 newest = (key, stored)
             }
             if let overshot { perSample = overshot }
         }
-        // The newest part is the block the next commit rewrites; the earlier parts of a bulk
+        // The newest block is the one the next commit rewrites; the earlier blocks of a bulk
         // write are not worth the cache's room.
         if let (key, stored) = newest, let header = stored.header {
             storage.decodedBlocks.hold(stored.samples, header: header, firstStart: key, of: record)
         }
     }
 
-    /// Cuts the next parts off `parts`, as many as ``PartEncoder/partsPerRound`` once the bytes per
-    /// sample are known (one before), each of ``BlockSizing/partSize(remaining:bytesPerSample:)``
-    /// and never between samples sharing a start.
-    private func plan(_ parts: inout ArraySlice<Sample>, bytesPerSample: Double?)
+    /// Cuts the samples of the next blocks off `unplaced`, as many blocks as
+    /// ``BlockEncoder/blocksPerRound`` once the bytes per sample are known (one before), each of
+    /// ``BlockSizing/blockSampleCount(remaining:bytesPerSample:)`` samples and never between
+    /// samples sharing a start.
+    private func plan(_ unplaced: inout ArraySlice<Sample>, bytesPerSample: Double?)
         -> [ArraySlice<Sample>]
     {
         var planned: [ArraySlice<Sample>] = []
-        let width = bytesPerSample == nil ? 1 : PartEncoder.partsPerRound
-        while !parts.isEmpty && planned.count < width {
-            let size = BlockSizing.partSize(remaining: parts.count, bytesPerSample: bytesPerSample)
-            var end = parts.startIndex + size
-            while end < parts.endIndex
-                && parts[end].startMilliseconds == parts[end - 1].startMilliseconds
+        let width = bytesPerSample == nil ? 1 : BlockEncoder.blocksPerRound
+        while !unplaced.isEmpty && planned.count < width {
+            let size = BlockSizing.blockSampleCount(
+                remaining: unplaced.count, bytesPerSample: bytesPerSample)
+            var end = unplaced.startIndex + size
+            while end < unplaced.endIndex
+                && unplaced[end].startMilliseconds == unplaced[end - 1].startMilliseconds
             {
                 end += 1
             }
-            planned.append(parts[..<end])
-            parts = parts[end...]
+            planned.append(unplaced[..<end])
+            unplaced = unplaced[end...]
         }
         return planned
     }
