@@ -21,14 +21,13 @@ extension AggregateCache {
         let instant = now.millisecondsSince1970
         for today in removed where today.payload.window.contains(instant) {
             guard let zone = TimeZone(identifier: today.parsed.zoneIdentifier),
-                let old = try? PayloadBodies.today(series: today.parsed.subject, today.payload.body)
+                let old = today.payload.today(of: today.parsed.subject)
             else { continue }
             let curve = try queries.todayCurve(
                 of: today.parsed.subject, now: now, zone: zone, in: txn)
-            let payload = AggregatePayload(
-                kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
-                computedAt: instant, window: today.payload.window,
-                body: PayloadBodies.encode(TodaySnapshot(curve: curve, moveGoal: old.moveGoal)))
+            let payload = AggregatePayload.today(
+                TodaySnapshot(curve: curve, moveGoal: old.value.moveGoal), computedAt: instant,
+                window: today.payload.window)
             try putPayload(payload, forKey: today.key, in: txn)
         }
     }

@@ -42,7 +42,7 @@ public enum Freshness: Sendable {
         guard Weekday(of: today) == weekday else { return false }
         let grid = LocalDayGrid(zone: timeZone, from: today, through: today)
         var spans: [HourSpan] = []
-        grid.spans(of: today, into: &spans)
+        grid.appendSpans(of: today, to: &spans)
         guard let six = spans.first(where: { $0.hour >= 6 })?.start,
             let nine = spans.first(where: { $0.hour >= 9 })?.start
         else { return false }

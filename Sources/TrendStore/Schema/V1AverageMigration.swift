@@ -29,8 +29,7 @@ enum V1AverageMigration {
         let zone = context.defaultZone
         var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
         if case .found(let payload) = try context.caches.payload(v1Key, in: txn),
-            payload.kind == .v1Average,
-            let average = try? PayloadBodies.v1Average(payload.body)
+            let average = payload.v1Average()
         {
             v1 = (average, payload.computedAt, payload.imported)
         }
@@ -51,11 +50,9 @@ enum V1AverageMigration {
             let key = SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone)
             if average.dayCount > 0 {
                 try context.caches.putPayload(
-                    AggregatePayload(
-                        kind: .weekdayAverage, schemaVersion: 2,
-                        computedAt: now.millisecondsSince1970,
-                        window: window,
-                        body: PayloadBodies.encode(average)),
+                    .weekdayAverage(
+                        average, computedAt: now.millisecondsSince1970, window: window,
+                        schemaVersion: 2),
                     forKey: key, in: txn)
             } else if let v1,
                 try context.caches.cachedWeekdayAverage(
@@ -66,11 +63,9 @@ enum V1AverageMigration {
                     averageHourlyPattern: v1.average.pattern,
                     projectedTotal: v1.average.projectedTotal)
                 try context.caches.putPayload(
-                    AggregatePayload(
-                        kind: .weekdayAverage, schemaVersion: 2, migrated: true,
-                        imported: v1.imported,
-                        computedAt: v1.computedAt, window: 0..<0, body: PayloadBodies.encode(seeded)
-                    ),
+                    .weekdayAverage(
+                        seeded, computedAt: v1.computedAt, window: 0..<0, migrated: true,
+                        imported: v1.imported, schemaVersion: 2),
                     forKey: key, in: txn)
             }
         }

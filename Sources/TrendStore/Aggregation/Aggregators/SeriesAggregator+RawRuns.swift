@@ -9,25 +9,23 @@ extension SeriesAggregator {
     /// handed on.
     static let daysPerRawRun = 32
 
-    /// The figures of the days of `dates` from offset `start` on whose every span until `now`
+    /// The figures of the days of `pass` from offset `start` on whose every span until `now`
     /// raw samples answer, in order, at most ``daysPerRawRun`` of them and while their blocks
     /// hold at most half the decoded-block cache's samples; empty when the day at `start` is
     /// not one. `prefetched` is the key of the first block not yet decoded ahead (blocks are
     /// decoded ahead through `runEnd`).
     func rawRun<T: ReadableTransaction & ~Copyable>(
-        of dates: ArraySlice<LocalDate>, from start: Int, readings: [RollupPlan.DayReading],
-        in grid: LocalDayGrid, now: Int64?, cut: Int64?, hours: HourRows?, runEnd: Int64,
-        prefetched: inout Int64, txn: borrowing T
+        of pass: DayPass, from start: Int, now: Int64?, cut: Int64?, hours: HourRows?,
+        runEnd: Int64, prefetched: inout Int64, txn: borrowing T
     ) throws -> [LocalDayFigures] {
-        var days: [(spans: [HourSpan], blocks: [DecodedBlock])] = []
+        var days: [(spans: ArraySlice<HourSpan>, blocks: [DecodedBlock])] = []
         var heldSamples = 0
         var offset = start
-        while offset < dates.count && days.count < Self.daysPerRawRun
+        while offset < pass.count && days.count < Self.daysPerRawRun
             && heldSamples < storage.decodedBlocks.sampleBudget / 2
         {
-            guard case .spans = readings[offset] else { break }
-            var spans: [HourSpan] = []
-            grid.spans(of: dates[dates.startIndex + offset], into: &spans)
+            guard case .spans = pass.readings[offset] else { break }
+            let spans = pass.spans(at: offset)
             let live = spans.prefix { span in now.map { span.start <= $0 } ?? true }
             guard let first = live.first, live.allSatisfy({ readsRaw($0, hours: hours, cut: cut) })
             else { break }
@@ -36,7 +34,7 @@ extension SeriesAggregator {
                 through: lastRawEnd(of: spans, hours: hours, cut: cut, now: now),
                 aheadThrough: runEnd, prefetched: &prefetched, txn: txn)
             heldSamples += blocks.reduce(0) { $0 + $1.samples.count }
-            days.append((Array(live), blocks))
+            days.append((live, blocks))
             offset += 1
         }
         guard !days.isEmpty else { return [] }

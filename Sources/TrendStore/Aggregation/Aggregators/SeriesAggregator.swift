@@ -75,21 +75,37 @@ struct SeriesAggregator {
     }
 
     /// Calls `body(index, figures)` with the figures of each of `dates` (ascending), in
-    /// order, counting only instants before `now` (and instant samples at `now`) when given.
+    /// order, counting only instants before `now` (and instant samples at `now`) when given:
+    /// the one walk over days every aggregate of local days takes.
     ///
     /// A span that is a whole summary hour before the current quarter-hour reads its hour
     /// summary when the store has them, with the same bits as its four slots. A date of
     /// 24 regular hours before `now` is read without forming its spans. The dates are
-    /// read ``datesPerPass`` at a time, so memory stays flat over any range. Nothing is
-    /// allocated per day: the figures passed to `body` are overwritten for the next day.
+    /// read ``datesPerPass`` at a time, each pass loading the rows its dates need and then
+    /// answering them, so memory stays flat over any range. Nothing is allocated per day:
+    /// the figures passed to `body` are overwritten for the next day.
     func forEachDay<T: ReadableTransaction & ~Copyable>(
         of dates: [LocalDate], in grid: LocalDayGrid, until now: Int64? = nil,
         txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
+        let cut = now.map(plan.cut(before:))
         for first in stride(from: 0, to: dates.count, by: Self.datesPerPass) {
-            let pass = dates[first..<min(first + Self.datesPerPass, dates.count)]
-            try forEachDay(of: pass, in: grid, until: now, txn: txn) { offset, figures in
-                try body(first + offset, figures)
+            let pass = DayPass(
+                dates: dates[first..<min(first + Self.datesPerPass, dates.count)], grid: grid,
+                plan: plan, cut: cut)
+            let (slotRanges, hourRanges) = rollupRanges(of: pass, until: now, cut: cut)
+            let rows = try RollupRows(
+                storage: storage, record: record, days: slotRanges.daySlots,
+                includesStarts: false, txn: txn)
+            try HourRows.withRows(
+                from: plan.readsSummaries ? storage : nil, record: record,
+                days: hourRanges.utcDays, txn: txn
+            ) { hours in
+                try answer(
+                    pass, in: grid, until: now, cut: cut, rows: rows, hours: hours, txn: txn
+                ) { offset, figures in
+                    try body(first + offset, figures)
+                }
             }
         }
     }
@@ -98,34 +114,22 @@ struct SeriesAggregator {
     /// slots (at most 512 rows of 96, 440 KiB) stay in the processor's cache and are reused.
     static let datesPerPass = 256
 
-    /// One pass of ``forEachDay(of:in:until:txn:_:)``: loads the rows of `dates` and calls
-    /// `body(offset, figures)` with each date's offset in them.
-    private func forEachDay<T: ReadableTransaction & ~Copyable>(
-        of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?,
-        txn: borrowing T, _ body: (Int, LocalDayFigures) throws -> Void
-    ) throws {
-        let cut = now.map(plan.cut(before:))
-        var spans: [HourSpan] = []
-        spans.reserveCapacity(25)
+    /// The instants whose rollup slots, and those whose hour summaries, answer the dates of
+    /// `pass` until `now`.
+    private func rollupRanges(of pass: DayPass, until now: Int64?, cut: Int64?) -> (
+        slots: InstantRanges, hours: InstantRanges
+    ) {
         var slotRanges = InstantRanges()
         var hourRanges = InstantRanges()
-        let readings = dates.map {
-            plan.reading(ofDayStartingAt: grid.regularStart(of: $0), cut: cut)
-        }
-        if plan.usesRollups {
-            for (index, date) in dates.enumerated() {
-                switch readings[index] {
-                case .summaries(let start):
-                    hourRanges.append(start, start + TimeGrid.day)
-                    continue
-                case .slots(let start):
-                    slotRanges.append(start, start + TimeGrid.day)
-                    continue
-                case .spans:
-                    break
-                }
-                grid.spans(of: date, into: &spans)
-                for span in spans {
+        guard plan.usesRollups else { return (slotRanges, hourRanges) }
+        for offset in 0..<pass.count {
+            switch pass.readings[offset] {
+            case .summaries(let start):
+                hourRanges.append(start, start + TimeGrid.day)
+            case .slots(let start):
+                slotRanges.append(start, start + TimeGrid.day)
+            case .spans:
+                for span in pass.spans(at: offset) {
                     if let now, span.start > now { break }
                     if plan.readsSummary(of: span, cut: cut) {
                         hourRanges.append(span.start, span.end)
@@ -135,55 +139,42 @@ struct SeriesAggregator {
                 }
             }
         }
-        let rows = try RollupRows(
-            storage: storage, record: record, days: slotRanges.daySlots, includesStarts: false,
-            txn: txn)
-        try HourRows.withRows(
-            from: plan.readsSummaries ? storage : nil, record: record,
-            days: hourRanges.utcDays, txn: txn
-        ) { hours in
-            try forEachDay(
-                of: dates, in: grid, until: now, cut: cut, readings: readings, rows: rows,
-                hours: hours, txn: txn, body)
-        }
+        return (slotRanges, hourRanges)
     }
 
-    /// The second pass of ``forEachDay(of:in:until:txn:_:)``: each day's figures from the
-    /// rows the first loaded for them, as `readings` says.
-    private func forEachDay<T: ReadableTransaction & ~Copyable>(
-        of dates: ArraySlice<LocalDate>, in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
-        readings: [RollupPlan.DayReading], rows: RollupRows, hours: HourRows?, txn: borrowing T,
+    /// Calls `body(offset, figures)` with the figures of each date of `pass`, from the rows
+    /// loaded for them, as its readings say.
+    private func answer<T: ReadableTransaction & ~Copyable>(
+        _ pass: DayPass, in grid: LocalDayGrid, until now: Int64?, cut: Int64?,
+        rows: RollupRows, hours: HourRows?, txn: borrowing T,
         _ body: (Int, LocalDayFigures) throws -> Void
     ) throws {
-        var spans: [HourSpan] = []
-        spans.reserveCapacity(25)
         var summaries = SummaryWindow()
         var figures = LocalDayFigures()
         // A run of consecutive days answered from raw samples (all seven weekday averages
         // asked in a zone whose hours the summaries do not share) has its blocks decoded
         // ahead on several threads; `prefetched` is the key of the first block not yet.
         var runEnd: Int64?
-        if let first = dates.first, let last = dates.last, dates.count >= 8,
-            last.dayNumber - first.dayNumber == dates.count - 1
+        if let first = pass.dates.first, let last = pass.dates.last, pass.count >= 8,
+            last.dayNumber - first.dayNumber == pass.count - 1
         {
             runEnd = min(grid.bounds(of: last).end, now ?? .max)
         }
         var prefetched = Int64.min
         var offset = 0
-        while offset < dates.count {
-            if let runEnd, case .spans = readings[offset] {
+        while offset < pass.count {
+            if let runEnd, case .spans = pass.readings[offset] {
                 let run = try rawRun(
-                    of: dates, from: offset, readings: readings, in: grid, now: now, cut: cut,
-                    hours: hours, runEnd: runEnd, prefetched: &prefetched, txn: txn)
+                    of: pass, from: offset, now: now, cut: cut, hours: hours, runEnd: runEnd,
+                    prefetched: &prefetched, txn: txn)
                 for (step, dayFigures) in run.enumerated() { try body(offset + step, dayFigures) }
                 offset += run.count
                 if !run.isEmpty { continue }
             }
             let index = offset
-            let date = dates[dates.startIndex + offset]
             offset += 1
             figures.reset()
-            switch readings[index] {
+            switch pass.readings[index] {
             case .summaries(let start):
                 if let hours {
                     summaries.addDay(startingAt: start, of: hours, to: &figures)
@@ -204,9 +195,9 @@ struct SeriesAggregator {
             case .spans:
                 break
             }
-            grid.spans(of: date, into: &spans)
+            let spans = pass.spans(at: index)
             // The blocks of the raw spans' samples, read once for the day: each span takes
-            // its part of each, in order, the samples a read of its own would give (the
+            // its share of each, in order, the samples a read of its own would give (the
             // same bits), without copying them.
             var dayBlocks: [DecodedBlock]?
             for span in spans {
@@ -241,7 +232,7 @@ struct SeriesAggregator {
     }
 
     /// The end of the last of a day's `spans` that raw samples answer, up to `now`.
-    func lastRawEnd(of spans: [HourSpan], hours: HourRows?, cut: Int64?, now: Int64?)
+    func lastRawEnd(of spans: ArraySlice<HourSpan>, hours: HourRows?, cut: Int64?, now: Int64?)
         -> Int64
     {
         var last = Int64.min

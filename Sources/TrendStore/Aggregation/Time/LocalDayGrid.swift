@@ -73,11 +73,10 @@ struct LocalDayGrid {
         return (first.lowerBound, last.upperBound)
     }
 
-    /// Replaces the contents of `spans` with the hour spans of `date` in time order (none for
-    /// a date the zone skips), reusing its storage: what a query over thousands of days
-    /// calls many times without allocating.
-    func spans(of date: LocalDate, into spans: inout [HourSpan]) {
-        spans.removeAll(keepingCapacity: true)
+    /// Appends to `spans` the hour spans of `date` in time order (none for a date the zone
+    /// skips), reusing its storage: what a query over thousands of days calls many times
+    /// without allocating.
+    func appendSpans(of date: LocalDate, to spans: inout [HourSpan]) {
         let wallStart = date.dayNumber * TimeGrid.day
         forEachPiece(of: date) { from, to, offset in
             let firstHour = Int((from + offset - wallStart) / TimeGrid.hour)

@@ -153,14 +153,8 @@ extension StoreEngine {
         return removed
     }
 
-    /// Stores one cached payload of the current schema in its own write transaction.
-    func storePayload(
-        _ kind: AggregatePayload.Kind, body: [UInt8], forKey key: String, computedAt: Date,
-        window: Range<Int64> = 0..<0, imported: Bool
-    ) throws {
-        let payload = AggregatePayload(
-            kind: kind, schemaVersion: UInt8(SchemaKey.currentVersion), imported: imported,
-            computedAt: computedAt.millisecondsSince1970, window: window, body: body)
+    /// Stores one cached payload in its own write transaction.
+    func storePayload(_ payload: AggregatePayload, forKey key: String) throws {
         try write { txn, _ in try caches.putPayload(payload, forKey: key, in: txn) }
     }
 }

@@ -1,32 +1,6 @@
 import Foundation
 import LMDB
 
-/// Which cached aggregates a clear removes.
-public enum CacheScope: Sendable, Equatable {
-    /// Every cached aggregate.
-    case all
-    /// Every cached aggregate of one series.
-    case series(String)
-    /// One key, such as `v2/weekday-average/activeEnergy/3`.
-    case key(String)
-}
-
-/// One cached aggregate, as `trendstore cache list` shows it.
-public struct CacheEntryInfo: Sendable, Codable, Equatable {
-    /// The versioned key.
-    public var key: String
-    /// The zone the figures were computed for, or `nil` for a v1 payload (which has none).
-    public var timeZone: String?
-    /// When the payload was computed, or `nil` when it cannot be read.
-    public var computedAt: Date?
-    /// The schema version it was written with, or `nil` when it cannot be read.
-    public var schemaVersion: Int?
-    /// Whether it was seeded by a migration.
-    public var migrated: Bool
-    /// Whether the freshness rules let it be served at the time asked about.
-    public var fresh: Bool
-}
-
 extension TrendStore {
     /// The cached weekday average of `series` for `weekday`, as stored, without refreshing it.
     ///
@@ -37,16 +11,15 @@ extension TrendStore {
     ) throws -> Cached<WeekdayAverage>? {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
-        return try engine.read { txn in
-            try engine.caches.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
-                .map {
-                    cached in
-                    var cached = cached
-                    cached.isStale = Freshness.mustRefreshWeekdayAverage(
-                        computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
-                    return cached
-                }
-        }
+        guard
+            var cached = try engine.read({ txn in
+                try engine.caches.cachedWeekdayAverage(
+                    series, weekday: weekday, zone: zone, in: txn)
+            })
+        else { return nil }
+        cached.isStale = Freshness.mustRefreshWeekdayAverage(
+            computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
+        return cached
     }
 
     /// The weekday average, from the cache when the freshness rules allow, else recomputed and stored.
@@ -69,14 +42,13 @@ extension TrendStore {
         let cached = try engine.read { txn in
             try engine.caches.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
         }
-        if let cached,
-            !Freshness.mustRefreshWeekdayAverage(
-                computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
-        {
-            return cached
-        }
-        do {
-            return try engine.write { txn, _ in
+        let isFresh =
+            cached.map {
+                !Freshness.mustRefreshWeekdayAverage(
+                    computedAt: $0.computedAt, weekday: weekday, now: now, timeZone: zone)
+            } ?? false
+        return try engine.caches.refreshed(cached, isFresh: isFresh) {
+            try engine.write { txn, _ in
                 let (averages, window) = try engine.queries.weekdayAverages(
                     of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(),
                     zone: zone, in: txn)
@@ -84,22 +56,9 @@ extension TrendStore {
                     fallback.isStale = true
                     return fallback
                 }
-                let payload = AggregatePayload(
-                    kind: .weekdayAverage, schemaVersion: UInt8(SchemaKey.currentVersion),
-                    computedAt: now.millisecondsSince1970,
-                    window: window, body: PayloadBodies.encode(averages[0]))
-                try engine.caches.putPayload(
-                    payload, forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone),
-                    in: txn)
-                return Cached(
-                    value: averages[0], computedAt: Date(milliseconds: now.millisecondsSince1970),
-                    schemaVersion: SchemaKey.currentVersion)
+                return try engine.caches.store(
+                    averages[0], window: window, of: series, zone: zone, now: now, in: txn)
             }
-        } catch {
-            engine.caches.counters.withLock { $0.failedRefreshes += 1 }
-            guard var cached else { throw error }
-            cached.isStale = true
-            return cached
         }
     }
 
@@ -124,31 +83,13 @@ extension TrendStore {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         let cached = try cachedToday(of: series, timeZone: zone)
-        do {
-            return try engine.write { txn, _ in
+        return try engine.caches.refreshed(cached, isFresh: false) {
+            try engine.write { txn, _ in
                 let curve = try engine.queries.todayCurve(of: series, now: now, zone: zone, in: txn)
-                let snapshot = TodaySnapshot(
-                    curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal)
-                let grid = LocalDayGrid(zone: zone, from: curve.date, through: curve.date)
-                let bounds = grid.bounds(of: curve.date)
-                let payload = AggregatePayload(
-                    kind: .today, schemaVersion: UInt8(SchemaKey.currentVersion),
-                    computedAt: now.millisecondsSince1970,
-                    window: bounds.start..<bounds.end, body: PayloadBodies.encode(snapshot))
-                try engine.caches.putPayload(
-                    payload, forKey: SchemaKey.today(series, zone: zone), in: txn)
-                return Cached(
-                    value: snapshot, computedAt: Date(milliseconds: now.millisecondsSince1970),
-                    schemaVersion: SchemaKey.currentVersion,
-                    isStale: Freshness.isTodayStale(
-                        latestSampleTimestamp: curve.latestSampleTimestamp, now: now, timeZone: zone
-                    ))
+                return try engine.caches.store(
+                    TodaySnapshot(curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal),
+                    of: series, zone: zone, now: now, in: txn)
             }
-        } catch {
-            engine.caches.counters.withLock { $0.failedRefreshes += 1 }
-            guard var cached else { throw error }
-            cached.isStale = true
-            return cached
         }
     }
 
@@ -159,20 +100,8 @@ extension TrendStore {
     {
         let now = engine.clock()
         let zone = timeZone ?? engine.timeZone
-        return try engine.read { txn -> Cached<TodaySnapshot>? in
-            guard
-                case .found(let payload) = try engine.caches.readablePayload(
-                    SchemaKey.today(series, zone: zone), in: txn),
-                payload.kind == .today,
-                let snapshot = try? PayloadBodies.today(series: series, payload.body)
-            else { return nil }
-            return Cached(
-                value: snapshot, computedAt: Date(milliseconds: payload.computedAt),
-                schemaVersion: Int(payload.schemaVersion),
-                isMigrated: payload.migrated, isImported: payload.imported,
-                isStale: Freshness.isTodayStale(
-                    latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now,
-                    timeZone: zone))
+        return try engine.read { txn in
+            try engine.caches.cachedToday(series, zone: zone, now: now, in: txn)
         }
     }
 
@@ -181,59 +110,13 @@ extension TrendStore {
     /// - Returns: How many payloads were removed.
     @discardableResult
     public func clearCache(_ scope: CacheScope) throws -> Int {
-        try engine.write { txn, _ in
-            switch scope {
-            case .all:
-                let keys = try engine.caches.aggregateKeys(prefix: "", in: txn)
-                for key in keys {
-                    try engine.caches.removePayload(forKey: key, in: txn)
-                }
-                return keys.count
-            case .series(let series):
-                return try engine.caches.removeAll(of: series, in: txn)
-            case .key(let key):
-                return try engine.caches.removePayload(forKey: key, in: txn) ? 1 : 0
-            }
-        }
+        try engine.write { txn, _ in try engine.caches.clear(scope, in: txn) }
     }
 
     /// Every cached aggregate with its key, zone, computedAt, schema version and freshness at `now`.
     public nonisolated func cacheEntries(now: Date? = nil) throws -> [CacheEntryInfo] {
         let now = now ?? engine.clock()
-        return try engine.read { txn in
-            try engine.caches.aggregateKeys(prefix: "", in: txn).map { key in
-                let parsed = SchemaKey.parse(key)
-                let zone = parsed.flatMap { TimeZone(identifier: $0.zoneIdentifier) }
-                guard case .found(let payload) = try engine.caches.payload(key, in: txn) else {
-                    return CacheEntryInfo(
-                        key: key, timeZone: parsed?.zoneIdentifier, computedAt: nil,
-                        schemaVersion: nil, migrated: false, fresh: false)
-                }
-                let computedAt = Date(milliseconds: payload.computedAt)
-                let fresh: Bool
-                switch (payload.kind, parsed?.kind, zone) {
-                case (.weekdayAverage, .weekdayAverage(let weekday), let zone?):
-                    fresh = !Freshness.mustRefreshWeekdayAverage(
-                        computedAt: computedAt, weekday: weekday, now: now, timeZone: zone)
-                case (.today, .today, let zone?):
-                    let snapshot = try? PayloadBodies.today(series: "", payload.body)
-                    fresh = !Freshness.isTodayStale(
-                        latestSampleTimestamp: snapshot?.curve.latestSampleTimestamp, now: now,
-                        timeZone: zone)
-                case (.heatmap, .heatmap, _):
-                    fresh = Freshness.isFresh(
-                        computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now
-                    )
-                default:
-                    // A v1 average, or a payload whose kind disagrees with its key.
-                    fresh = false
-                }
-                return CacheEntryInfo(
-                    key: key, timeZone: parsed?.zoneIdentifier, computedAt: computedAt,
-                    schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated,
-                    fresh: fresh)
-            }
-        }
+        return try engine.read { txn in try engine.caches.entries(now: now, in: txn) }
     }
 
     /// Stores a schema-v1 average (one pattern for all days, as `average-data-cache.json`
@@ -254,11 +137,9 @@ extension TrendStore {
                 reason: "a v1 average needs 24 finite hourly values and a finite projected total")
         }
         try engine.write { txn, _ in
-            let payload = AggregatePayload(
-                kind: .v1Average, schemaVersion: 1, imported: true,
-                computedAt: computedAt.millisecondsSince1970, window: 0..<0,
-                body: PayloadBodies.encode(
-                    V1Average(pattern: pattern, projectedTotal: projectedTotal)))
+            let payload = AggregatePayload.v1Average(
+                V1Average(pattern: pattern, projectedTotal: projectedTotal),
+                computedAt: computedAt.millisecondsSince1970)
             try engine.caches.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
             try V1AverageMigration.convert(
                 series: series, context: engine.migrationContext, txn: txn, now: engine.clock())
@@ -285,9 +166,10 @@ extension TrendStore {
             series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
         try engine.storePayload(
-            .weekdayAverage, body: PayloadBodies.encode(average),
-            forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone),
-            computedAt: computedAt, imported: true)
+            .weekdayAverage(
+                average, computedAt: computedAt.millisecondsSince1970, window: 0..<0,
+                imported: true),
+            forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone))
     }
 
     /// Stores a today cache imported from a legacy `energy-data.json`.
@@ -299,9 +181,10 @@ extension TrendStore {
                 .cachedFigures, reason: "a today curve needs 24 finite hourly values")
         }
         try engine.storePayload(
-            .today, body: PayloadBodies.encode(snapshot),
-            forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone),
-            computedAt: computedAt, imported: true)
+            .today(
+                snapshot, computedAt: computedAt.millisecondsSince1970, window: 0..<0,
+                imported: true),
+            forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone))
     }
 
     /// The migrations this store has had, oldest first.

@@ -10,21 +10,7 @@ extension TrendStore {
         of series: some Collection<String>, timeZone: TimeZone? = nil
     ) throws -> Cached<HeatmapBucket>? {
         let key = SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone)
-        return try engine.read { txn -> Cached<HeatmapBucket>? in
-            guard case .found(let payload) = try engine.caches.readablePayload(key, in: txn),
-                payload.kind == .heatmap
-            else { return nil }
-            guard
-                let bucket = try? JSONDecoder().decode(HeatmapBucket.self, from: Data(payload.body))
-            else {
-                engine.caches.counters.withLock { $0.unreadablePayloads += 1 }
-                return nil
-            }
-            return Cached(
-                value: bucket, computedAt: Date(milliseconds: payload.computedAt),
-                schemaVersion: Int(payload.schemaVersion),
-                isImported: payload.imported)
-        }
+        return try engine.read { txn in try engine.caches.cachedHeatmap(key, in: txn) }
     }
 
     /// Stores a bucket for `series`, keeping every other bucket; its `computedAt` is the store's clock.
@@ -88,8 +74,9 @@ extension TrendStore {
         _ bucket: HeatmapBucket, key: String, computedAt: Date, window: Range<Int64>, imported: Bool
     ) throws {
         try engine.storePayload(
-            .heatmap, body: Array(try JSONEncoder().encode(bucket)), forKey: key,
-            computedAt: computedAt,
-            window: window, imported: imported)
+            .heatmap(
+                bucket, computedAt: computedAt.millisecondsSince1970, window: window,
+                imported: imported),
+            forKey: key)
     }
 }

@@ -2,21 +2,6 @@ import Foundation
 
 /// Sources: the devices and apps that write a series (<doc:Sources>).
 extension TrendStore {
-    /// The sources of `series` in its priority order, highest first, with their sample
-    /// counts and spans: every source that wrote samples, and the default source of a series
-    /// written without sources.
-    ///
-    /// - Throws: ``StoreError/Code/unknownSeries``.
-    public nonisolated func sources(of series: String) throws -> [SourceInfo] {
-        try read { try $0.sources(of: series) }
-    }
-
-    /// The priority order set for `series`, highest first; empty when none was set (the
-    /// default order then ranks its sources).
-    public nonisolated func sourcePriority(of series: String) throws -> [String] {
-        try read { try $0.sourcePriority(of: series) }
-    }
-
     /// Sets the order in which the sources of `series` count where their samples overlap,
     /// highest first. It may name sources not written yet; sources it leaves out rank
     /// below those it names, by the default order (<doc:Sources>); an empty order restores

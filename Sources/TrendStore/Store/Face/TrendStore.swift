@@ -115,8 +115,8 @@ public actor TrendStore {
     ///
     /// - Returns: What the write changed, per series.
     @discardableResult
-    public func write(_ parts: [SeriesSamples]) throws -> [String: WriteSummary] {
-        try engine.write(parts)
+    public func write(_ entries: [SeriesSamples]) throws -> [String: WriteSummary] {
+        try engine.write(entries)
     }
 
     /// Records `series` with its unit and kind before any sample arrives, so queries on it
@@ -136,16 +136,6 @@ public actor TrendStore {
         try write([], to: series, unit: unit, kind: kind)
     }
 
-    /// The unit of `series`, or `nil` when no such series exists.
-    public nonisolated func unit(of series: String) throws -> String? {
-        try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.unit }
-    }
-
-    /// The kind of `series`, or `nil` when no such series exists.
-    public nonisolated func kind(of series: String) throws -> SeriesKind? {
-        try engine.read { txn in try engine.storage.seriesRecord(named: series, in: txn)?.kind }
-    }
-
     /// Removes the samples of `series` that start in `[from, to)`.
     ///
     /// - Returns: How many samples were removed.
@@ -163,17 +153,6 @@ public actor TrendStore {
         try engine.deleteSeries(named: series)
     }
 
-    /// The samples of `series` that start in `[from, to)`, sorted by start then end: those of
-    /// `source` alone, or (`nil`) of every source, as written, whether or not a higher source
-    /// covers them.
-    ///
-    /// - Complexity: Decodes every block the range touches.
-    public nonisolated func samples(
-        of series: String, from: Date, to: Date, source: String? = nil
-    ) throws -> [Sample] {
-        try read { try $0.samples(of: series, from: from, to: to, source: source) }
-    }
-
     /// Calls `body` with the samples of `series` starting in `[from, to)`, one stored block
     /// at a time in time order, without holding them all in memory: for exports and scans.
     ///
@@ -188,11 +167,6 @@ public actor TrendStore {
                 series: series, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
                 in: txn, body)
         }
-    }
-
-    /// Every series with its unit, sample count and time span.
-    public nonisolated func series() throws -> [SeriesInfo] {
-        try read { try $0.series() }
     }
 
     /// The size of the store's data file in bytes.

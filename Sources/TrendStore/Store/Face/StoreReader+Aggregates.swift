@@ -1,6 +1,7 @@
 import Foundation
 
-extension TrendStore {
+/// The aggregates of local days: today's curve, a day's curve, weekday averages, heatmaps.
+extension StoreReader where Self: ~Copyable {
     /// Today's cumulative hourly curve, up to `now`.
     ///
     /// Counts only what happened in `[start of today, now]`: a sample straddling `now`
@@ -24,18 +25,30 @@ extension TrendStore {
     ///   ``StoreError/Code/invalidArgument(_:)`` for a source it does not have.
     /// - Complexity: Reads two or three rollup rows and the block around `now`
     ///   (decoded once, then cached while unchanged); one source alone reads its samples.
-    public nonisolated func todayCurve(
+    public func todayCurve(
         of series: String, now: Date? = nil, timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> DayCurve {
-        try read { try $0.todayCurve(of: series, now: now, timeZone: timeZone, source: source) }
+        try read { snapshot in
+            snapshot.region?.read(series)
+            snapshot.region?.readClock(unless: now)
+            let engine = snapshot.engine
+            return try engine.queries.todayCurve(
+                of: series, now: now ?? engine.clock(), zone: timeZone ?? engine.timeZone,
+                source: source, in: snapshot.transaction)
+        }
     }
 
     /// The whole cumulative hourly curve of a local date: of every source merged, or of
     /// `source` alone.
-    public nonisolated func dayCurve(
+    public func dayCurve(
         of series: String, on date: LocalDate, timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> DayCurve {
-        try read { try $0.dayCurve(of: series, on: date, timeZone: timeZone, source: source) }
+        try read { snapshot in
+            snapshot.region?.read(series)
+            return try snapshot.engine.queries.dayCurve(
+                of: series, on: date, zone: timeZone ?? snapshot.engine.timeZone, source: source,
+                in: snapshot.transaction)
+        }
     }
 
     /// The average cumulative pattern of one weekday over the days before today.
@@ -58,27 +71,39 @@ extension TrendStore {
     ///   - source: One source whose figures alone are wanted (default: every source, merged).
     /// - Complexity: Reads about two rollup rows per candidate day; one source alone reads
     ///   its samples.
-    public nonisolated func weekdayAverage(
+    public func weekdayAverage(
         of series: String, weekday: Weekday, now: Date? = nil,
         options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> WeekdayAverage {
-        try read {
-            try $0.weekdayAverage(
-                of: series, weekday: weekday, now: now, options: options, timeZone: timeZone,
-                source: source)
-        }
+        try weekdayAverages(
+            of: series, weekdays: [weekday], now: now, options: options, timeZone: timeZone,
+            source: source)[0]
     }
 
     /// The average patterns of all seven weekdays at once, Sunday first: of every source
     /// merged, or of `source` alone.
-    public nonisolated func weekdayAverages(
+    public func weekdayAverages(
         of series: String, now: Date? = nil, options: WeekdayAverageOptions = .init(),
         timeZone: TimeZone? = nil, source: String? = nil
     ) throws -> [WeekdayAverage] {
-        try read {
-            try $0.weekdayAverages(
-                of: series, now: now, options: options, timeZone: timeZone, source: source)
+        try weekdayAverages(
+            of: series, weekdays: Weekday.allCases, now: now, options: options, timeZone: timeZone,
+            source: source)
+    }
+
+    private func weekdayAverages(
+        of series: String, weekdays: [Weekday], now: Date?, options: WeekdayAverageOptions,
+        timeZone: TimeZone?, source: String?
+    ) throws -> [WeekdayAverage] {
+        try read { snapshot in
+            snapshot.region?.read(series)
+            snapshot.region?.readClock(unless: now)
+            let engine = snapshot.engine
+            return try engine.queries.weekdayAverages(
+                of: series, weekdays: weekdays, now: now ?? engine.clock(), options: options,
+                zone: timeZone ?? engine.timeZone, source: source, in: snapshot.transaction
+            ).averages
         }
     }
 
@@ -97,14 +122,18 @@ extension TrendStore {
     ///
     /// - Throws: ``StoreError/Code/unknownSeries`` when a series does not exist.
     /// - Complexity: One cursor walk over each series' rollups in the range.
-    public nonisolated func heatmap(
+    public func heatmap(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         source: String? = nil
     ) throws -> Heatmap {
-        try read {
-            try $0.heatmap(
-                of: series, from: from, through: through, timeZone: timeZone, source: source)
+        var days: [HeatmapDay] = []
+        days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
+        try forEachHeatmapDay(
+            of: series, from: from, through: through, timeZone: timeZone, source: source
+        ) {
+            days.append($0)
         }
+        return Heatmap(bucket: Heatmap.bucketKey(for: series), days: days)
     }
 
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
@@ -112,13 +141,16 @@ extension TrendStore {
     /// over any range, and every day comes from the same snapshot.
     ///
     /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
-    public nonisolated func forEachHeatmapDay(
+    public func forEachHeatmapDay(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         source: String? = nil, _ body: (HeatmapDay) throws -> Void
     ) throws {
-        try read {
-            try $0.forEachHeatmapDay(
-                of: series, from: from, through: through, timeZone: timeZone, source: source, body)
+        try read { snapshot in
+            snapshot.region?.read(series)
+            try snapshot.engine.queries.forEachHeatmapDay(
+                of: series, from: from, through: through,
+                zone: timeZone ?? snapshot.engine.timeZone, source: source,
+                in: snapshot.transaction, body)
         }
     }
 }

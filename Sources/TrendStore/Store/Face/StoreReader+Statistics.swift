@@ -1,6 +1,6 @@
 import Foundation
 
-extension TrendStore {
+extension StoreReader where Self: ~Copyable {
     /// Per-interval statistics of a series, like HealthKit's statistics collection query:
     /// one bucket per interval of `[from, to)`, in time order, empty ones included.
     ///
@@ -38,15 +38,17 @@ extension TrendStore {
     ///   for an empty range or more than a million buckets.
     /// - Complexity: Reads the rollup row of each UTC day the range touches; decodes raw
     ///   samples only where a bucket's edge is not on a quarter-hour.
-    public nonisolated func statistics(
+    public func statistics(
         of series: String, from: Date, to: Date, interval: StatisticsInterval,
         anchor: Date? = nil, timeZone: TimeZone? = nil, options: StatisticsOptions,
         source: String? = nil
     ) throws -> IntervalStatistics {
-        try read {
-            try $0.statistics(
+        try read { snapshot in
+            snapshot.region?.read(series)
+            return try snapshot.engine.queries.statistics(
                 of: series, from: from, to: to, interval: interval, anchor: anchor,
-                timeZone: timeZone, options: options, source: source)
+                zone: timeZone ?? snapshot.engine.timeZone, options: options, source: source,
+                in: snapshot.transaction)
         }
     }
 }

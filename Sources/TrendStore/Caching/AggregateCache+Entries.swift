@@ -1,0 +1,82 @@
+import Foundation
+import LMDB
+
+/// Which cached aggregates a clear removes.
+public enum CacheScope: Sendable, Equatable {
+    /// Every cached aggregate.
+    case all
+    /// Every cached aggregate of one series.
+    case series(String)
+    /// One key, such as `v2/weekday-average/activeEnergy/3`.
+    case key(String)
+}
+
+/// One cached aggregate, as `trendstore cache list` shows it.
+public struct CacheEntryInfo: Sendable, Codable, Equatable {
+    /// The versioned key.
+    public var key: String
+    /// The zone the figures were computed for, or `nil` for a v1 payload (which has none).
+    public var timeZone: String?
+    /// When the payload was computed, or `nil` when it cannot be read.
+    public var computedAt: Date?
+    /// The schema version it was written with, or `nil` when it cannot be read.
+    public var schemaVersion: Int?
+    /// Whether it was seeded by a migration.
+    public var migrated: Bool
+    /// Whether the freshness rules let it be served at the time asked about.
+    public var fresh: Bool
+}
+
+extension AggregateCache {
+    /// Every cached aggregate with its key, zone, computedAt, schema version and whether the
+    /// freshness rules let it be served at `now`.
+    func entries<T: ReadableTransaction & ~Copyable>(now: Date, in txn: borrowing T) throws
+        -> [CacheEntryInfo]
+    {
+        try aggregateKeys(prefix: "", in: txn).map { key in
+            let parsed = SchemaKey.parse(key)
+            let zone = parsed.flatMap { TimeZone(identifier: $0.zoneIdentifier) }
+            guard case .found(let payload) = try payload(key, in: txn) else {
+                return CacheEntryInfo(
+                    key: key, timeZone: parsed?.zoneIdentifier, computedAt: nil,
+                    schemaVersion: nil, migrated: false, fresh: false)
+            }
+            let computedAt = Date(milliseconds: payload.computedAt)
+            let fresh: Bool
+            switch (payload.kind, parsed?.kind, zone) {
+            case (.weekdayAverage, .weekdayAverage(let weekday), let zone?):
+                fresh = !Freshness.mustRefreshWeekdayAverage(
+                    computedAt: computedAt, weekday: weekday, now: now, timeZone: zone)
+            case (.today, .today, let zone?):
+                fresh = !Freshness.isTodayStale(
+                    latestSampleTimestamp: payload.today(of: "")?.value.curve
+                        .latestSampleTimestamp, now: now, timeZone: zone)
+            case (.heatmap, .heatmap, _):
+                fresh = Freshness.isFresh(
+                    computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now
+                )
+            default:
+                // A v1 average, or a payload whose kind disagrees with its key.
+                fresh = false
+            }
+            return CacheEntryInfo(
+                key: key, timeZone: parsed?.zoneIdentifier, computedAt: computedAt,
+                schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated,
+                fresh: fresh)
+        }
+    }
+
+    /// Removes the cached aggregates `scope` names; returns how many there were.
+    func clear(_ scope: CacheScope, in txn: borrowing WriteTransaction) throws -> Int {
+        switch scope {
+        case .all:
+            let keys = try aggregateKeys(prefix: "", in: txn)
+            for key in keys { try removePayload(forKey: key, in: txn) }
+            return keys.count
+        case .series(let series):
+            return try removeAll(of: series, in: txn)
+        case .key(let key):
+            return try removePayload(forKey: key, in: txn) ? 1 : 0
+        }
+    }
+}
