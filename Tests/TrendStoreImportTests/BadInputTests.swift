@@ -53,7 +53,7 @@ struct BadInputTests {
             ("does/not/exist.csv", "no such file"),
         ])
     func namesFileProblems(fixture: String, reason: String) async throws {
-        try await withTemporaryStore { store, _ in
+        _ = try await withTemporaryStore { store, _ in
             await #expect(throws: ImportError(file: Fixtures.path(fixture), reason: reason)) {
                 _ = try await Importer(store: store).importFile(at: Fixtures.path(fixture))
             }

@@ -132,7 +132,7 @@ struct ExportTests {
             var exports = 0
             var torn = 0
             repeat {
-                FileManager.default.createFile(atPath: file.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
                 let output = try FileHandle(forWritingTo: file)
                 try await Exporter(store: store).export(
                     series: ["e"], from: .distantPast, to: .distantFuture, format: .csv,

@@ -15,15 +15,9 @@ extension AggregateCache {
     func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
         _ series: String, weekday: Weekday, zone: TimeZone, in txn: borrowing T
     ) throws -> Cached<WeekdayAverage>? {
-        guard
-            case .found(let payload) = try readablePayload(
-                SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn)
-        else { return nil }
-        guard let cached = payload.weekdayAverage(of: series, weekday: weekday) else {
-            counters.withLock { $0.unreadablePayloads += 1 }
-            return nil
+        try cached(SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn) {
+            $0.weekdayAverage(of: series, weekday: weekday)
         }
-        return cached
     }
 
     /// The stored today cache of `series` computed in `zone`, or `nil`; stale by the
@@ -32,9 +26,8 @@ extension AggregateCache {
         _ series: String, zone: TimeZone, now: Date, in txn: borrowing T
     ) throws -> Cached<TodaySnapshot>? {
         guard
-            case .found(let payload) = try readablePayload(
-                SchemaKey.today(series, zone: zone), in: txn),
-            var cached = payload.today(of: series)
+            var cached = try cached(
+                SchemaKey.today(series, zone: zone), in: txn, { $0.today(of: series) })
         else { return nil }
         cached.isStale = Freshness.isTodayStale(
             latestSampleTimestamp: cached.value.curve.latestSampleTimestamp, now: now,
@@ -42,15 +35,21 @@ extension AggregateCache {
         return cached
     }
 
-    /// The stored heatmap bucket under `key`, or `nil` when missing, of another kind or
-    /// unreadable (counted).
+    /// The stored heatmap bucket under `key`, or `nil` when missing or unreadable.
     func cachedHeatmap<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T)
         throws -> Cached<HeatmapBucket>?
     {
-        guard case .found(let payload) = try readablePayload(key, in: txn),
-            payload.kind == .heatmap
-        else { return nil }
-        guard let cached = payload.heatmapBucket() else {
+        try cached(key, in: txn) { $0.heatmapBucket() }
+    }
+
+    /// What `read` finds in the payload under `key`; `nil` when there is none, or when it is
+    /// unreadable or `read` finds nothing in it (of another kind, or a body that does not
+    /// decode), both counted in the statistics.
+    private func cached<T: ReadableTransaction & ~Copyable, Value>(
+        _ key: String, in txn: borrowing T, _ read: (AggregatePayload) -> Cached<Value>?
+    ) throws -> Cached<Value>? {
+        guard case .found(let payload) = try readablePayload(key, in: txn) else { return nil }
+        guard let cached = read(payload) else {
             counters.withLock { $0.unreadablePayloads += 1 }
             return nil
         }
