@@ -11,13 +11,20 @@ extension AggregateCache {
         return stored
     }
 
-    /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable.
+    /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable;
+    /// stale when the freshness rules call for a refresh at `now`
+    /// (``Freshness/mustRefreshWeekdayAverage(computedAt:weekday:now:timeZone:)``).
     func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
-        _ series: String, weekday: Weekday, zone: TimeZone, in txn: borrowing T
+        _ series: String, weekday: Weekday, zone: TimeZone, now: Date, in txn: borrowing T
     ) throws -> Cached<WeekdayAverage>? {
-        try cached(SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn) {
-            $0.weekdayAverage(of: series, weekday: weekday)
-        }
+        guard
+            var cached = try cached(
+                SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn,
+                { $0.weekdayAverage(of: series, weekday: weekday) })
+        else { return nil }
+        cached.isStale = Freshness.mustRefreshWeekdayAverage(
+            computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
+        return cached
     }
 
     /// The stored today cache of `series` computed in `zone`, or `nil`; stale by the

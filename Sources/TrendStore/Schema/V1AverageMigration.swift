@@ -56,7 +56,7 @@ enum V1AverageMigration {
                     forKey: key, in: txn)
             } else if let v1,
                 try context.caches.cachedWeekdayAverage(
-                    series, weekday: weekday, zone: zone, in: txn) == nil
+                    series, weekday: weekday, zone: zone, now: now, in: txn) == nil
             {
                 let seeded = WeekdayAverage(
                     series: series, weekday: average.weekday, days: [],

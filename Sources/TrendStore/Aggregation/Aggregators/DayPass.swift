@@ -27,9 +27,6 @@ struct DayPass {
     /// The number of dates.
     var count: Int { dates.count }
 
-    /// The date at `offset`.
-    func date(at offset: Int) -> LocalDate { dates[dates.startIndex + offset] }
-
     /// The hour spans of the date at `offset`, in time order; empty unless it is read span by
     /// span.
     func spans(at offset: Int) -> ArraySlice<HourSpan> { spans[spanRanges[offset]] }

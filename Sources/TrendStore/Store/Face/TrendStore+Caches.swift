@@ -11,15 +11,10 @@ extension TrendStore {
     ) throws -> Cached<WeekdayAverage>? {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
-        guard
-            var cached = try engine.read({ txn in
-                try engine.caches.cachedWeekdayAverage(
-                    series, weekday: weekday, zone: zone, in: txn)
-            })
-        else { return nil }
-        cached.isStale = Freshness.mustRefreshWeekdayAverage(
-            computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
-        return cached
+        return try engine.read { txn in
+            try engine.caches.cachedWeekdayAverage(
+                series, weekday: weekday, zone: zone, now: now, in: txn)
+        }
     }
 
     /// The weekday average, from the cache when the freshness rules allow, else recomputed and stored.
@@ -39,15 +34,9 @@ extension TrendStore {
     ) throws -> Cached<WeekdayAverage> {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
-        let cached = try engine.read { txn in
-            try engine.caches.cachedWeekdayAverage(series, weekday: weekday, zone: zone, in: txn)
-        }
-        let isFresh =
-            cached.map {
-                !Freshness.mustRefreshWeekdayAverage(
-                    computedAt: $0.computedAt, weekday: weekday, now: now, timeZone: zone)
-            } ?? false
-        return try engine.caches.refreshed(cached, isFresh: isFresh) {
+        let cached = try cachedWeekdayAverage(
+            of: series, weekday: weekday, now: now, timeZone: zone)
+        return try engine.caches.refreshed(cached, isFresh: cached.map { !$0.isStale } ?? false) {
             try engine.write { txn, _ in
                 let (averages, window) = try engine.queries.weekdayAverages(
                     of: series, weekdays: [weekday], now: now, options: WeekdayAverageOptions(),
