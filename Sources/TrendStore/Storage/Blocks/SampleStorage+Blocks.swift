@@ -78,11 +78,9 @@ extension SampleStorage {
         of record: SeriesRecord, zlib: ZlibCodec, appendingTo samples: inout [Sample]
     ) throws {
         do {
-            if let header {
-                try BlockCodec.decode(bytes, header: header, zlib: zlib, appendingTo: &samples)
-            } else {
-                try BlockCodec.decode(bytes, zlib: zlib, appendingTo: &samples)
-            }
+            try BlockCodec.decode(
+                bytes, header: header ?? BlockCodec.header(bytes), zlib: zlib,
+                appendingTo: &samples)
         } catch {
             throw blockDamage(record, firstStart: firstStart, error)
         }
