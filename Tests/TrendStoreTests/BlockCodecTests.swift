@@ -146,6 +146,23 @@ struct BlockCodecTests {
         #expect(binary.values.scheme == .xorBits || binary.values.scheme == .rawBits)
     }
 
+    @Test("a column of zeros is coded as the full search codes it, without the search")
+    func zeroValues() throws {
+        for count in [1, 2, 31, 32, 33, 1_440, 17_280] {
+            let zeros = [Double](repeating: 0, count: count)
+            let shortcut = ValueCoding.encode(zeros)
+            let searched = ValueCoding.searched(zeros)
+            #expect(shortcut.parameters == searched.parameters)
+            #expect(shortcut.layout == searched.layout)
+            #expect(shortcut.column == searched.column)
+            #expect(shortcut.exceptionPositions.isEmpty && searched.exceptionPositions.isEmpty)
+        }
+        // -0.0 is not +0.0: it is an exception of the decimal scheme, found by the search.
+        var withNegativeZero = [Double](repeating: 0, count: 10)
+        withNegativeZero[4] = -0.0
+        #expect(ValueCoding.encode(withNegativeZero).exceptionPositions == [4])
+    }
+
     @Test(
         "random decimals of 0 to 17 digits at any scale, and mixes of magnitudes, round-trip",
         arguments: 0..<100)

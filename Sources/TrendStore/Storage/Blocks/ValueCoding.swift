@@ -105,6 +105,18 @@ enum ValueCoding {
 
     /// Codes `values` (at least one).
     static func encode(_ values: [Double]) -> Encoded {
+        // Every value +0.0 (the identities a change log stores as a block): what the search
+        // below chooses for them, without searching.
+        if values.allSatisfy({ $0.bitPattern == 0 }) {
+            return Encoded(
+                parameters: Parameters(scheme: .decimalDeltas),
+                column: [UInt64](repeating: 0, count: values.count), layout: .packed(bits: 0))
+        }
+        return searched(values)
+    }
+
+    /// Codes `values` with the scheme and layout estimated smallest among every candidate.
+    static func searched(_ values: [Double]) -> Encoded {
         let decimal = decimalCandidate(values)
         // Narrow decimal integers always win; wide ones (16 or more digits) are weighed
         // against the bits.

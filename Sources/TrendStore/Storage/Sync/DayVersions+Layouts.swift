@@ -16,12 +16,6 @@
 extension DayVersions {
     /// The stored bytes (layout 3 when an entry has an id, else layout 2).
     func encoded(zlib: ZlibCodec) throws -> [UInt8] {
-        var origins: [StoreID: Int] = [:]
-        var originList: [StoreID] = []
-        for entry in entries where origins[entry.version.origin] == nil {
-            origins[entry.version.origin] = originList.count
-            originList.append(entry.version.origin)
-        }
         var runs: [(length: Int, entry: Entry)] = []
         for entry in entries {
             if let last = runs.last, last.entry.version == entry.version,
@@ -31,6 +25,13 @@ extension DayVersions {
             } else {
                 runs.append((1, entry))
             }
+        }
+        // The origins in the order the entries first name them (looked up once a run).
+        var origins: [StoreID: Int] = [:]
+        var originList: [StoreID] = []
+        for run in runs where origins[run.entry.version.origin] == nil {
+            origins[run.entry.version.origin] = originList.count
+            originList.append(run.entry.version.origin)
         }
         let hasIDs = entries.contains { $0.id != nil }
         var writer = ByteWriter(capacity: 16 * originList.count + 6 * runs.count + 16)
@@ -88,6 +89,19 @@ extension DayVersions {
     /// The newest position a record of layout 2 or 3 holds, read from its runs alone (the
     /// identities are not decoded); `nil` for layout 1 or bytes that are not a record.
     static func newestPosition(in raw: UnsafeRawBufferPointer) -> UInt64? {
+        runTotals(in: raw)?.newestPosition
+    }
+
+    /// How many entries a record of layout 2 or 3 holds, read from its runs alone; `nil` for
+    /// layout 1 or bytes that are not a record.
+    static func entryCount(in raw: UnsafeRawBufferPointer) -> Int? {
+        runTotals(in: raw)?.entries
+    }
+
+    /// The entries and the newest position of a record of layout 2 or 3, summed over its runs.
+    private static func runTotals(in raw: UnsafeRawBufferPointer)
+        -> (entries: Int, newestPosition: UInt64)?
+    {
         guard raw.first == 2 || raw.first == 3 else { return nil }
         var reader = ByteReader(raw, offset: 1)
         guard let originCount = try? reader.readVarint(), originCount <= UInt64(raw.count / 16),
@@ -96,14 +110,17 @@ extension DayVersions {
         else { return nil }
         var position: UInt64 = 0
         var newest: UInt64 = 0
+        var entries = 0
         for _ in 0..<runCount {
-            guard (try? reader.skipVarint()) != nil, (try? reader.readZigZag()) != nil,
-                let step = try? reader.readZigZag(), (try? reader.skipVarint()) != nil
+            guard let length = try? reader.readVarint(), length <= UInt64(Int32.max),
+                (try? reader.readZigZag()) != nil, let step = try? reader.readZigZag(),
+                (try? reader.skipVarint()) != nil
             else { return nil }
+            entries &+= Int(length)
             position &+= UInt64(bitPattern: step)
             newest = max(newest, position)
         }
-        return newest
+        return (entries, newest)
     }
 
     /// The entries of a record of layout 2 or 3 (`raw`'s first byte says which).

@@ -2,13 +2,23 @@ import LMDB
 
 /// The versions of a day's samples as a base record (`0x02 ‖ stream ‖ day`, ``DayVersions``)
 /// and the records later commits added to it (`0x06 ‖ stream ‖ day ‖ position`, each a
-/// ``DayVersions`` of that commit's samples), read together, the later over the earlier. A
-/// commit into a day that holds many samples (a watch's heart rate: 17,280 a day) writes a
-/// small record of its own instead of encoding the day's again; every
-/// ``maximumDeltas``-th folds them into the base.
+/// ``DayVersions`` of the samples of one or more commits, the newest at `position`), read
+/// together, the later over the earlier.
+///
+/// A commit into a day that holds many samples (a watch's heart rate: 17,280 a day; a 1 Hz
+/// stream: 86,400) writes a small record of its own instead of encoding the day's again. When
+/// the day has ``maximumDeltas`` of them, the commit merges them into one; only when that one
+/// would hold more than a ``deltaShareOfBase``-th of the base's entries does it fold them into
+/// the base. So a commit re-encodes at most a sixteenth of a large day, and the base, whose
+/// cost grows with the day, is written again once in thousands of small commits instead of
+/// once in 32.
 extension SyncTable {
     /// The most records a day's base may have beside it.
     static let maximumDeltas = 32
+
+    /// The deltas of a day are merged into one while they hold at most this fraction (its
+    /// inverse) of the base's entries, and folded into the base beyond it.
+    static let deltaShareOfBase = 16
 
     /// What a commit writes for one day's versions.
     enum VersionWrite: Sendable {
@@ -16,6 +26,9 @@ extension SyncTable {
         case base(DayVersions, replacing: [[UInt8]])
         /// A delta of the commit's versions beside the base.
         case delta(DayVersions)
+        /// One delta holding the versions of the day's deltas and the commit's, replacing
+        /// those deltas.
+        case mergedDelta(DayVersions, replacing: [[UInt8]])
     }
 
     /// The versions of `key`'s samples (empty when none are recorded); with `after`, a
@@ -41,19 +54,34 @@ extension SyncTable {
         return versions
     }
 
-    /// What to write to add `entries` (sorted, of one commit) to `key`'s versions: a delta,
-    /// or a new base when the day has none yet or has ``maximumDeltas`` deltas.
+    /// What to write to add `entries` (sorted, of one commit) to `key`'s versions: a delta;
+    /// when the day has ``maximumDeltas`` deltas, one delta merging them, or a new base when
+    /// that would exceed ``deltaShareOfBase``; a new base when the day has none yet.
     func versionWrite<T: ReadableTransaction & ~Copyable>(
         adding entries: [DayVersions.Entry], to key: StreamDay, zlib: ZlibCodec,
         in txn: borrowing T
     ) throws -> VersionWrite {
         let deltas = try deltaKeys(of: key, in: txn)
-        let hasBase = try table.withValue(forKey: Self.key(key), in: txn) { _ in true } ?? false
-        guard !hasBase || deltas.count >= Self.maximumDeltas else {
+        // nil: no base; 0 also for a base of layout 1, which is then written again.
+        let baseEntries = try table.withValue(forKey: Self.key(key), in: txn) {
+            DayVersions.entryCount(in: $0) ?? 0
+        }
+        if baseEntries != nil && deltas.count < Self.maximumDeltas {
             return .delta(DayVersions(sorted: entries))
         }
-        var versions = try dayVersions(key, zlib: zlib, in: txn)
-        versions.record(sorted: entries)
+        var merged = DayVersions()
+        for delta in deltas {
+            if let added = try decoded(delta, key, zlib: zlib, in: txn) {
+                merged.record(sorted: added.entries)
+            }
+        }
+        merged.record(sorted: entries)
+        if let baseEntries, merged.entries.count * Self.deltaShareOfBase <= baseEntries {
+            return .mergedDelta(merged, replacing: deltas)
+        }
+        var versions =
+            try decoded(Self.key(key), key, zlib: zlib, in: txn) ?? DayVersions()
+        versions.record(sorted: merged.entries)
         return .base(versions, replacing: deltas)
     }
 
@@ -62,15 +90,18 @@ extension SyncTable {
         _ write: VersionWrite, encoded bytes: [UInt8], of key: StreamDay, at position: UInt64,
         in txn: borrowing WriteTransaction
     ) throws {
+        let deltaKey =
+            Self.key(key, kind: .versionDelta)
+            + withUnsafeBytes(of: position.bigEndian) { Array($0) }
         switch write {
         case .base(_, let replaced):
             for delta in replaced { try table.delete(forKey: delta, in: txn) }
             try table.put(bytes, forKey: Self.key(key), in: txn)
         case .delta:
-            try table.put(
-                bytes,
-                forKey: Self.key(key, kind: .versionDelta)
-                    + withUnsafeBytes(of: position.bigEndian) { Array($0) }, in: txn)
+            try table.put(bytes, forKey: deltaKey, in: txn)
+        case .mergedDelta(_, let replaced):
+            for delta in replaced { try table.delete(forKey: delta, in: txn) }
+            try table.put(bytes, forKey: deltaKey, in: txn)
         }
     }
 
@@ -109,7 +140,7 @@ extension SyncTable.VersionWrite {
     /// The versions to encode.
     var versions: DayVersions {
         switch self {
-        case .base(let versions, _), .delta(let versions): versions
+        case .base(let versions, _), .delta(let versions), .mergedDelta(let versions, _): versions
         }
     }
 }
