@@ -8,11 +8,7 @@ enum StorageKey {
 
     /// The key for `index` within `series`.
     static func make(series: UInt32, index: Int64) -> [UInt8] {
-        var key = [UInt8](repeating: 0, count: size)
-        withUnsafeBytes(of: series.bigEndian) { key.replaceSubrange(0..<4, with: $0) }
-        let flipped = UInt64(bitPattern: index) ^ (1 << 63)
-        withUnsafeBytes(of: flipped.bigEndian) { key.replaceSubrange(4..<12, with: $0) }
-        return key
+        bytes(UInt64(bitPattern: index) ^ (1 << 63), at: 4, series, at: 0)
     }
 
     /// The series and index of a key, or `nil` when the key is not 12 bytes.
@@ -27,11 +23,19 @@ enum StorageKey {
     /// (sign bit flipped, big-endian), then the series, so rows written as time goes on
     /// sort last and are appended, filling pages whole.
     static func dayRowKey(series: UInt32, day: Int64) -> [UInt8] {
-        var key = [UInt8](repeating: 0, count: size)
-        let flipped = UInt64(bitPattern: day) ^ (1 << 63)
-        withUnsafeBytes(of: flipped.bigEndian) { key.replaceSubrange(0..<8, with: $0) }
-        withUnsafeBytes(of: series.bigEndian) { key.replaceSubrange(8..<12, with: $0) }
-        return key
+        bytes(UInt64(bitPattern: day) ^ (1 << 63), at: 0, series, at: 8)
+    }
+
+    /// A key of ``size`` bytes: `eight` big-endian at `eightAt`, `four` big-endian at `fourAt`.
+    private static func bytes(_ eight: UInt64, at eightAt: Int, _ four: UInt32, at fourAt: Int)
+        -> [UInt8]
+    {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            bytes.storeBytes(of: eight.bigEndian, toByteOffset: eightAt, as: UInt64.self)
+            bytes.storeBytes(of: four.bigEndian, toByteOffset: fourAt, as: UInt32.self)
+            count = size
+        }
     }
 
     /// The series and day of a rollup row's key, or `nil` when the key is not 12 bytes.
