@@ -16,8 +16,8 @@ extension SyncTable {
     /// The most records a day's base may have beside it.
     static let maximumDeltas = 32
 
-    /// The deltas of a day are merged into one while they hold at most this fraction (its
-    /// inverse) of the base's entries, and folded into the base beyond it.
+    /// The deltas of a day are merged into one while they hold at most one entry for every
+    /// this many of the base's, and folded into the base beyond that.
     static let deltaShareOfBase = 16
 
     /// What a commit writes for one day's versions.
