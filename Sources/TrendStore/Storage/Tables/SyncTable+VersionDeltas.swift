@@ -62,11 +62,9 @@ extension SyncTable {
         in txn: borrowing T
     ) throws -> VersionWrite {
         let deltas = try deltaKeys(of: key, in: txn)
-        // nil: no base; 0 also for a base of layout 1, which is then written again.
-        let baseEntries = try table.withValue(forKey: Self.key(key), in: txn) {
-            DayVersions.entryCount(in: $0) ?? 0
-        }
-        if baseEntries != nil && deltas.count < Self.maximumDeltas {
+        let base = Self.key(key)
+        let hasBase = try table.withValue(forKey: base, in: txn) { _ in true } ?? false
+        if hasBase && deltas.count < Self.maximumDeltas {
             return .delta(DayVersions(sorted: entries))
         }
         var merged = DayVersions()
@@ -76,11 +74,17 @@ extension SyncTable {
             }
         }
         merged.record(sorted: entries)
-        if let baseEntries, merged.entries.count * Self.deltaShareOfBase <= baseEntries {
+        // Counted from the base's runs, only here (a base of layout 1 has no count, and is
+        // written again).
+        if hasBase,
+            let baseEntries = try table.withValue(
+                forKey: base, in: txn, { DayVersions.entryCount(in: $0) }) ?? nil,
+            merged.entries.count * Self.deltaShareOfBase <= baseEntries
+        {
             return .mergedDelta(merged, replacing: deltas)
         }
         var versions =
-            try decoded(Self.key(key), key, zlib: zlib, in: txn) ?? DayVersions()
+            try decoded(base, key, zlib: zlib, in: txn) ?? DayVersions()
         versions.record(sorted: merged.entries)
         return .base(versions, replacing: deltas)
     }
