@@ -91,20 +91,33 @@ struct ChangeRecorder: ~Copyable {
         var index = 0
         while index < samples.count {
             let day = samples[index].startMilliseconds.floorDivided(by: TimeGrid.day)
-            let dayEnd = (day + 1) * TimeGrid.day
-            var run: [DayVersions.Entry] = []
-            while index < samples.count, samples[index].startMilliseconds >= day * TimeGrid.day,
+            let (dayStart, dayEnd) = (day * TimeGrid.day, (day + 1) * TimeGrid.day)
+            let runStart = index
+            while index < samples.count, samples[index].startMilliseconds >= dayStart,
                 samples[index].startMilliseconds < dayEnd
             {
-                run.append(
-                    DayVersions.Entry(
-                        start: samples[index].startMilliseconds,
-                        end: samples[index].endMilliseconds, version: version(index),
-                        position: position, id: id(index)))
                 index += 1
             }
-            days[StreamDay(stream: stream, day: day), default: []].append(contentsOf: run)
+            // Made where they are kept: a run built apart is copied entry by entry.
+            let position = self.position
+            Self.append(
+                runStart..<index, to: &days[StreamDay(stream: stream, day: day), default: []]
+            ) {
+                DayVersions.Entry(
+                    start: samples[$0].startMilliseconds, end: samples[$0].endMilliseconds,
+                    version: version($0), position: position, id: id($0))
+            }
         }
+    }
+
+    /// Appends `entry(i)` for every `i` of `indexes` to `entries`.
+    private static func append(
+        _ indexes: Range<Int>, to entries: inout [DayVersions.Entry],
+        _ entry: (Int) -> DayVersions.Entry
+    ) {
+        // A day's first run sets its size (a bulk write's day often has no second).
+        if entries.isEmpty { entries.reserveCapacity(indexes.count) }
+        for index in indexes { entries.append(entry(index)) }
     }
 
     /// Records that stream `stream` was made in this transaction without a sample (a
@@ -171,7 +184,9 @@ struct ChangeRecorder: ~Copyable {
     /// `entries` sorted by identity, the last noted of each identity kept (two parts of one
     /// write may name a sample twice).
     private static func sortedUnique(_ entries: [DayVersions.Entry]) -> [DayVersions.Entry] {
-        if zip(entries, entries.dropFirst()).allSatisfy({ DayVersions.precedes($0, $1) }) {
+        if entries.indices.dropFirst().allSatisfy({
+            DayVersions.precedes(entries[$0 - 1], entries[$0])
+        }) {
             return entries
         }
         let order = entries.indices.sorted {

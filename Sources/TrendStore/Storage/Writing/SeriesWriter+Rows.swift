@@ -116,7 +116,7 @@ extension SeriesWriter {
     /// Notes an inserted sample: its day's row can take it in place when it lies in one
     /// quarter-hour, or when the series is discrete (a sample counts only where it starts).
     mutating func noteInsert(_ sample: Sample) {
-        if mergedSeries != nil { return touch(sample) }
+        if writesMergedSource { return touch(sample) }
         let start = sample.startMilliseconds
         let slotEnd = (start.floorDivided(by: TimeGrid.quarterHour) + 1) * TimeGrid.quarterHour
         if record.kind == .discrete || sample.endMilliseconds == start
@@ -132,7 +132,7 @@ extension SeriesWriter {
 
     /// Marks every day `sample` touches for a rebuild.
     mutating func touch(_ sample: Sample) {
-        if mergedSeries != nil {
+        if writesMergedSource {
             let end = max(sample.endMilliseconds, sample.startMilliseconds + 1)
             mergedChanges.append(sample.startMilliseconds..<end)
             return

@@ -41,6 +41,9 @@ struct SeriesWriter: ~Copyable {
     /// then hold the merged figures of them all, rebuilt for every day a change may alter
     /// (``finishMerged(_:in:)``), and `record`'s longest duration is the caller's to store.
     let mergedSeries: SeriesRecord?
+    /// Whether there is a ``mergedSeries``: asked once a sample, and cheaper to ask than the
+    /// optional record (whose comparison with `nil` copies it).
+    let writesMergedSource: Bool
     /// The samples inserted or changed by the upserts so far, in the order written, when the
     /// caller asks for them (non-`nil`): what the change log records.
     var written: [Sample]?
@@ -57,6 +60,7 @@ struct SeriesWriter: ~Copyable {
         self.zlib = zlib
         self.rows = rows
         self.mergedSeries = mergedSeries
+        writesMergedSource = mergedSeries != nil
         encoder = BlockEncoder(zlib: zlib)
     }
 
@@ -360,11 +364,9 @@ struct SeriesWriter: ~Copyable {
             of: record, startingFrom: from, through: before - 1, in: txn)
         {
             let samples = try block(firstStart, in: txn).samples
-            var index = samples.partitioningIndex { $0.startMilliseconds >= from }
-            while index < samples.count && samples[index].startMilliseconds < before {
-                result.append(samples[index])
-                index += 1
-            }
+            let first = samples.partitioningIndex { $0.startMilliseconds >= from }
+            let end = max(first, samples.partitioningIndex { $0.startMilliseconds >= before })
+            result.append(contentsOf: samples[first..<end])
         }
         return result
     }

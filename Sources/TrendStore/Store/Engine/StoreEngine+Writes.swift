@@ -55,6 +55,7 @@ extension StoreEngine {
                     for: entry.source ?? SourceName.defaultSource, of: &record,
                     longest: batch.maximumDuration, zlib: zlib, rows: rows, in: txn)
                 writer.written = []
+                writer.written?.reserveCapacity(batch.samples.count)
                 summary[entry.series, default: WriteSummary()] += try writer.upsert(batch, in: txn)
                 if record.keepsSampleIDs && !batch.samples.isEmpty {
                     // Every sample records its id, or that it has none, changed or not.
