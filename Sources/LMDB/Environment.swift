@@ -324,6 +324,7 @@ public final class Environment: @unchecked Sendable {
                     let commit = mdb_txn_commit(txn)
                     if commit == MDB_MAP_FULL { state.mapFull = true }
                     try check(commit, "commit write transaction in \(path)")
+                    state.committed = true
                     return result
                 }
                 if let outcome { return outcome }

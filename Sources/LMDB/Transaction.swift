@@ -232,6 +232,8 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         /// Whether a put, deletion or emptying was asked for: a transaction that changed
         /// nothing commits without writing, and is not stamped (``Environment/stampCommits(in:key:)``).
         var changes = false
+        /// Whether `mdb_txn_commit` returned success (``CommitMark``).
+        var committed = false
     }
 
     let pointer: OpaquePointer

@@ -115,6 +115,14 @@ while let line = readLine() {
             let changes = try ChangeSet(encoded: Data(contentsOf: URL(fileURLWithPath: words[1])))
             let summary = try await store.apply(changes, samplesPerBatch: 1)
             answer("ok \(summary.samplesWritten)")
+        case "heatmap" where words.count == 4:
+            guard let from = LocalDate(words[2]), let through = LocalDate(words[3]) else {
+                throw PeerError.malformed(line)
+            }
+            let heatmap = try await store.refreshedHeatmap(
+                of: words[1].split(separator: ",").map(String.init), from: from,
+                through: through, maxAge: 0)
+            answer("ok \(heatmap.value.days.reduce(0) { $0 + $1.count })")
         case "quit":
             exit(0)
         default:

@@ -32,6 +32,34 @@ struct CrossProcessCacheTests {
         }
     }
 
+    @Test("a heatmap bucket another process computed is invalidated by this one's writes")
+    func heatmapOfAnotherProcess() async throws {
+        try await withTemporaryDirectory { directory in
+            var options = StoreOptions()
+            options.timeZone = TimeZone(identifier: "UTC")
+            let store = try TrendStore(directory: directory.url, options: options)
+            // A run a day from 2026-02-24.
+            func run(_ day: Int64) -> Sample {
+                let start = 1_771_900_000_000 + day * 86_400_000
+                return Sample(
+                    startMilliseconds: start, endMilliseconds: start + 3_000_000, value: 5000)
+            }
+            // A ride long before the heatmap's dates, then two runs in them: the second write
+            // finds the buckets (none) from what the first left.
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "Ride",
+                unit: "m")
+            try await store.write([run(0)], to: "Run", unit: "m")
+            try await store.write([run(1)], to: "Run", unit: "m")
+            let peer = try PeerProcess(store: directory.url)
+            defer { peer.quit() }
+            #expect(try peer.send("heatmap Run,Ride 2026-02-20 2026-02-28") == "2")
+            #expect(try store.cachedHeatmap(of: ["Ride", "Run"]) != nil)
+            try await store.write([run(2)], to: "Run", unit: "m")
+            #expect(try store.cachedHeatmap(of: ["Ride", "Run"]) == nil)
+        }
+    }
+
     @Test(
         "killing a process during migration leaves the old state or the new one", arguments: 0..<4)
     func killDuringMigration(trial: Int) async throws {

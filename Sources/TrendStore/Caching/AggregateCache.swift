@@ -19,6 +19,8 @@ final class AggregateCache: Sendable {
     let payloads: PayloadTable
     /// What the caches have met since the store was opened.
     let counters = Mutex(CacheStatistics())
+    /// The heatmap buckets' keys by series, told of every bucket written or removed here.
+    private let heatmapKeys = HeatmapKeyIndex()
 
     /// The caches kept in `payloads`.
     init(payloads: PayloadTable) {
@@ -40,6 +42,7 @@ final class AggregateCache: Sendable {
         _ payload: AggregatePayload, forKey key: String, in txn: borrowing WriteTransaction
     ) throws {
         try payloads.put(payload.encoded(), forKey: key, in: txn)
+        heatmapKeys.note(key, present: true, in: txn)
     }
 
     /// The keys of the cached payloads starting with `prefix`, in order.
@@ -52,7 +55,9 @@ final class AggregateCache: Sendable {
     /// Removes the payload under `key`; whether there was one.
     @discardableResult
     func removePayload(forKey key: String, in txn: borrowing WriteTransaction) throws -> Bool {
-        try payloads.remove(forKey: key, in: txn)
+        let removed = try payloads.remove(forKey: key, in: txn)
+        heatmapKeys.note(key, present: false, in: txn)
+        return removed
     }
 
     /// Removes the cached aggregates of `series` whose window shares time with `touched`,
@@ -66,7 +71,10 @@ final class AggregateCache: Sendable {
         series: String, touching touched: Range<Int64>, in txn: borrowing WriteTransaction
     ) throws -> [RemovedToday] {
         var removedToday: [RemovedToday] = []
-        for key in try keys(of: series, includingHeatmaps: true, in: txn) {
+        let buckets = try heatmapKeys.keys(holding: SeriesName.normalized(series), in: txn) {
+            try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn)
+        }
+        for key in try keys(of: series, in: txn) + buckets {
             let window: Range<Int64>?? = try payloads.withPayload(forKey: key, in: txn) {
                 AggregatePayload.window(of: $0)
             }
@@ -77,7 +85,7 @@ final class AggregateCache: Sendable {
             {
                 removedToday.append(RemovedToday(key: key, parsed: parsed, payload: today))
             }
-            try payloads.remove(forKey: key, in: txn)
+            try removePayload(forKey: key, in: txn)
         }
         return removedToday
     }
@@ -85,30 +93,22 @@ final class AggregateCache: Sendable {
     /// Removes every cached payload of `series` (not the heatmap buckets it shares with
     /// others); returns how many there were.
     func removeAll(of series: String, in txn: borrowing WriteTransaction) throws -> Int {
-        let keys = try keys(of: series, includingHeatmaps: false, in: txn)
-        for key in keys { try payloads.remove(forKey: key, in: txn) }
+        let keys = try keys(of: series, in: txn)
+        for key in keys { try removePayload(forKey: key, in: txn) }
         return keys.count
     }
 
     /// The keys of the payloads of `series` in every zone: its weekday averages, today
-    /// cache and v1 average, and optionally the heatmap buckets that include it.
-    private func keys<T: ReadableTransaction & ~Copyable>(
-        of series: String, includingHeatmaps: Bool, in txn: borrowing T
-    ) throws -> [String] {
+    /// cache and v1 average (not the heatmap buckets that include it).
+    private func keys<T: ReadableTransaction & ~Copyable>(of series: String, in txn: borrowing T)
+        throws -> [String]
+    {
         var keys: [String] = []
         for prefix in SchemaKey.prefixes(of: series) {
             keys += try aggregateKeys(prefix: prefix, in: txn)
         }
         let v1 = SchemaKey.v1Average(series)
         if try payloads.withPayload(forKey: v1, in: txn, { _ in true }) != nil { keys.append(v1) }
-        if includingHeatmaps {
-            let name = SeriesName.normalized(series)
-            keys += try aggregateKeys(prefix: SchemaKey.heatmapPrefix, in: txn).filter { key in
-                SchemaKey.parse(key).map {
-                    Heatmap.seriesNames(inBucket: $0.subject).contains(name)
-                } ?? false
-            }
-        }
         return keys
     }
 }

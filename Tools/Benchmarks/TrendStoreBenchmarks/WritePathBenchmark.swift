@@ -82,6 +82,8 @@ enum WritePathBenchmark {
         try await streamAgainstBatch(directory: directory, zone: zone, report: &report)
         try await TodayCacheBenchmark.run(
             directory: directory, zone: zone, runs: runs, report: &report)
+        try await HeatmapBucketsBenchmark.run(
+            directory: directory, zone: zone, runs: runs, report: &report)
     }
 
     /// A 1 Hz stream of one-sample commits for an hour, and the same samples in one batch:
