@@ -52,7 +52,7 @@ struct BlockBoundaryWriteTests {
             let record = try storage.requireSeries(named: series, in: txn)
             var blocks: [Int64: [UInt8]] = [:]
             try storage.forEachBlock(of: record, startingFrom: .min / 2, through: .max / 2, in: txn)
-            { firstStart, bytes in
+            { firstStart, bytes, _ in
                 blocks[firstStart] = Array(bytes)
                 return true
             }

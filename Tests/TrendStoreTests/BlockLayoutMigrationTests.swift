@@ -42,7 +42,7 @@ struct BlockLayoutMigrationTests {
             for record in try storage.allSeriesRecords(in: txn) {
                 try storage.forEachBlock(
                     of: record, startingFrom: .min / 2, through: .max / 2, in: txn
-                ) { _, block in
+                ) { _, block, _ in
                     layouts.append(try BlockCodec.header(block).layout)
                     bytes += block.count
                     return true

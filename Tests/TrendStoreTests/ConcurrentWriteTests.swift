@@ -66,7 +66,7 @@ struct ConcurrentWriteTests {
             let record = try storage.requireSeries(named: "e", in: txn)
             var blocks: [(count: Int, bytes: Int)] = []
             try storage.forEachBlock(of: record, startingFrom: .min / 2, through: .max / 2, in: txn)
-            { _, bytes in
+            { _, bytes, _ in
                 let header = try BlockCodec.header(bytes)
                 blocks.append((header.count, bytes.count))
                 return true

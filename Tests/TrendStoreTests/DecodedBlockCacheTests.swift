@@ -18,7 +18,7 @@ struct DecodedBlockCacheTests {
             var blocks: [DecodedBlock] = []
             try storage.forEachBlock(
                 of: record, startingFrom: 0, through: Int64.max / 2, in: txn
-            ) { firstStart, bytes in
+            ) { firstStart, bytes, _ in
                 blocks.append(
                     try cache.block(
                         firstStart, of: record, bytes: bytes, storage: storage,
@@ -52,6 +52,41 @@ struct DecodedBlockCacheTests {
             let few = DecodedBlockCache(sampleBudget: 1_000_000, entryLimit: 2)
             let blocks = try Self.readAll("energy", of: store, through: few)
             #expect(few.heldSamples == blocks.suffix(2).map(\.samples.count).reduce(0, +))
+        }
+    }
+
+    @Test("a walk from inside a block hands on the header it read of that block, and no other")
+    func walkHandsOnBoundaryHeader() async throws {
+        try await withTemporaryStore { store, _ in
+            var generator = SampleGenerator(seed: 10)
+            try await store.write(
+                generator.minuteSamples(from: 20_000 * 86_400_000, count: 20_000), to: "energy",
+                unit: "kcal")
+            let storage = store.engine.storage
+            let walked: [(firstStart: Int64, handed: Bool)] =
+                try store.engine.read { txn in
+                    let record = try storage.requireSeries(named: "energy", in: txn)
+                    // Ten minutes into the series: inside its first block, after its key.
+                    let from = 20_000 * 86_400_000 + 600_000
+                    var walked: [(Int64, Bool)] = []
+                    try storage.forEachBlock(
+                        of: record, startingFrom: Int64(from), through: Int64.max / 2, in: txn
+                    ) { firstStart, bytes, header in
+                        let read = try BlockCodec.header(bytes)
+                        let same = header.map {
+                            ($0.count, $0.minimumStart, $0.maximumStart)
+                                == (read.count, read.minimumStart, read.maximumStart)
+                        }
+                        #expect(same ?? true)
+                        walked.append((firstStart, header != nil))
+                        return true
+                    }
+                    return walked
+                }
+            #expect(walked.count >= 2, "\(walked.count) blocks")
+            #expect(walked.first?.firstStart ?? 0 < 20_000 * 86_400_000 + 600_000)
+            #expect(
+                walked.map(\.handed) == [true] + Array(repeating: false, count: walked.count - 1))
         }
     }
 }

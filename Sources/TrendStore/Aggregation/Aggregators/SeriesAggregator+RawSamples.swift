@@ -42,13 +42,13 @@ extension SeriesAggregator {
         var samples = 0
         var next: Int64?
         try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
-            firstStart, bytes in
+            firstStart, bytes, known in
             guard samples < cache.sampleBudget / 2 else {
                 next = firstStart
                 return false
             }
             // A damaged header is left for the read to report.
-            guard let header = try? BlockCodec.header(bytes) else { return true }
+            guard let header = known ?? (try? BlockCodec.header(bytes)) else { return true }
             samples += header.count
             if !cache.holds(firstStart, of: record, header: header) {
                 blocks.append((firstStart, header, Array(bytes)))
@@ -131,10 +131,11 @@ extension SeriesAggregator {
             return
         }
         try storage.forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
-            firstStart, bytes in
+            firstStart, bytes, header in
             try body(
                 storage.decodedBlocks.block(
-                    firstStart, of: record, bytes: bytes, storage: storage, zlib: zlib))
+                    firstStart, of: record, bytes: bytes, header: header, storage: storage,
+                    zlib: zlib))
             return true
         }
     }

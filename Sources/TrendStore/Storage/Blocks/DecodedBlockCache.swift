@@ -82,14 +82,15 @@ final class DecodedBlockCache: Sendable {
     var heldSamples: Int { state.withLock { $0.samples } }
 
     /// The decoded samples of the block of `record` keyed `firstStart`, stored as `bytes`,
-    /// decoding them when the cache does not hold them.
+    /// decoding them when the cache does not hold them; `known` is its header when the
+    /// caller has read it (else it is read here).
     func block(
         _ firstStart: Int64, of record: SeriesRecord, bytes: UnsafeRawBufferPointer,
-        storage: SampleStorage, zlib: ZlibCodec
+        header known: BlockCodec.Header? = nil, storage: SampleStorage, zlib: ZlibCodec
     ) throws -> DecodedBlock {
         let header: BlockCodec.Header
         do {
-            header = try BlockCodec.header(bytes)
+            header = try known ?? BlockCodec.header(bytes)
         } catch {
             throw storage.blockDamage(record, firstStart: firstStart, error)
         }

@@ -11,29 +11,38 @@ extension SampleStorage {
         var found: [Int64] = []
         guard limit > 0 else { return found }
         try forEachBlock(of: record, startingFrom: from, through: through, in: txn) {
-            firstStart, _ in
+            firstStart, _, _ in
             found.append(firstStart)
             return found.count < limit
         }
         return found
     }
 
-    /// Calls `body(firstStart, bytes)` for each block of `record` that may hold samples
-    /// starting in `[from, through]`, in time order, with its stored bytes, until `body`
-    /// returns `false`: one cursor walk, no lookup per block.
+    /// Calls `body(firstStart, bytes, header)` for each block of `record` that may hold
+    /// samples starting in `[from, through]`, in time order, with its stored bytes, until
+    /// `body` returns `false`: one cursor walk, no lookup per block. `header` is the block's
+    /// header when the walk has read it (the block before `from`, to see whether it reaches
+    /// `from`), so that no block's header is read twice; else `nil`.
     func forEachBlock<T: ReadableTransaction & ~Copyable>(
         of record: SeriesRecord, startingFrom from: Int64, through: Int64, in txn: borrowing T,
-        _ body: (Int64, UnsafeRawBufferPointer) throws -> Bool
+        _ body: (Int64, UnsafeRawBufferPointer, BlockCodec.Header?) throws -> Bool
     ) throws {
+        var boundary: (firstStart: Int64, header: BlockCodec.Header)?
         try blocks.forEachBlock(
             series: record.id, startingFrom: from, through: through, in: txn,
             reaches: { firstStart, bytes in
                 do {
-                    return try BlockCodec.header(bytes).maximumStart >= from
+                    let header = try BlockCodec.header(bytes)
+                    boundary = (firstStart, header)
+                    return header.maximumStart >= from
                 } catch {
                     throw blockDamage(record, firstStart: firstStart, error)
                 }
-            }, body)
+            },
+            { firstStart, bytes in
+                let known = boundary.flatMap { $0.firstStart == firstStart ? $0.header : nil }
+                return try body(firstStart, bytes, known)
+            })
     }
 
     /// Whether the blocks that may hold starts in `[from, through]` hold more than `limit`
@@ -48,9 +57,9 @@ extension SampleStorage {
         let streams = record.hasSources ? try streams(of: record, in: txn).map(\.record) : [record]
         for stream in streams where count <= limit {
             try forEachBlock(of: stream, startingFrom: from, through: through, in: txn) {
-                firstStart, bytes in
+                firstStart, bytes, header in
                 do {
-                    count += try BlockCodec.header(bytes).count
+                    count += try (header ?? BlockCodec.header(bytes)).count
                 } catch {
                     throw blockDamage(record, firstStart: firstStart, error)
                 }
@@ -124,10 +133,11 @@ extension SampleStorage {
         var buffer: [Sample] = []
         var total = 0
         try forEachBlock(of: record, startingFrom: from, through: to - 1, in: txn) {
-            firstStart, bytes in
+            firstStart, bytes, header in
             buffer.removeAll(keepingCapacity: true)
             try decodeBlock(
-                bytes, firstStart: firstStart, of: record, zlib: zlib, appendingTo: &buffer)
+                bytes, header: header, firstStart: firstStart, of: record, zlib: zlib,
+                appendingTo: &buffer)
             if let first = buffer.first, let last = buffer.last,
                 first.startMilliseconds < from || last.startMilliseconds >= to
             {

@@ -139,9 +139,9 @@ extension SampleStorage {
         var result: [Sample] = []
         guard from < to else { return result }
         try forEachBlock(of: stream, startingFrom: from, through: to - 1, in: txn) {
-            firstStart, bytes in
+            firstStart, bytes, header in
             let samples = try decodedBlocks.block(
-                firstStart, of: stream, bytes: bytes, storage: self, zlib: zlib
+                firstStart, of: stream, bytes: bytes, header: header, storage: self, zlib: zlib
             ).samples
             let first = samples.partitioningIndex { $0.startMilliseconds >= from }
             let last = samples.partitioningIndex { $0.startMilliseconds >= to }

@@ -343,10 +343,13 @@ struct SeriesWriter: ~Copyable {
         if let cached = blocks[key] { return cached }
         let read =
             try storage.withBlock(key, of: record, in: txn) { bytes in
-                (
+                // Read once; a damaged header is read again by the cache, which reports it.
+                let header = try? BlockCodec.header(bytes)
+                return (
                     try storage.decodedBlocks.block(
-                        key, of: record, bytes: bytes, storage: storage, zlib: zlib
-                    ).samples, bytes.count, try? BlockCodec.header(bytes)
+                        key, of: record, bytes: bytes, header: header, storage: storage,
+                        zlib: zlib
+                    ).samples, bytes.count, header
                 )
             }
         let block = StoredBlock(
