@@ -6,9 +6,12 @@
 /// transaction sees exactly the data the marked one left. LMDB numbers each commit that
 /// writes one more than the last, across processes, and a write transaction begins with the
 /// number its commit will take, so the next one after a commit of id `n` has id `n + 1`
-/// only if no one committed between. A transaction that asked for no change, aborted, or
-/// whose change was only a deletion of nothing (which writes no commit unless
-/// ``Environment/stampCommits(in:key:)`` is on) precedes nothing.
+/// only if no one committed between. A transaction that asked for no change, or aborted,
+/// precedes nothing.
+///
+/// Exact when every transaction that asks for a change writes a commit, as with
+/// ``Environment/stampCommits(in:key:)``: without it, one whose only change was a deletion
+/// of a key not there writes none, and another process's commit may then take its number.
 public struct CommitMark: @unchecked Sendable {
     // @unchecked: the state is written by its transaction's thread before `write` returns,
     // and read by a later write transaction, which the environment's writer lock orders
