@@ -3,8 +3,8 @@ import TrendStore
 
 /// What the cached heatmap buckets cost a write: one-sample commits (durability none, so the
 /// disk does not hide the CPU) to a series in a store with no bucket, beside the same commits
-/// in a store holding 500 buckets of other series (an app's activity types by pairs and
-/// zones): each write finds the buckets of its own series, not every bucket.
+/// in a store holding 500 buckets of other series (an app's activity types, by pairs): each
+/// write finds the buckets of its own series, not every bucket.
 enum HeatmapBucketsBenchmark {
     /// Buckets in the second store.
     static let bucketCount = 500
