@@ -33,10 +33,8 @@ struct FormatEightStoreTests {
                 let store = try TrendStore(directory: copy, options: options)
                 #expect(try store.formatVersion == 8)
                 #expect(try store.appliedMigrations().last == "0008-sample-ids")
-                #expect(try store.sourcePriority(of: "activeEnergy") == FormatSixStoreTests.order)
-                #expect(try FormatFiveStoreTests.samples(of: store) == expected)
-                try FormatFiveStoreTests.expectMergedCurves(
-                    of: store, samples: expected, order: FormatSixStoreTests.order)
+                try FormatSevenSyncedStoreTests.expectSamplesAndCurves(
+                    of: store, expected: expected)
                 #expect(
                     try store.samples(of: "steps", from: .distantPast, to: .distantFuture)
                         == [Self.steps[0], Self.steps[2]])

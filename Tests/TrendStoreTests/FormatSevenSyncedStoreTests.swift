@@ -14,6 +14,17 @@ import TrendStore
 struct FormatSevenSyncedStoreTests {
     static let fixture = "stores/format-7/los-angeles-synced"
 
+    /// Checks that `store` holds the samples of the format-5 CSVs (`expected`) under the
+    /// format-6 order, and answers activeEnergy's merged curves as the slow merge does.
+    static func expectSamplesAndCurves(
+        of store: TrendStore, expected: [FormatFiveStoreTests.Identity: Double]
+    ) throws {
+        #expect(try store.sourcePriority(of: "activeEnergy") == FormatSixStoreTests.order)
+        #expect(try FormatFiveStoreTests.samples(of: store) == expected)
+        try FormatFiveStoreTests.expectMergedCurves(
+            of: store, samples: expected, order: FormatSixStoreTests.order)
+    }
+
     @Test("it opens read-only and writable, answers as before, and takes samples with ids")
     func opensAndAnswers() async throws {
         try await withTemporaryDirectory { directory in
@@ -26,10 +37,7 @@ struct FormatSevenSyncedStoreTests {
                     try store.appliedMigrations().last
                         == (options.readOnly ? "0007-store-bound-sealing" : "0008-sample-ids"))
                 #expect(try PriorityRebuildTests.rebuilding(store) == false)
-                #expect(try store.sourcePriority(of: "activeEnergy") == FormatSixStoreTests.order)
-                #expect(try FormatFiveStoreTests.samples(of: store) == expected)
-                try FormatFiveStoreTests.expectMergedCurves(
-                    of: store, samples: expected, order: FormatSixStoreTests.order)
+                try Self.expectSamplesAndCurves(of: store, expected: expected)
                 #expect(try store.cacheEntries().count == 8)
                 #expect(try await store.verify().isHealthy)
                 await store.close()
