@@ -273,10 +273,8 @@ struct MigrationTests {
     func runsOnce() async throws {
         try withTemporaryDirectory { directory in
             let store = try TrendStore(directory: directory.url)
-            let v1 = AggregatePayload(
-                kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
-                body: PayloadBodies.encode(
-                    V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)))
+            let v1 = V1Average(pattern: Array(repeating: 1, count: 24), projectedTotal: 1)
+                .payload(computedAt: 0)
             try store.engine.write { txn, _ in
                 try store.engine.caches.putPayload(v1, forKey: SchemaKey.v1Average("e"), in: txn)
             }

@@ -72,12 +72,9 @@ struct CrossProcessCacheTests {
                 let meta = Array("migrations".utf8)
                 try txn.delete(forKey: meta, in: store.engine.tables.meta.database)
                 for index in 0..<3_000 {
-                    let payload = AggregatePayload(
-                        kind: .v1Average, schemaVersion: 1, computedAt: 0, window: 0..<0,
-                        body: PayloadBodies.encode(
-                            V1Average(
-                                pattern: Array(repeating: Double(index), count: 24),
-                                projectedTotal: 1)))
+                    let payload = V1Average(
+                        pattern: Array(repeating: Double(index), count: 24), projectedTotal: 1
+                    ).payload(computedAt: 0)
                     try store.engine.caches.putPayload(
                         payload, forKey: SchemaKey.v1Average("series-\(index)"), in: txn)
                 }

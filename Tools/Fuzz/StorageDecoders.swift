@@ -57,9 +57,10 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     }
     bytes.withUnsafeBytes { _ = AggregatePayload.window(of: $0) }
     payload.withUnsafeBytes { _ = try? AggregatePayload(bytes: $0) }
-    _ = try? PayloadBodies.weekdayAverage(series: "s", bytes)
-    _ = try? PayloadBodies.today(series: "s", bytes)
-    _ = try? PayloadBodies.v1Average(bytes)
+    _ = try? WeekdayAverageCache.decode(bytes, subject: "s", variant: "1")
+    _ = try? TodayCache.decode(bytes, subject: "s", variant: nil)
+    _ = try? HeatmapCache.decode(bytes, subject: "s", variant: nil)
+    _ = try? V1Average(body: bytes)
     // An encrypted store's opened entry of a blinded table (key length, key, value), the
     // opened-value cache's key of a sealed value, and the name of a damaged record's key.
     bytes.withUnsafeBytes { opened in

@@ -35,35 +35,31 @@ extension AggregateCache {
     {
         try aggregateKeys(prefix: "", in: txn).map { key in
             let parsed = SchemaKey.parse(key)
-            let zone = parsed.flatMap { TimeZone(identifier: $0.zoneIdentifier) }
             guard case .found(let payload) = try payload(key, in: txn) else {
                 return CacheEntryInfo(
                     key: key, timeZone: parsed?.zoneIdentifier, computedAt: nil,
                     schemaVersion: nil, migrated: false, fresh: false)
             }
-            let computedAt = Date(milliseconds: payload.computedAt)
-            let fresh: Bool
-            switch (payload.kind, parsed?.kind, zone) {
-            case (.weekdayAverage, .weekdayAverage(let weekday), let zone?):
-                fresh = !Freshness.mustRefreshWeekdayAverage(
-                    computedAt: computedAt, weekday: weekday, now: now, timeZone: zone)
-            case (.today, .today, let zone?):
-                fresh = !Freshness.isTodayStale(
-                    latestSampleTimestamp: payload.today(of: "")?.value.curve
-                        .latestSampleTimestamp, now: now, timeZone: zone)
-            case (.heatmap, .heatmap, _):
-                fresh = Freshness.isFresh(
-                    computedAt: computedAt, maxAge: Freshness.heatmapListingMaximumAge, now: now
-                )
-            default:
-                // A v1 average, or a payload whose kind disagrees with its key.
-                fresh = false
-            }
+            let fresh = parsed.map { Self.isListedFresh($0.figures, payload, key: $0, now: now) }
             return CacheEntryInfo(
-                key: key, timeZone: parsed?.zoneIdentifier, computedAt: computedAt,
+                key: key, timeZone: parsed?.zoneIdentifier,
+                computedAt: Date(milliseconds: payload.computedAt),
                 schemaVersion: Int(payload.schemaVersion), migrated: payload.migrated,
-                fresh: fresh)
+                fresh: fresh ?? false)
         }
+    }
+
+    /// Whether `payload`, stored under the key `key` of the kind `figures`, is fresh at `now`
+    /// by that kind's listing rule; not when it holds another kind or does not decode (a v1
+    /// average, which `parse` does not read, is never fresh).
+    private static func isListedFresh<Figures: CachedFigures>(
+        _ figures: Figures.Type, _ payload: AggregatePayload, key: SchemaKey.Parsed, now: Date
+    ) -> Bool {
+        guard let cached = payload.cached(figures, subject: key.subject, variant: key.variant)
+        else { return false }
+        return Figures.isListedFresh(
+            cached.value, computedAt: cached.computedAt, variant: key.variant, now: now,
+            zone: TimeZone(identifier: key.zoneIdentifier))
     }
 
     /// Removes the cached aggregates `scope` names; returns how many there were.

@@ -11,55 +11,21 @@ extension AggregateCache {
         return stored
     }
 
-    /// The stored weekday average computed in `zone`, or `nil` when missing or unreadable;
-    /// stale when the freshness rules call for a refresh at `now`
-    /// (``Freshness/mustRefreshWeekdayAverage(computedAt:weekday:now:timeZone:)``).
-    func cachedWeekdayAverage<T: ReadableTransaction & ~Copyable>(
-        _ series: String, weekday: Weekday, zone: TimeZone, now: Date, in txn: borrowing T
-    ) throws -> Cached<WeekdayAverage>? {
-        guard
-            var cached = try cached(
-                SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone), in: txn,
-                { $0.weekdayAverage(of: series, weekday: weekday) })
-        else { return nil }
-        cached.isStale = Freshness.mustRefreshWeekdayAverage(
-            computedAt: cached.computedAt, weekday: weekday, now: now, timeZone: zone)
-        return cached
-    }
-
-    /// The stored today cache of `series` computed in `zone`, or `nil`; stale by the
-    /// same-day rule at `now` (``Freshness/isTodayStale(latestSampleTimestamp:now:timeZone:)``).
-    func cachedToday<T: ReadableTransaction & ~Copyable>(
-        _ series: String, zone: TimeZone, now: Date, in txn: borrowing T
-    ) throws -> Cached<TodaySnapshot>? {
-        guard
-            var cached = try cached(
-                SchemaKey.today(series, zone: zone), in: txn, { $0.today(of: series) })
-        else { return nil }
-        cached.isStale = Freshness.isTodayStale(
-            latestSampleTimestamp: cached.value.curve.latestSampleTimestamp, now: now,
-            timeZone: zone)
-        return cached
-    }
-
-    /// The stored heatmap bucket under `key`, or `nil` when missing or unreadable.
-    func cachedHeatmap<T: ReadableTransaction & ~Copyable>(_ key: String, in txn: borrowing T)
-        throws -> Cached<HeatmapBucket>?
-    {
-        try cached(key, in: txn) { $0.heatmapBucket() }
-    }
-
-    /// What `read` finds in the payload under `key`; `nil` when there is none, or when it is
-    /// unreadable or `read` finds nothing in it (of another kind, or a body that does not
-    /// decode), both counted in the statistics.
-    private func cached<T: ReadableTransaction & ~Copyable, Value>(
-        _ key: String, in txn: borrowing T, _ read: (AggregatePayload) -> Cached<Value>?
-    ) throws -> Cached<Value>? {
+    /// The stored figures of the kind `figures` for `subject` (a series, or a heatmap bucket)
+    /// and `variant`, computed in `zone`; `nil` when missing, unreadable or of another kind
+    /// (both counted in the statistics). Stale when the kind's rule calls for a refresh at `now`.
+    func cached<Figures: CachedFigures, T: ReadableTransaction & ~Copyable>(
+        _ figures: Figures.Type, of subject: String, variant: String? = nil, zone: TimeZone,
+        now: Date, in txn: borrowing T
+    ) throws -> Cached<Figures.Value>? {
+        let key = SchemaKey.key(figures, subject: subject, zone: zone, variant: variant)
         guard case .found(let payload) = try readablePayload(key, in: txn) else { return nil }
-        guard let cached = read(payload) else {
+        guard var cached = payload.cached(figures, subject: subject, variant: variant) else {
             counters.withLock { $0.unreadablePayloads += 1 }
             return nil
         }
+        cached.isStale = Figures.isStale(
+            cached.value, computedAt: cached.computedAt, variant: variant, now: now, zone: zone)
         return cached
     }
 }

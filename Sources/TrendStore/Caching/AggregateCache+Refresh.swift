@@ -2,7 +2,7 @@ import Foundation
 import LMDB
 
 /// How cached aggregates are refreshed and stored: the rule every kind follows when
-/// computing fails, and the payload each kind stores (``AggregatePayload``'s makers).
+/// computing fails, and the one factory every kind's payload is stored through.
 extension AggregateCache {
     /// The refresh rule of every cached aggregate: `cached` while `isFresh`; else what
     /// `refresh` computes and stores; should that throw, the last good `cached` marked stale
@@ -21,38 +21,38 @@ extension AggregateCache {
         }
     }
 
-    /// Stores `average`, computed at `now` from the instants `window`, as the weekday average
-    /// of `series` in `zone`.
-    func store(
-        _ average: WeekdayAverage, window: Range<Int64>, of series: String, zone: TimeZone,
-        now: Date, in txn: borrowing WriteTransaction
-    ) throws -> Cached<WeekdayAverage> {
-        let payload = AggregatePayload.weekdayAverage(
-            average, computedAt: now.millisecondsSince1970, window: window)
+    /// Stores `value`, figures of the kind `figures` for `subject` and `variant` in `zone`,
+    /// computed at `computedAt` from the instants `window` (empty when no write of samples
+    /// should invalidate it: a host's or a legacy file's figures); `imported` when they came
+    /// from a legacy cache file.
+    func put<Figures: CachedFigures>(
+        _ figures: Figures.Type, _ value: Figures.Value, of subject: String,
+        variant: String? = nil, zone: TimeZone, computedAt: Date, window: Range<Int64>,
+        imported: Bool = false, in txn: borrowing WriteTransaction
+    ) throws {
+        let payload = try AggregatePayload(
+            figures, value, computedAt: computedAt.millisecondsSince1970, window: window,
+            imported: imported)
         try putPayload(
-            payload, forKey: SchemaKey.weekdayAverage(series, weekday: average.weekday, zone: zone),
+            payload, forKey: SchemaKey.key(figures, subject: subject, zone: zone, variant: variant),
             in: txn)
-        return Cached(
-            value: average, computedAt: Date(milliseconds: payload.computedAt),
-            schemaVersion: SchemaKey.currentVersion)
     }
 
-    /// Stores `snapshot`, computed at `now`, as the today cache of `series` in `zone` (its
-    /// window the local day of its curve); stale when its latest sample is not from today.
-    func store(
-        _ snapshot: TodaySnapshot, of series: String, zone: TimeZone, now: Date,
+    /// Stores `value`, computed at `now` from the instants `window`, as
+    /// ``put(_:_:of:variant:zone:computedAt:window:imported:in:)`` does, and returns it as a
+    /// reader would find it: stale when the kind's rule already calls for a refresh.
+    func store<Figures: CachedFigures>(
+        _ figures: Figures.Type, _ value: Figures.Value, of subject: String,
+        variant: String? = nil, zone: TimeZone, now: Date, window: Range<Int64>,
         in txn: borrowing WriteTransaction
-    ) throws -> Cached<TodaySnapshot> {
-        let date = snapshot.curve.date
-        let bounds = LocalDayGrid(zone: zone, from: date, through: date).bounds(of: date)
-        let payload = AggregatePayload.today(
-            snapshot, computedAt: now.millisecondsSince1970, window: bounds.start..<bounds.end)
-        try putPayload(payload, forKey: SchemaKey.today(series, zone: zone), in: txn)
+    ) throws -> Cached<Figures.Value> {
+        try put(
+            figures, value, of: subject, variant: variant, zone: zone, computedAt: now,
+            window: window, in: txn)
         return Cached(
-            value: snapshot, computedAt: Date(milliseconds: payload.computedAt),
+            value: value, computedAt: Date(milliseconds: now.millisecondsSince1970),
             schemaVersion: SchemaKey.currentVersion,
-            isStale: Freshness.isTodayStale(
-                latestSampleTimestamp: snapshot.curve.latestSampleTimestamp, now: now,
-                timeZone: zone))
+            isStale: Figures.isStale(
+                value, computedAt: now, variant: variant, now: now, zone: zone))
     }
 }

@@ -21,13 +21,14 @@ extension AggregateCache {
         let instant = now.millisecondsSince1970
         for today in removed where today.payload.window.contains(instant) {
             guard let zone = TimeZone(identifier: today.parsed.zoneIdentifier),
-                let old = today.payload.today(of: today.parsed.subject)
+                let old = today.payload.cached(
+                    TodayCache.self, subject: today.parsed.subject, variant: nil)
             else { continue }
             let curve = try queries.todayCurve(
                 of: today.parsed.subject, now: now, zone: zone, in: txn)
-            let payload = AggregatePayload.today(
-                TodaySnapshot(curve: curve, moveGoal: old.value.moveGoal), computedAt: instant,
-                window: today.payload.window)
+            let payload = try AggregatePayload(
+                TodayCache.self, TodaySnapshot(curve: curve, moveGoal: old.value.moveGoal),
+                computedAt: instant, window: today.payload.window)
             try putPayload(payload, forKey: today.key, in: txn)
         }
     }

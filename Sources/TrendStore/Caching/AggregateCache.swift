@@ -80,8 +80,8 @@ final class AggregateCache: Sendable {
             }
             // Unreadable payloads go too: they would be rebuilt anyway.
             guard let window, window.map({ $0.overlaps(touched) }) ?? true else { continue }
-            if let parsed = SchemaKey.parse(key), parsed.kind == .today,
-                case .found(let today) = try payload(key, in: txn), today.kind == .today
+            if let parsed = SchemaKey.parse(key), parsed.figures.kind == TodayCache.kind,
+                case .found(let today) = try payload(key, in: txn), today.kind == TodayCache.kind
             {
                 removedToday.append(RemovedToday(key: key, parsed: parsed, payload: today))
             }

@@ -7,11 +7,10 @@
 /// ms (8), window end ms (8), body length (4), body, CRC-32 of all before it (4).
 /// Binary rather than JSON so a widget reads a cached average in about a microsecond.
 struct AggregatePayload: Equatable {
-    enum Kind: UInt8 {
-        case today = 1
-        case weekdayAverage = 2
-        case heatmap = 3
-        case v1Average = 4
+    /// The kind byte: which ``CachedFigures`` kind (or the v1 average) the body holds.
+    /// Each kind declares its own; ``CachedKinds`` lists them.
+    struct Kind: RawRepresentable, Hashable {
+        var rawValue: UInt8
     }
 
     struct Damage: Error {}
@@ -61,7 +60,7 @@ struct AggregatePayload: Equatable {
         guard bytes.count >= Self.headerSize + 4,
             let (checked, stored) = bytes.splittingTrailingChecksum(),
             ZlibCodec.crc32(checked) == stored,
-            let kind = Kind(rawValue: bytes[0]), bytes[2] & ~3 == 0, bytes[3] == 0
+            CachedKinds.knows(Kind(rawValue: bytes[0])), bytes[2] & ~3 == 0, bytes[3] == 0
         else { throw Damage() }
         func load(_ offset: Int) -> Int64 {
             bytes.littleEndian(at: offset, as: Int64.self)
@@ -71,7 +70,7 @@ struct AggregatePayload: Equatable {
         let (start, end) = (load(12), load(20))
         guard Self.headerSize + length + 4 == bytes.count, start <= end else { throw Damage() }
         self.init(
-            kind: kind, schemaVersion: bytes[1], migrated: bytes[2] & 1 != 0,
+            kind: Kind(rawValue: bytes[0]), schemaVersion: bytes[1], migrated: bytes[2] & 1 != 0,
             imported: bytes[2] & 2 != 0,
             computedAt: load(4), window: start..<end,
             body: Array(bytes[Self.headerSize..<(Self.headerSize + length)]))

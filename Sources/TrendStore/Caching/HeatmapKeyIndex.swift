@@ -76,7 +76,9 @@ final class HeatmapKeyIndex: Sendable {
 
     /// The series of the bucket under `key`; none when it is not a bucket's key.
     private static func series(in key: String) -> [String] {
-        guard let parsed = SchemaKey.parse(key), parsed.kind == .heatmap else { return [] }
+        guard let parsed = SchemaKey.parse(key), parsed.figures.kind == HeatmapCache.kind else {
+            return []
+        }
         return Heatmap.seriesNames(inBucket: parsed.subject)
     }
 }

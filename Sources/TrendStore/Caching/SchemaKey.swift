@@ -27,32 +27,43 @@ public enum SchemaKey: Sendable {
     public static func weekdayAverage(_ series: String, weekday: Weekday, zone: TimeZone)
         -> String
     {
-        "\(weekdayAveragePrefix(series))\(part(zone.identifier))/\(weekday.rawValue)"
+        key(
+            WeekdayAverageCache.self, subject: series, zone: zone,
+            variant: WeekdayAverageCache.variant(weekday))
     }
 
     /// The v2 today cache of `series`, computed in `zone`.
     public static func today(_ series: String, zone: TimeZone) -> String {
-        "\(todayPrefix(series))\(part(zone.identifier))"
+        key(TodayCache.self, subject: series, zone: zone)
     }
 
     /// The v2 heatmap bucket of a set of series, for dates in `zone`.
     public static func heatmap(_ series: some Sequence<String>, zone: TimeZone) -> String {
-        "\(heatmapPrefix)\(part(Heatmap.bucketKey(for: series)))/\(part(zone.identifier))"
+        key(HeatmapCache.self, subject: Heatmap.bucketKey(for: series), zone: zone)
     }
 
-    static let heatmapPrefix = "v2/heatmap/"
+    /// The key of the figures of the kind `figures` for `subject` (a series, in NFC here, or
+    /// a heatmap bucket), computed in `zone`: `v2/<name>/<subject>/<zone>[/<variant>]`.
+    static func key<Figures: CachedFigures>(
+        _ figures: Figures.Type, subject: String, zone: TimeZone, variant: String? = nil
+    ) -> String {
+        let subject = Figures.subjectIsSeries ? SeriesName.normalized(subject) : subject
+        let key = "v2/\(Figures.name)/\(part(subject))/\(part(zone.identifier))"
+        return variant.map { "\(key)/\(part($0))" } ?? key
+    }
+
+    /// The prefix of the heatmap buckets' keys.
+    static let heatmapPrefix = "v2/\(HeatmapCache.name)/"
 
     /// What a v2 key names, read back from the key.
-    struct Parsed: Equatable {
-        enum Kind: Equatable {
-            case weekdayAverage(weekday: Weekday)
-            case today
-            case heatmap
-        }
-        let kind: Kind
+    struct Parsed {
+        /// The kind of figures its payload holds.
+        let figures: any CachedFigures.Type
         /// The series, or for a heatmap the bucket (``Heatmap/bucketKey(for:)``).
         let subject: String
         let zoneIdentifier: String
+        /// The part after the zone (a weekday average's weekday), or `nil`.
+        let variant: String?
     }
 
     /// The parts of a v2 key, or `nil` for a v1 key or one this version does not write.
@@ -60,33 +71,20 @@ public enum SchemaKey: Sendable {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false).map {
             unescaped($0)
         }
-        guard parts.count >= 4, parts[0] == "v2" else { return nil }
-        switch (parts[1], parts.count) {
-        case ("weekday-average", 5):
-            guard let weekday = Int(parts[4]).flatMap(Weekday.init(rawValue:)) else { return nil }
-            return Parsed(
-                kind: .weekdayAverage(weekday: weekday), subject: parts[2],
-                zoneIdentifier: parts[3])
-        case ("today", 4):
-            return Parsed(kind: .today, subject: parts[2], zoneIdentifier: parts[3])
-        case ("heatmap", 4):
-            return Parsed(kind: .heatmap, subject: parts[2], zoneIdentifier: parts[3])
-        default:
-            return nil
-        }
+        guard parts.count == 4 || parts.count == 5, parts[0] == "v2",
+            let figures = CachedKinds.named(parts[1])
+        else { return nil }
+        let variant = parts.count == 5 ? parts[4] : nil
+        guard figures.accepts(variant: variant) else { return nil }
+        return Parsed(
+            figures: figures, subject: parts[2], zoneIdentifier: parts[3], variant: variant)
     }
 
-    /// The prefixes under which every cached payload of `series` lies (the v1 key is exact).
+    /// The prefixes under which every cached payload of `series` lies, one per kind whose
+    /// subject is a series (the v1 key is exact).
     static func prefixes(of series: String) -> [String] {
-        [weekdayAveragePrefix(series), todayPrefix(series)]
-    }
-
-    static func weekdayAveragePrefix(_ series: String) -> String {
-        "v2/weekday-average/\(part(SeriesName.normalized(series)))/"
-    }
-
-    private static func todayPrefix(_ series: String) -> String {
-        "v2/today/\(part(SeriesName.normalized(series)))/"
+        let subject = part(SeriesName.normalized(series))
+        return CachedKinds.all.filter { $0.subjectIsSeries }.map { "v2/\($0.name)/\(subject)/" }
     }
 
     /// `text` with `%` and `/` escaped, so it is one part of a key.

@@ -29,7 +29,7 @@ enum V1AverageMigration {
         let zone = context.defaultZone
         var v1: (average: V1Average, computedAt: Int64, imported: Bool)?
         if case .found(let payload) = try context.caches.payload(v1Key, in: txn),
-            let average = payload.v1Average()
+            let average = V1Average(payload)
         {
             v1 = (average, payload.computedAt, payload.imported)
         }
@@ -50,22 +50,24 @@ enum V1AverageMigration {
             let key = SchemaKey.weekdayAverage(series, weekday: weekday, zone: zone)
             if average.dayCount > 0 {
                 try context.caches.putPayload(
-                    .weekdayAverage(
-                        average, computedAt: now.millisecondsSince1970, window: window,
-                        schemaVersion: 2),
+                    AggregatePayload(
+                        WeekdayAverageCache.self, average, computedAt: now.millisecondsSince1970,
+                        window: window, schemaVersion: 2),
                     forKey: key, in: txn)
             } else if let v1,
-                try context.caches.cachedWeekdayAverage(
-                    series, weekday: weekday, zone: zone, now: now, in: txn) == nil
+                try context.caches.cached(
+                    WeekdayAverageCache.self, of: series,
+                    variant: WeekdayAverageCache.variant(weekday), zone: zone, now: now, in: txn)
+                    == nil
             {
                 let seeded = WeekdayAverage(
                     series: series, weekday: average.weekday, days: [],
                     averageHourlyPattern: v1.average.pattern,
                     projectedTotal: v1.average.projectedTotal)
                 try context.caches.putPayload(
-                    .weekdayAverage(
-                        seeded, computedAt: v1.computedAt, window: 0..<0, migrated: true,
-                        imported: v1.imported, schemaVersion: 2),
+                    AggregatePayload(
+                        WeekdayAverageCache.self, seeded, computedAt: v1.computedAt,
+                        window: 0..<0, migrated: true, imported: v1.imported, schemaVersion: 2),
                     forKey: key, in: txn)
             }
         }

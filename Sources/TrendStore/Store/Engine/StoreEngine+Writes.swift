@@ -153,9 +153,4 @@ extension StoreEngine {
         try storage.countChange(of: record, in: txn)
         return removed
     }
-
-    /// Stores one cached payload in its own write transaction.
-    func storePayload(_ payload: AggregatePayload, forKey key: String) throws {
-        try write { txn, _ in try caches.putPayload(payload, forKey: key, in: txn) }
-    }
 }

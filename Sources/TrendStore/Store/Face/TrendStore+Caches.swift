@@ -12,8 +12,9 @@ extension TrendStore {
         let now = now ?? engine.clock()
         let zone = timeZone ?? engine.timeZone
         return try engine.read { txn in
-            try engine.caches.cachedWeekdayAverage(
-                series, weekday: weekday, zone: zone, now: now, in: txn)
+            try engine.caches.cached(
+                WeekdayAverageCache.self, of: series,
+                variant: WeekdayAverageCache.variant(weekday), zone: zone, now: now, in: txn)
         }
     }
 
@@ -46,7 +47,9 @@ extension TrendStore {
                     return fallback
                 }
                 return try engine.caches.store(
-                    averages[0], window: window, of: series, zone: zone, now: now, in: txn)
+                    WeekdayAverageCache.self, averages[0], of: series,
+                    variant: WeekdayAverageCache.variant(weekday), zone: zone, now: now,
+                    window: window, in: txn)
             }
         }
     }
@@ -76,8 +79,10 @@ extension TrendStore {
             try engine.write { txn, _ in
                 let curve = try engine.queries.todayCurve(of: series, now: now, zone: zone, in: txn)
                 return try engine.caches.store(
+                    TodayCache.self,
                     TodaySnapshot(curve: curve, moveGoal: moveGoal ?? cached?.value.moveGoal),
-                    of: series, zone: zone, now: now, in: txn)
+                    of: series, zone: zone, now: now,
+                    window: TodayCache.window(of: curve, zone: zone), in: txn)
             }
         }
     }
@@ -90,7 +95,7 @@ extension TrendStore {
         let now = engine.clock()
         let zone = timeZone ?? engine.timeZone
         return try engine.read { txn in
-            try engine.caches.cachedToday(series, zone: zone, now: now, in: txn)
+            try engine.caches.cached(TodayCache.self, of: series, zone: zone, now: now, in: txn)
         }
     }
 
@@ -126,10 +131,10 @@ extension TrendStore {
                 reason: "a v1 average needs 24 finite hourly values and a finite projected total")
         }
         try engine.write { txn, _ in
-            let payload = AggregatePayload.v1Average(
-                V1Average(pattern: pattern, projectedTotal: projectedTotal),
-                computedAt: computedAt.millisecondsSince1970)
-            try engine.caches.putPayload(payload, forKey: SchemaKey.v1Average(series), in: txn)
+            let average = V1Average(pattern: pattern, projectedTotal: projectedTotal)
+            try engine.caches.putPayload(
+                average.payload(computedAt: computedAt.millisecondsSince1970),
+                forKey: SchemaKey.v1Average(series), in: txn)
             try V1AverageMigration.convert(
                 series: series, context: engine.migrationContext, txn: txn, now: engine.clock())
         }
@@ -154,11 +159,12 @@ extension TrendStore {
         let average = WeekdayAverage(
             series: series, weekday: weekday, days: [], averageHourlyPattern: pattern,
             projectedTotal: projectedTotal)
-        try engine.storePayload(
-            .weekdayAverage(
-                average, computedAt: computedAt.millisecondsSince1970, window: 0..<0,
-                imported: true),
-            forKey: SchemaKey.weekdayAverage(series, weekday: weekday, zone: engine.timeZone))
+        try engine.write { txn, _ in
+            try engine.caches.put(
+                WeekdayAverageCache.self, average, of: series,
+                variant: WeekdayAverageCache.variant(weekday), zone: engine.timeZone,
+                computedAt: computedAt, window: 0..<0, imported: true, in: txn)
+        }
     }
 
     /// Stores a today cache imported from a legacy `energy-data.json`.
@@ -169,11 +175,11 @@ extension TrendStore {
             throw StoreError.invalidArgument(
                 .cachedFigures, reason: "a today curve needs 24 finite hourly values")
         }
-        try engine.storePayload(
-            .today(
-                snapshot, computedAt: computedAt.millisecondsSince1970, window: 0..<0,
-                imported: true),
-            forKey: SchemaKey.today(snapshot.curve.series, zone: engine.timeZone))
+        try engine.write { txn, _ in
+            try engine.caches.put(
+                TodayCache.self, snapshot, of: snapshot.curve.series, zone: engine.timeZone,
+                computedAt: computedAt, window: 0..<0, imported: true, in: txn)
+        }
     }
 
     /// The migrations this store has had, oldest first.

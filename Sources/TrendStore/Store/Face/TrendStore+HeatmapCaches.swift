@@ -9,8 +9,13 @@ extension TrendStore {
     public nonisolated func cachedHeatmap(
         of series: some Collection<String>, timeZone: TimeZone? = nil
     ) throws -> Cached<HeatmapBucket>? {
-        let key = SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone)
-        return try engine.read { txn in try engine.caches.cachedHeatmap(key, in: txn) }
+        let now = engine.clock()
+        let zone = timeZone ?? engine.timeZone
+        return try engine.read { txn in
+            try engine.caches.cached(
+                HeatmapCache.self, of: Heatmap.bucketKey(for: series), zone: zone, now: now,
+                in: txn)
+        }
     }
 
     /// Stores a bucket for `series`, keeping every other bucket; its `computedAt` is the store's clock.
@@ -22,9 +27,8 @@ extension TrendStore {
         timeZone: TimeZone? = nil
     ) throws {
         try storeHeatmap(
-            bucket, key: SchemaKey.heatmap(series, zone: timeZone ?? engine.timeZone),
-            computedAt: engine.clock(), window: 0..<0,
-            imported: false)
+            bucket, of: series, zone: timeZone ?? engine.timeZone, computedAt: engine.clock(),
+            window: 0..<0, imported: false)
     }
 
     /// The heatmap of `series` over `from…through`, from its cached bucket when that is at most
@@ -51,8 +55,8 @@ extension TrendStore {
         let grid = LocalDayGrid(zone: zone, from: from, through: through)
         let window = grid.bounds(of: from).start..<grid.bounds(of: through).end
         try storeHeatmap(
-            HeatmapBucket(heatmapDays: heatmap.days), key: SchemaKey.heatmap(series, zone: zone),
-            computedAt: now, window: window, imported: false)
+            HeatmapBucket(heatmapDays: heatmap.days), of: series, zone: zone, computedAt: now,
+            window: window, imported: false)
         return Cached(
             value: heatmap, computedAt: Date(milliseconds: now.millisecondsSince1970),
             schemaVersion: SchemaKey.currentVersion)
@@ -64,19 +68,19 @@ extension TrendStore {
     ) throws {
         for item in buckets {
             try storeHeatmap(
-                item.bucket, key: SchemaKey.heatmap(item.series, zone: engine.timeZone),
-                computedAt: item.fetchedAt,
+                item.bucket, of: item.series, zone: engine.timeZone, computedAt: item.fetchedAt,
                 window: 0..<0, imported: true)
         }
     }
 
     private func storeHeatmap(
-        _ bucket: HeatmapBucket, key: String, computedAt: Date, window: Range<Int64>, imported: Bool
+        _ bucket: HeatmapBucket, of series: some Collection<String>, zone: TimeZone,
+        computedAt: Date, window: Range<Int64>, imported: Bool
     ) throws {
-        try engine.storePayload(
-            .heatmap(
-                bucket, computedAt: computedAt.millisecondsSince1970, window: window,
-                imported: imported),
-            forKey: key)
+        try engine.write { txn, _ in
+            try engine.caches.put(
+                HeatmapCache.self, bucket, of: Heatmap.bucketKey(for: series), zone: zone,
+                computedAt: computedAt, window: window, imported: imported, in: txn)
+        }
     }
 }
