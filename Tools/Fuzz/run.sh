@@ -37,6 +37,7 @@ swiftc "${flags[@]}" -emit-module -emit-library -static -module-name TrendStore 
     $(find Sources/TrendStore -name '*.swift')
 swiftc "${flags[@]}" -module-name FuzzImport -I "$out" -I Sources/CLMDB -I Sources/CZlibSystem \
     $(find Sources/TrendStoreImport -name '*.swift' ! -name Importer.swift ! -name 'Importer+AppleHealth.swift' \
+        ! -name 'Importer+Priorities.swift' \
         ! -name AppleHealthArchive.swift \
         ! -name ZipEntrySource.swift) \
     Tools/Fuzz/ImportParsers.swift "$out/libTrendStore.a" "$out/libLMDB.a" "${crc[@]}" -llmdb -lz \

@@ -11,6 +11,13 @@ enum HeatmapCache: CachedFigures {
 
     static func accepts(variant: String?) -> Bool { variant == nil }
 
+    /// The instants of the local dates `from…through` in `zone`: the window a write of one of
+    /// the bucket's series invalidates a computed bucket in.
+    static func window(from: LocalDate, through: LocalDate, zone: TimeZone) -> Range<Int64> {
+        let grid = LocalDayGrid(zone: zone, from: from, through: through)
+        return grid.bounds(of: from).start..<grid.bounds(of: through).end
+    }
+
     static func encode(_ bucket: HeatmapBucket) throws -> [UInt8] {
         Array(try JSONEncoder().encode(bucket))
     }

@@ -48,8 +48,12 @@ public enum SchemaKey: Sendable {
         _ figures: Figures.Type, subject: String, zone: TimeZone, variant: String? = nil
     ) -> String {
         let subject = Figures.subjectIsSeries ? SeriesName.normalized(subject) : subject
-        let key = "v2/\(Figures.name)/\(part(subject))/\(part(zone.identifier))"
-        return variant.map { "\(key)/\(part($0))" } ?? key
+        var key = "v2/\(Figures.name)/\(part(subject))/\(part(zone.identifier))"
+        if let variant {
+            key += "/"
+            key += part(variant)
+        }
+        return key
     }
 
     /// The prefix of the heatmap buckets' keys.

@@ -52,11 +52,10 @@ extension TrendStore {
                 computedAt: cached.computedAt, schemaVersion: cached.schemaVersion)
         }
         let heatmap = try self.heatmap(of: series, from: from, through: through, timeZone: zone)
-        let grid = LocalDayGrid(zone: zone, from: from, through: through)
-        let window = grid.bounds(of: from).start..<grid.bounds(of: through).end
         try storeHeatmap(
             HeatmapBucket(heatmapDays: heatmap.days), of: series, zone: zone, computedAt: now,
-            window: window, imported: false)
+            window: HeatmapCache.window(from: from, through: through, zone: zone),
+            imported: false)
         return Cached(
             value: heatmap, computedAt: Date(milliseconds: now.millisecondsSince1970),
             schemaVersion: SchemaKey.currentVersion)
