@@ -112,6 +112,9 @@ enum Migrator {
     private static func step(
         _ migration: Migration, _ context: MigrationContext, _ txn: borrowing WriteTransaction
     ) throws -> MigrationProgress {
+        // Another process may have bound the store's values to it (format 7) since this
+        // handle read its seal: the list of migrations is then sealed with the new id.
+        try context.tables.loadStoreSeal(in: txn)
         var done = try applied(context, in: txn)
         guard !done.contains(migration.identifier) else { return .finished }
         let progress = try migration.apply(context, txn, context.clock())
