@@ -26,9 +26,9 @@ enum StoreSealMigration {
         throws -> MigrationProgress
     {
         try context.meta.recordFormat(7, in: txn)
+        // The step reloaded the seal: another process may have run batches since this
+        // handle read the store.
         guard context.tables.sealer != nil else { return .finished }
-        // Another process may have run batches since this handle read the store.
-        try context.tables.loadStoreSeal(in: txn)
         guard try context.meta.sealID(in: txn) != nil else {
             try context.tables.bindToStore(in: txn)
             try context.meta.setResealPosition(ResealPosition(table: 0, key: []), in: txn)
