@@ -70,10 +70,11 @@ struct BlockLayoutMigrationTests {
             let newBlocks = try Self.blocks(of: store)
             #expect(try store.formatVersion == Int(StorageFormat.current))
             #expect(
-                try store.appliedMigrations().suffix(7) == [
+                try store.appliedMigrations().suffix(8) == [
                     "0002-blocks-to-layout-2", "0003-commit-stamps", "0004-sources",
                     "0005-change-log",
                     "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                    "0009-whole-day-versions",
                 ])
             #expect(newBlocks.layouts.count == 102 && Set(newBlocks.layouts) == [2])
             // 70% of this profile's gaps are 0: sparse gaps make the blocks a few percent smaller.
@@ -125,20 +126,22 @@ struct BlockLayoutMigrationTests {
         }
     #endif
 
-    @Test("a store of a later format (9) is refused with its format, writable or read-only")
+    @Test("a store of a later format is refused with its format, writable or read-only")
     func laterFormatIsRefused() async throws {
         try await withTemporaryDirectory { directory in
             do {
                 let store = try TrendStore(directory: directory.url)
                 try store.engine.write { txn, _ in
                     try txn.put(
-                        [9, 0, 0, 0], forKey: Array("storage-format".utf8),
+                        withUnsafeBytes(of: (StorageFormat.current + 1).littleEndian, Array.init),
+                        forKey: Array("storage-format".utf8),
                         in: store.engine.tables.meta.database)
                 }
                 await store.close()
             }
             let refusal = StoreError.incompatibleFormat(
-                "storage format 9; this TrendStore reads formats 1 to 8")
+                "storage format \(StorageFormat.current + 1); this TrendStore reads formats 1 to \(StorageFormat.current)"
+            )
             #expect(throws: refusal) { try TrendStore(directory: directory.url) }
             var readOnly = StoreOptions()
             readOnly.readOnly = true

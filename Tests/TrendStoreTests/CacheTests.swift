@@ -231,6 +231,7 @@ struct MigrationTests {
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
                     "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                    "0009-whole-day-versions",
                 ])
             // Samples on Mondays only.
             let mondays = (1...10).map { week -> Sample in
@@ -284,6 +285,7 @@ struct MigrationTests {
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
                     "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                    "0009-whole-day-versions",
                 ])
             #expect(try reopened.cacheEntries().map(\.key) == [SchemaKey.v1Average("e")])
         }

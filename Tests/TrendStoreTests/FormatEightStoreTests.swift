@@ -31,8 +31,10 @@ struct FormatEightStoreTests {
             let expected = try FormatFiveStoreTests.expectedSamples()
             for options in [StoreOptions().readingOnly, StoreOptions()] {
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == 8)
-                #expect(try store.appliedMigrations().last == "0008-sample-ids")
+                #expect(try store.formatVersion == (options.readOnly ? 8 : 9))
+                #expect(
+                    try store.appliedMigrations().last
+                        == (options.readOnly ? "0008-sample-ids" : "0009-whole-day-versions"))
                 try FormatSevenSyncedStoreTests.expectSamplesAndCurves(
                     of: store, expected: expected)
                 #expect(

@@ -102,10 +102,10 @@ struct FormatFiveStoreTests {
             readOnly.readOnly = true
             for options in [readOnly, StoreOptions()] {
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == (options.readOnly ? 5 : 8))
+                #expect(try store.formatVersion == (options.readOnly ? 5 : 9))
                 #expect(
                     try store.appliedMigrations().last
-                        == (options.readOnly ? "0005-change-log" : "0008-sample-ids"))
+                        == (options.readOnly ? "0005-change-log" : "0009-whole-day-versions"))
                 #expect(try await store.verify().isHealthy)
                 #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
                 #expect(try Self.samples(of: store) == expected)

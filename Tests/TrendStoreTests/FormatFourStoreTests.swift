@@ -43,10 +43,10 @@ struct FormatFourStoreTests {
             readOnly.readOnly = true
             for options in [readOnly, StoreOptions()] {
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == (options.readOnly ? 4 : 8))
+                #expect(try store.formatVersion == (options.readOnly ? 4 : 9))
                 #expect(
                     try store.appliedMigrations().last
-                        == (options.readOnly ? "0004-sources" : "0008-sample-ids"))
+                        == (options.readOnly ? "0004-sources" : "0009-whole-day-versions"))
                 #expect(try await store.verify().isHealthy)
                 #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
                 let ranked = SourcePriority.ranked(

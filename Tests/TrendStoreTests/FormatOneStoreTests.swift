@@ -55,8 +55,9 @@ struct FormatOneStoreTests {
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
                     "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                    "0009-whole-day-versions",
                 ])
-            try Self.expectAnswers(of: store, format: 8, fixture: fixture, source: source)
+            try Self.expectAnswers(of: store, format: 9, fixture: fixture, source: source)
             // Writable: a new sample lands and the store still verifies.
             let late = Sample(
                 startMilliseconds: Self.refreshedAt, endMilliseconds: Self.refreshedAt + 60_000,

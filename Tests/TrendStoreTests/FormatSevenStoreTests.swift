@@ -23,7 +23,7 @@
                 let readOnly = options.readingOnly
                 for options in [readOnly, options] {
                     let store = try TrendStore(directory: copy, options: options)
-                    #expect(try store.formatVersion == (options.readOnly ? 7 : 8))
+                    #expect(try store.formatVersion == (options.readOnly ? 7 : 9))
                     #expect(
                         try store.engine.read { try store.engine.tables.meta.sealID(in: $0) }?
                             .count == 16)

@@ -32,10 +32,11 @@ struct FormatSevenSyncedStoreTests {
             let expected = try FormatFiveStoreTests.expectedSamples()
             for options in [StoreOptions().readingOnly, StoreOptions()] {
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == (options.readOnly ? 7 : 8))
+                #expect(try store.formatVersion == (options.readOnly ? 7 : 9))
                 #expect(
                     try store.appliedMigrations().last
-                        == (options.readOnly ? "0007-store-bound-sealing" : "0008-sample-ids"))
+                        == (options.readOnly
+                            ? "0007-store-bound-sealing" : "0009-whole-day-versions"))
                 #expect(try PriorityRebuildTests.rebuilding(store) == false)
                 try Self.expectSamplesAndCurves(of: store, expected: expected)
                 #expect(try store.cacheEntries().count == 8)

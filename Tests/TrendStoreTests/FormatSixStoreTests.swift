@@ -25,11 +25,11 @@ struct FormatSixStoreTests {
             readOnly.readOnly = true
             for options in [readOnly, StoreOptions()] {
                 let store = try TrendStore(directory: copy, options: options)
-                #expect(try store.formatVersion == (options.readOnly ? 6 : 8))
+                #expect(try store.formatVersion == (options.readOnly ? 6 : 9))
                 #expect(
                     try store.appliedMigrations().last
                         == (options.readOnly
-                            ? "0006-batched-row-rebuilds" : "0008-sample-ids"))
+                            ? "0006-batched-row-rebuilds" : "0009-whole-day-versions"))
                 #expect(try PriorityRebuildTests.rebuilding(store) == options.readOnly)
                 #expect(try store.sourcePriority(of: "activeEnergy") == Self.order)
                 #expect(try FormatFiveStoreTests.samples(of: store) == expected)

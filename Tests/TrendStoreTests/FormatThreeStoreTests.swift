@@ -41,10 +41,10 @@ struct FormatThreeStoreTests {
             #expect(
                 try store.appliedMigrations() == Self.migrations + [
                     "0004-sources", "0005-change-log", "0006-batched-row-rebuilds",
-                    "0007-store-bound-sealing", "0008-sample-ids",
+                    "0007-store-bound-sealing", "0008-sample-ids", "0009-whole-day-versions",
                 ])
             try FormatOneStoreTests.expectAnswers(
-                of: store, format: 8, fixture: fixture, source: source)
+                of: store, format: 9, fixture: fixture, source: source)
             #expect(try store.sources(of: "activeEnergy").map(\.name) == [""])
             let late = Sample(
                 startMilliseconds: FormatOneStoreTests.refreshedAt,
@@ -69,13 +69,13 @@ struct FormatThreeStoreTests {
     }
 
     @Test(
-        "killed at a random moment of an import that migrates it to format 8, the store opens as format 3, 4, 5, 6, 7 or 8, then finishes, healthy",
+        "killed at a random moment of an import that migrates it to format 9, the store opens as format 3, 4, 5, 6, 7, 8 or 9, then finishes, healthy",
         .serialized, arguments: 0..<8)
     func killDuringMigration(trial: Int) async throws {
         let format = try await FormatTwoStoreTests.killMigratingImport(
             of: Self.fixtures[0].directory, seed: UInt64(trial) &+ 3_000)
-        #expect((3...8).contains(format))
-        print("format 3 → 8 kill trial \(trial): opened as format \(format), finished, healthy")
+        #expect((3...9).contains(format))
+        print("format 3 → 9 kill trial \(trial): opened as format \(format), finished, healthy")
     }
 
     #if Encryption

@@ -40,9 +40,10 @@ struct FormatTwoStoreTests {
                     == migrations + [
                         "0003-commit-stamps", "0004-sources", "0005-change-log",
                         "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                        "0009-whole-day-versions",
                     ])
             try FormatOneStoreTests.expectAnswers(
-                of: store, format: 8, fixture: fixture, source: source)
+                of: store, format: 9, fixture: fixture, source: source)
             let late = Sample(
                 startMilliseconds: FormatOneStoreTests.refreshedAt,
                 endMilliseconds: FormatOneStoreTests.refreshedAt + 60_000, value: 1.5)
@@ -68,13 +69,13 @@ struct FormatTwoStoreTests {
     }()
 
     @Test(
-        "killed at a random moment of an import that migrates it to format 8, the store opens as format 2, 3, 4, 5, 6, 7 or 8, then finishes, healthy",
+        "killed at a random moment of an import that migrates it to format 9, the store opens as format 2, 3, 4, 5, 6, 7, 8 or 9, then finishes, healthy",
         .serialized, arguments: 0..<8)
     func killDuringMigration(trial: Int) async throws {
         let format = try await Self.killMigratingImport(
             of: Self.fixtures[0].directory, seed: UInt64(trial) &+ 2_000)
-        #expect((2...8).contains(format))
-        print("format 2 → 8 kill trial \(trial): opened as format \(format), finished, healthy")
+        #expect((2...9).contains(format))
+        print("format 2 → 9 kill trial \(trial): opened as format \(format), finished, healthy")
     }
 
     /// Kills an import into a copy of the committed store `fixture` at a random moment of the

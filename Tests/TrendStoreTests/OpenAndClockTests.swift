@@ -21,6 +21,7 @@ struct OpenAndClockTests {
                     "0001-v1-average-to-v2-weekday-averages", "0002-blocks-to-layout-2",
                     "0003-commit-stamps", "0004-sources", "0005-change-log",
                     "0006-batched-row-rebuilds", "0007-store-bound-sealing", "0008-sample-ids",
+                    "0009-whole-day-versions",
                 ])
             await store.close()
             let file = directory.url.appendingPathComponent("a-file")

@@ -184,6 +184,7 @@
                         try tables.meta.appliedMigrations(in: txn).filter {
                             $0 != StoreSealMigration.identifier
                                 && $0 != SampleIDMigration.identifier
+                                && $0 != WholeDayVersionsMigration.identifier
                         }, in: txn)
                     try tables.meta.recordFormat(StorageFormat.storeBoundSealing, in: txn)
                 }
@@ -209,8 +210,11 @@
 
                 let finished = try TrendStore(directory: copy, options: options)
                 #expect(
-                    try finished.appliedMigrations().suffix(2)
-                        == [StoreSealMigration.identifier, SampleIDMigration.identifier])
+                    try finished.appliedMigrations().suffix(3)
+                        == [
+                            StoreSealMigration.identifier, SampleIDMigration.identifier,
+                            WholeDayVersionsMigration.identifier,
+                        ])
                 #expect(try finished.engine.read { try tables.meta.resealPosition(in: $0) } == nil)
                 #expect(
                     try Self.schemes(of: finished) == [

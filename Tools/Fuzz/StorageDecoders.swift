@@ -77,13 +77,14 @@ public func fuzzStorageDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
 /// Reads `bytes` as the change log and a change set read them: sample versions of layouts 2
 /// and 3 and a deletion record, and a change set of versions 1 and 2, checksums fixed up.
 private func decodeSyncRecords(_ bytes: [UInt8], zlib: ZlibCodec) {
-    for layout: UInt8 in [2, 3] {
+    for layout: UInt8 in [2, 3, 4] {
         var versions = bytes.isEmpty ? [layout] : bytes
         versions[0] = layout
         let checksum = versions.withUnsafeBytes { CRC32C.checksum($0) }
         versions.append(contentsOf: withUnsafeBytes(of: checksum.littleEndian, Array.init))
         versions.withUnsafeBytes {
             _ = try? DayVersions(bytes: $0, zlib: zlib)
+            _ = try? DayVersions.wholeDay(in: $0)
             _ = DayVersions.newestPosition(in: $0)
         }
     }

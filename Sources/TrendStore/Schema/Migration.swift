@@ -77,6 +77,9 @@ enum Migrator {
         Migration(identifier: RowRebuildMigration.identifier, apply: RowRebuildMigration.apply),
         Migration(identifier: StoreSealMigration.identifier, batches: StoreSealMigration.apply),
         Migration(identifier: SampleIDMigration.identifier, apply: SampleIDMigration.apply),
+        Migration(
+            identifier: WholeDayVersionsMigration.identifier,
+            apply: WholeDayVersionsMigration.apply),
     ]
 
     /// The identifiers of the migrations recorded in `meta`.

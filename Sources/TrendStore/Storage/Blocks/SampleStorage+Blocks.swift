@@ -123,6 +123,16 @@ extension SampleStorage {
         return result
     }
 
+    /// The samples of `record` starting on UTC day `day` (days since 1970), sorted by start
+    /// then end.
+    func samples<T: ReadableTransaction & ~Copyable>(
+        of record: SeriesRecord, onUTCDay day: Int64, in txn: borrowing T, zlib: ZlibCodec
+    ) throws -> [Sample] {
+        try samples(
+            of: record, from: day * TimeGrid.day, to: (day + 1) * TimeGrid.day, in: txn,
+            zlib: zlib)
+    }
+
     /// Calls `body` with the samples of each block of `record` holding starts in
     /// `[from, to)`, in time order, reusing one buffer; returns the number of samples passed.
     func forEachBlockOfSamples<T: ReadableTransaction & ~Copyable>(

@@ -12,20 +12,25 @@
 /// encrypted store's values and blinded keys to a random seal id of the store
 /// (``StoreSeal``), which older releases cannot open; format 8 (1.6) lets samples carry ids
 /// (``SampleID``), kept with their versions in the change log, which older releases would
-/// not read. This code writes format 8 and reads all eight: a store of an older format
-/// opened writable is brought to format 8 by recorded migrations (format 1's blocks in
+/// not read; format 9 (1.7) stores a day's versions without the samples' identities when
+/// they are the day's samples, which older releases would read as damage. This code writes
+/// format 9 and reads all nine: a store of an older format opened writable is brought to
+/// format 9 by recorded migrations (format 1's blocks in
 /// batches, ``BlockLayoutMigration``; then ``CommitStampMigration``, ``SourcesMigration``,
 /// ``ChangeLogMigration``, ``RowRebuildMigration``, in batches ``StoreSealMigration``, and
-/// ``SampleIDMigration``); opened read-only it is read as it is. Stores written by
+/// ``SampleIDMigration``, ``WholeDayVersionsMigration``); opened read-only it is read as it is. Stores written by
 /// development builds before 1.0 recorded `format-version` (or, the earliest, only their
 /// settings) and are refused with an error that says how to bring their samples over.
 enum StorageFormat {
     /// The format new stores record, and the one a migration brings older stores to.
-    static let current: UInt32 = 8
+    static let current: UInt32 = 9
     /// The formats this code reads.
-    static let readable: ClosedRange<UInt32> = 1...8
+    static let readable: ClosedRange<UInt32> = 1...9
     /// The first format whose encrypted stores record a seal id.
     static let storeBoundSealing: UInt32 = 7
     /// The first format whose samples may carry ids.
     static let sampleIDs: UInt32 = 8
+    /// The first format whose records of sample versions may name the day's samples without
+    /// their identities.
+    static let wholeDayVersions: UInt32 = 9
 }

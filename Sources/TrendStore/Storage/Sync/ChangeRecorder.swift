@@ -10,29 +10,32 @@ import LMDB
 /// Each commit also forgets a bounded number of the changes older than the retention
 /// (``prune(olderThan:in:)``).
 struct ChangeRecorder: ~Copyable {
+    private let storage: SampleStorage
     private let table: SyncTable
     private let zlib: ZlibCodec
     private let now: Int64
     private var state: SyncState
     private var localVersion: ChangeVersion?
     private var days: [StreamDay: [DayVersions.Entry]] = [:]
+    /// The source streams whose samples were noted, by id.
+    private var streams: [UInt32: SeriesRecord] = [:]
     private var deletions: [SampleDeletion] = []
     private var priorities: [PriorityChange] = []
 
     /// The most commit records one commit prunes.
     static let prunedPerCommit = 512
 
-    /// A recorder for a transaction of the store whose change log is `table`, at `now`
-    /// (milliseconds since 1970).
+    /// A recorder for a transaction of `storage` at `now` (milliseconds since 1970).
     ///
     /// - Throws: ``StoreError/Code/incompatibleFormat`` for a store without a change log
     ///   (before format 5).
     init<T: ReadableTransaction & ~Copyable>(
-        table: SyncTable?, zlib: ZlibCodec, now: Int64, in txn: borrowing T
+        storage: SampleStorage, zlib: ZlibCodec, now: Int64, in txn: borrowing T
     ) throws {
-        guard let table, let state = try table.state(in: txn) else {
+        guard let table = storage.sync, let state = try table.state(in: txn) else {
             throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
         }
+        self.storage = storage
         self.table = table
         self.zlib = zlib
         self.now = now
@@ -61,23 +64,24 @@ struct ChangeRecorder: ~Copyable {
         state.clock = max(state.clock, version.clock)
     }
 
-    /// Records that `samples` of stream `stream` were written at `version`.
-    mutating func noteWritten(_ samples: [Sample], stream: UInt32, version: ChangeVersion) {
+    /// Records that `samples` of the source stream `stream` were written at `version`.
+    mutating func noteWritten(_ samples: [Sample], stream: SeriesRecord, version: ChangeVersion) {
         note(samples, stream: stream) { _ in version }
     }
 
-    /// Records that `samples` of stream `stream` were written at `version`, `samples[i]`
-    /// with the id `ids[i]` (`nil`: none).
+    /// Records that `samples` of the source stream `stream` were written at `version`,
+    /// `samples[i]` with the id `ids[i]` (`nil`: none).
     mutating func noteWritten(
-        _ samples: [Sample], stream: UInt32, version: ChangeVersion, ids: [SampleID?]
+        _ samples: [Sample], stream: SeriesRecord, version: ChangeVersion, ids: [SampleID?]
     ) {
         note(samples, stream: stream, id: { ids[$0] }) { _ in version }
     }
 
-    /// Records that `samples` of stream `stream` were written, `samples[i]` at `versions[i]`
-    /// with the id `ids[i]` (no ids when `ids` is empty).
+    /// Records that `samples` of the source stream `stream` were written, `samples[i]` at
+    /// `versions[i]` with the id `ids[i]` (no ids when `ids` is empty).
     mutating func noteWritten(
-        _ samples: [Sample], stream: UInt32, versions: [ChangeVersion], ids: [SampleID?] = []
+        _ samples: [Sample], stream: SeriesRecord, versions: [ChangeVersion],
+        ids: [SampleID?] = []
     ) {
         note(samples, stream: stream, id: { ids.isEmpty ? nil : ids[$0] }) { versions[$0] }
     }
@@ -85,9 +89,11 @@ struct ChangeRecorder: ~Copyable {
     /// Records `samples`, each with its version, a run of samples of one day at a time (a
     /// bulk write's samples come in order, so most share the day of the one before).
     private mutating func note(
-        _ samples: [Sample], stream: UInt32, id: (Int) -> SampleID? = { _ in nil },
+        _ samples: [Sample], stream record: SeriesRecord, id: (Int) -> SampleID? = { _ in nil },
         version: (Int) -> ChangeVersion
     ) {
+        let stream = record.id
+        streams[stream] = record
         var index = 0
         while index < samples.count {
             let day = samples[index].startMilliseconds.floorDivided(by: TimeGrid.day)
@@ -144,14 +150,36 @@ struct ChangeRecorder: ~Copyable {
         let position = self.position
         // Planned here; encoded on every core (most of a bulk write's cost here); stored
         // here, in key order.
-        var writes: [(key: StreamDay, write: SyncTable.VersionWrite)] = []
-        for (key, entries) in days.sorted(by: { $0.key < $1.key }) where !entries.isEmpty {
+        var sortedDays: [StreamDay: [DayVersions.Entry]] = [:]
+        var candidates: [StreamDay: [DayVersions.Entry]] = [:]
+        for (key, entries) in days where !entries.isEmpty {
             let sorted = Self.sortedUnique(entries)
+            sortedDays[key] = sorted
+            if DayVersions(sorted: sorted).sharedVersion != nil,
+                try !table.holdsVersions(of: key, in: txn)
+            {
+                candidates[key] = sorted
+            }
+        }
+        let wholeDays = try WholeDayFinder(storage: storage, zlib: zlib).wholeDays(
+            of: candidates, streams: streams, in: txn)
+        var writes: [(key: StreamDay, write: SyncTable.VersionWrite)] = []
+        for (key, sorted) in sortedDays.sorted(by: { $0.key < $1.key }) {
             writes.append(
-                (key, try table.versionWrite(adding: sorted, to: key, zlib: zlib, in: txn)))
+                (
+                    key,
+                    try table.versionWrite(
+                        adding: sorted, to: key, zlib: zlib,
+                        daySamples: { try samples(of: $0, in: txn) },
+                        namesWholeDay: { key, versions in
+                            candidates[key] != nil
+                                ? wholeDays.contains(key)
+                                : versions.namesExactly(try samples(of: key, in: txn))
+                        }, in: txn)
+                ))
         }
         let encoded = try ConcurrentWork.map(writes, minimumShare: 4, state: { ZlibCodec() }) {
-            item, zlib in Result { try item.write.versions.encoded(zlib: zlib) }
+            item, zlib in Result { try item.write.encoded(zlib: zlib) }
         }
         for (item, bytes) in zip(writes, encoded) {
             try table.put(item.write, encoded: try bytes.get(), of: item.key, at: position, in: txn)
@@ -179,6 +207,13 @@ struct ChangeRecorder: ~Copyable {
         state.lastPosition = position
         try prune(olderThan: now - retentionMilliseconds, in: txn)
         try table.putState(state, in: txn)
+    }
+
+    /// The samples of `key`'s stream and day (none for a stream this commit noted no sample
+    /// of, whose records it does not write).
+    private func samples(of key: StreamDay, in txn: borrowing WriteTransaction) throws -> [Sample] {
+        guard let record = streams[key.stream] else { return [] }
+        return try storage.samples(of: record, onUTCDay: key.day, in: txn, zlib: zlib)
     }
 
     /// `entries` sorted by identity, the last noted of each identity kept (two parts of one

@@ -12,7 +12,7 @@
 /// zlib stream of varints (the origins; the number of entries; per entry the zig-zag
 /// differences of its start from the previous start, its duration, its clock and position
 /// from the previous entry's, and its origin's index); its first byte is at least 23, so the
-/// layouts never meet.
+/// layouts never meet. Layout 4 names no identities (`DayVersions+WholeDay.swift`).
 extension DayVersions {
     /// The stored bytes (layout 3 when an entry has an id, else layout 2).
     func encoded(zlib: ZlibCodec) throws -> [UInt8] {
@@ -69,12 +69,15 @@ extension DayVersions {
         return writer.checksummed()
     }
 
-    /// The record in `bytes`, of either layout.
+    /// The record in `bytes`, of layout 1, 2 or 3 (layout 4 names its identities by the
+    /// day's samples: ``wholeDay(in:)``).
     ///
     /// - Throws: ``DeflatedBytes/Damage`` when they are not one.
     init(bytes: UnsafeRawBufferPointer, zlib: ZlibCodec) throws(DeflatedBytes.Damage) {
         let entries: [Entry]?
-        if bytes.first == 2 || bytes.first == 3 {
+        if bytes.first == Self.wholeDayLayout {
+            throw DeflatedBytes.Damage(description: "a record of layout 4 lists no identities")
+        } else if bytes.first == 2 || bytes.first == 3 {
             entries = Self.layoutTwoEntries(in: bytes, zlib: zlib)
         } else {
             let plain = try DeflatedBytes.unpack(bytes, zlib: zlib)
@@ -86,23 +89,24 @@ extension DayVersions {
         self.init(sorted: entries)
     }
 
-    /// The newest position a record of layout 2 or 3 holds, read from its runs alone (the
+    /// The newest position a record of layout 2, 3 or 4 holds, read from its runs alone (the
     /// identities are not decoded); `nil` for layout 1 or bytes that are not a record.
     static func newestPosition(in raw: UnsafeRawBufferPointer) -> UInt64? {
         runTotals(in: raw)?.newestPosition
     }
 
-    /// How many entries a record of layout 2 or 3 holds, read from its runs alone; `nil` for
-    /// layout 1 or bytes that are not a record.
+    /// How many entries a record of layout 2 or 3 holds (of layout 4: its day's samples when
+    /// written), read from its runs alone; `nil` for layout 1 or bytes that are not a record.
     static func entryCount(in raw: UnsafeRawBufferPointer) -> Int? {
         runTotals(in: raw)?.entries
     }
 
-    /// The entries and the newest position of a record of layout 2 or 3, summed over its runs.
+    /// The entries and the newest position of a record of layout 2, 3 or 4, summed over its
+    /// runs.
     private static func runTotals(in raw: UnsafeRawBufferPointer)
         -> (entries: Int, newestPosition: UInt64)?
     {
-        guard raw.first == 2 || raw.first == 3 else { return nil }
+        guard raw.first == 2 || raw.first == 3 || raw.first == wholeDayLayout else { return nil }
         var reader = ByteReader(raw, offset: 1)
         guard let originCount = try? reader.readVarint(), originCount <= UInt64(raw.count / 16),
             (try? reader.skip(Int(originCount) * 16)) != nil,

@@ -70,7 +70,9 @@ extension SyncTable {
             guard key.first == kind.rawValue else { return false }
             count += 1
             do {
-                _ = try DayVersions(bytes: value, zlib: zlib)
+                if try DayVersions.wholeDay(in: value) == nil {
+                    _ = try DayVersions(bytes: value, zlib: zlib)
+                }
             } catch {
                 let stream = key.count >= 5 ? key.bigEndian(at: 1, as: UInt32.self) : 0
                 let day =

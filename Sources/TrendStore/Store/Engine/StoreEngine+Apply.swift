@@ -59,7 +59,7 @@ extension StoreEngine {
                 throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
             }
             var summary = ApplySummary()
-            var context = ApplyContext(sync: sync, zlib: zlib)
+            var context = ApplyContext(storage: storage, sync: sync, zlib: zlib)
             context.tombstones = try sync.deletions(after: 0, in: txn).map(\.deletion)
             if let newest = changes.newestVersion { log.observe(newest) }
             let rows = RowWrites(storage: storage)
@@ -142,7 +142,7 @@ extension StoreEngine {
                         && local[index].startMilliseconds == sample.startMilliseconds
                         && local[index].endMilliseconds == sample.endMilliseconds
                     let localVersion = try stream.flatMap {
-                        try context.recordedVersion(of: sample, stream: $0.id, in: txn)
+                        try context.recordedVersion(of: sample, stream: $0, in: txn)
                     }
                     if let newest = Self.newest(of: tombstones, removing: sample),
                         newest >= version
@@ -173,7 +173,7 @@ extension StoreEngine {
                     rows: rows, in: txn)
                 _ = try writer.upsert(batch, in: txn)
                 log.noteWritten(
-                    accepted, stream: writer.record.id, versions: versions, ids: acceptedIDs)
+                    accepted, stream: writer.record, versions: versions, ids: acceptedIDs)
                 try indexSampleIDs(
                     acceptedIDs, of: accepted, series: record.id, stream: writer.record.id,
                     in: txn)
@@ -242,36 +242,45 @@ extension StoreEngine {
 
 /// The versions an apply compares with, read once per (stream, day).
 struct ApplyContext {
+    let storage: SampleStorage
     let sync: SyncTable
     let zlib: ZlibCodec
     var tombstones: [SampleDeletion] = []
     private var days: [StreamDay: DayVersions] = [:]
 
-    init(sync: SyncTable, zlib: ZlibCodec) {
+    init(storage: SampleStorage, sync: SyncTable, zlib: ZlibCodec) {
+        self.storage = storage
         self.sync = sync
         self.zlib = zlib
     }
 
-    /// The version recorded for `sample` of `stream`, if any.
+    /// The version recorded for `sample` of the source stream `stream`, if any.
     mutating func recordedVersion<T: ReadableTransaction & ~Copyable>(
-        of sample: Sample, stream: UInt32, in txn: borrowing T
+        of sample: Sample, stream: SeriesRecord, in txn: borrowing T
     ) throws -> ChangeVersion? {
         try entry(of: sample, stream: stream, in: txn)?.version
     }
 
-    /// What the change log remembers of `sample` of `stream`, if anything.
+    /// What the change log remembers of `sample` of the source stream `stream`, if anything.
     mutating func entry<T: ReadableTransaction & ~Copyable>(
-        of sample: Sample, stream: UInt32, in txn: borrowing T
+        of sample: Sample, stream: SeriesRecord, in txn: borrowing T
     ) throws -> DayVersions.Entry? {
         let key = StreamDay(
-            stream: stream, day: sample.startMilliseconds.floorDivided(by: TimeGrid.day))
-        if days[key] == nil { days[key] = try sync.dayVersions(key, zlib: zlib, in: txn) }
+            stream: stream.id, day: sample.startMilliseconds.floorDivided(by: TimeGrid.day))
+        if days[key] == nil {
+            days[key] = try sync.dayVersions(
+                key, zlib: zlib,
+                daySamples: {
+                    try storage.samples(of: stream, onUTCDay: $0.day, in: txn, zlib: zlib)
+                }, in: txn)
+        }
         return days[key]?.entry(start: sample.startMilliseconds, end: sample.endMilliseconds)
     }
 
-    /// The version of a stored `sample` of `stream`: recorded, or unrecorded.
+    /// The version of a stored `sample` of the source stream `stream`: recorded, or
+    /// unrecorded.
     mutating func version<T: ReadableTransaction & ~Copyable>(
-        of sample: Sample, stream: UInt32, in txn: borrowing T
+        of sample: Sample, stream: SeriesRecord, in txn: borrowing T
     ) throws -> ChangeVersion {
         try recordedVersion(of: sample, stream: stream, in: txn) ?? .unrecorded
     }

@@ -50,7 +50,9 @@ extension StoreEngine {
                     ) { samples in
                         try feed.addAll(
                             of: stream,
-                            versions: { try sync.dayVersions($0, zlib: zlib, in: txn) },
+                            versions: {
+                                try sync.versionsOfPresentSamples($0, zlib: zlib, in: txn)
+                            },
                             samples: samples, id: id)
                         if feed.sampleCount >= partSamples {
                             try body(feed.takePart(declaring: records))
@@ -68,8 +70,14 @@ extension StoreEngine {
                     guard let stream = streams[key.stream] else { continue }
                     // A day without versions is a series declared without samples.
                     feed.touched.insert(stream.series)
-                    let entries = try sync.dayVersions(key, zlib: zlib, after: after, in: txn)
-                        .entries(after: after)
+                    let entries = try sync.dayVersions(
+                        key, zlib: zlib, after: after,
+                        daySamples: {
+                            try storage.samples(
+                                of: stream.record, onUTCDay: $0.day, in: txn, zlib: zlib)
+                        }, in: txn
+                    )
+                    .entries(after: after)
                     guard let first = entries.first, let last = entries.last else { continue }
                     let samples = try storage.samples(
                         of: stream.record, from: first.start, to: last.start + 1, in: txn,
@@ -182,23 +190,29 @@ private struct FeedBuilder {
         }
     }
 
-    /// Adds every sample of `stream`, each with its recorded version or
-    /// ``ChangeVersion/unrecorded``.
+    /// Adds every sample of `stream` (all present in its blocks), each with its recorded
+    /// version or ``ChangeVersion/unrecorded``; `versions` gives a day's listed entries and
+    /// the version of its samples not listed, if the day has one.
     mutating func addAll(
-        of stream: FeedStream, versions: (StreamDay) throws -> DayVersions, samples: [Sample],
-        id: UInt32
+        of stream: FeedStream,
+        versions: (StreamDay) throws -> (listed: DayVersions, wholeDay: DayVersions.WholeDay?),
+        samples: [Sample], id: UInt32
     ) throws {
         var day = Int64.min
-        var dayVersions = DayVersions()
+        var dayVersions = (listed: DayVersions(), wholeDay: DayVersions.WholeDay?.none)
         for sample in samples {
             let sampleDay = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
             if sampleDay != day {
                 day = sampleDay
                 dayVersions = try versions(StreamDay(stream: id, day: day))
             }
-            let entry = dayVersions.entry(
+            if let entry = dayVersions.listed.entry(
                 start: sample.startMilliseconds, end: sample.endMilliseconds)
-            append(sample, entry?.version ?? .unrecorded, entry?.id, stream)
+            {
+                append(sample, entry.version, entry.id, stream)
+            } else {
+                append(sample, dayVersions.wholeDay?.version ?? .unrecorded, nil, stream)
+            }
         }
     }
 

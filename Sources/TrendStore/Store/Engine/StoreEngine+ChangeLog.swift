@@ -9,7 +9,7 @@ extension StoreEngine {
         -> ChangeRecorder
     {
         try ChangeRecorder(
-            table: storage.sync, zlib: zlib, now: clock().millisecondsSince1970, in: txn)
+            storage: storage, zlib: zlib, now: clock().millisecondsSince1970, in: txn)
     }
 
     /// Writes what `recorder` recorded, in `txn`.
@@ -28,6 +28,19 @@ extension StoreEngine {
         try caches.rewrite(removedToday, now: clock(), queries: queries, in: txn)
         try storeExternalAnchors(externalAnchors, in: txn)
         try commit(log, in: txn)
+    }
+
+    /// Lists the identities of the records of sample versions of the source stream `stream`
+    /// that name the day's samples without them (layout 4), on the UTC days of `starts`:
+    /// called before samples starting in `starts` are removed, whose versions stay.
+    func listWholeDayVersions(
+        of stream: SeriesRecord, starts: Range<Int64>, zlib: ZlibCodec,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        try storage.sync?.listWholeDayVersions(
+            ofStream: stream.id, starts: starts,
+            daySamples: { try storage.samples(of: stream, onUTCDay: $0.day, in: txn, zlib: zlib) },
+            zlib: zlib, in: txn)
     }
 
     /// Forgets the versions and ids of every sample of `record`'s sources (the series is going).

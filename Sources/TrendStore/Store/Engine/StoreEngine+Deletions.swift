@@ -31,13 +31,15 @@ extension StoreEngine {
             var survivors: [Sample] = []
             for sample in samples
             where try !deletion.removes(sample)
-                || context.version(of: sample, stream: stream.record.id, in: txn)
+                || context.version(of: sample, stream: stream.record, in: txn)
                     > deletion.version
             {
                 survivors.append(sample)
             }
             removal.remaining += survivors.count
             guard survivors.count < samples.count else { continue }
+            try listWholeDayVersions(
+                of: stream.record, starts: deletion.range, zlib: zlib, in: txn)
             var writer = SeriesWriter(
                 storage: storage, record: stream.record, zlib: zlib, rows: rows,
                 mergedSeries: record.hasSources ? record : nil)

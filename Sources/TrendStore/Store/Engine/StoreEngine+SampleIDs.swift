@@ -33,15 +33,15 @@ extension StoreEngine {
         return byIdentity
     }
 
-    /// Records every sample of `samples` (written to stream `stream` of series `series`) in
-    /// the change log with its id in `ids` or none, and indexes the ids.
+    /// Records every sample of `samples` (written to the source stream `stream` of series
+    /// `series`) in the change log with its id in `ids` or none, and indexes the ids.
     func noteSampleIDs(
-        _ ids: [Identity: SampleID], of samples: [Sample], series: UInt32, stream: UInt32,
+        _ ids: [Identity: SampleID], of samples: [Sample], series: UInt32, stream: SeriesRecord,
         log: inout ChangeRecorder, in txn: borrowing WriteTransaction
     ) throws {
         let given = samples.map { ids[Identity($0)] }
         log.noteWritten(samples, stream: stream, version: log.local(), ids: given)
-        try indexSampleIDs(given, of: samples, series: series, stream: stream, in: txn)
+        try indexSampleIDs(given, of: samples, series: series, stream: stream.id, in: txn)
     }
 
     /// Indexes `ids[i]`, when there is one, as naming `samples[i]` of stream `stream`.
@@ -89,7 +89,7 @@ extension StoreEngine {
             throw StoreError.incompatibleFormat("the store keeps no change log (format 5)")
         }
         let streams = try storage.streams(of: record, in: txn)
-        var context = ApplyContext(sync: sync, zlib: zlib)
+        var context = ApplyContext(storage: storage, sync: sync, zlib: zlib)
         var removal = Removal()
         var seen = Set<SampleID>()
         for id in ids where seen.insert(id).inserted {
@@ -104,7 +104,7 @@ extension StoreEngine {
             // deletion is recorded only for a sample there, holding the id.
             let sample = Sample(
                 startMilliseconds: target.start, endMilliseconds: target.end, value: 0)
-            guard try context.entry(of: sample, stream: target.stream, in: txn)?.id == id else {
+            guard try context.entry(of: sample, stream: stream.record, in: txn)?.id == id else {
                 continue
             }
             let deletion = SampleDeletion(

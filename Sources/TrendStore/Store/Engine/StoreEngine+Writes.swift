@@ -61,9 +61,9 @@ extension StoreEngine {
                     // Every sample records its id, or that it has none, changed or not.
                     try noteSampleIDs(
                         ids ?? [:], of: batch.samples, series: record.id,
-                        stream: writer.record.id, log: &log, in: txn)
+                        stream: writer.record, log: &log, in: txn)
                 } else if let written = writer.written, !written.isEmpty {
-                    log.noteWritten(written, stream: writer.record.id, version: log.local())
+                    log.noteWritten(written, stream: writer.record, version: log.local())
                 } else if existing == nil {
                     log.noteDeclared(stream: writer.record.id)
                 }
@@ -92,6 +92,10 @@ extension StoreEngine {
             var removed = 0
             var removedToday: [RemovedToday] = []
             for stream in try storage.streams(of: record, in: txn) {
+                if from < to {
+                    try listWholeDayVersions(
+                        of: stream.record, starts: from..<to, zlib: zlib, in: txn)
+                }
                 var writer = SeriesWriter(
                     storage: storage, record: stream.record, zlib: zlib, rows: rows,
                     mergedSeries: record.hasSources ? record : nil)
