@@ -9,7 +9,7 @@
 /// Records laid over it in later commits name the samples written since, with their own
 /// versions, so a sample added to the day later reads its own version, not this one. A
 /// sample leaving the day would take its version with it: a deletion first lists the
-/// record's identities (``SyncTable/listWholeDayVersions(ofStream:starts:daySamples:in:)``).
+/// record's identities (``SyncTable/listWholeDayVersions(ofStream:starts:daySamples:zlib:in:)``).
 extension DayVersions {
     /// The one version and position of a record of layout 4.
     struct WholeDay: Equatable, Sendable {
