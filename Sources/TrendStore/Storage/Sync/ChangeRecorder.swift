@@ -150,26 +150,26 @@ struct ChangeRecorder: ~Copyable {
         let position = self.position
         // Planned here; encoded on every core (most of a bulk write's cost here); stored
         // here, in key order.
-        var sortedDays: [StreamDay: [DayVersions.Entry]] = [:]
+        var sortedDays: [StreamDay: (entries: [DayVersions.Entry], records: SyncTable.DayRecords)] =
+            [:]
         var candidates: [StreamDay: [DayVersions.Entry]] = [:]
         for (key, entries) in days where !entries.isEmpty {
             let sorted = Self.sortedUnique(entries)
-            sortedDays[key] = sorted
-            if DayVersions(sorted: sorted).sharedVersion != nil,
-                try !table.holdsVersions(of: key, in: txn)
-            {
+            let records = try table.dayRecords(of: key, in: txn)
+            sortedDays[key] = (sorted, records)
+            if records.isEmpty, DayVersions(sorted: sorted).sharedVersion != nil {
                 candidates[key] = sorted
             }
         }
         let wholeDays = try WholeDayFinder(storage: storage, zlib: zlib).wholeDays(
             of: candidates, streams: streams, in: txn)
         var writes: [(key: StreamDay, write: SyncTable.VersionWrite)] = []
-        for (key, sorted) in sortedDays.sorted(by: { $0.key < $1.key }) {
+        for (key, day) in sortedDays.sorted(by: { $0.key < $1.key }) {
             writes.append(
                 (
                     key,
                     try table.versionWrite(
-                        adding: sorted, to: key, zlib: zlib,
+                        adding: day.entries, to: key, records: day.records, zlib: zlib,
                         daySamples: { try samples(of: $0, in: txn) },
                         namesWholeDay: { key, versions in
                             candidates[key] != nil

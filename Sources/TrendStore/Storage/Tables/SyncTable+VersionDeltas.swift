@@ -95,14 +95,15 @@ extension SyncTable {
     /// that would exceed ``deltaShareOfBase``; a new base when the day has none yet (of
     /// layout 4 when its entries share one version and `namesWholeDay` says they are the
     /// day's samples after the commit). `daySamples` gives a day's samples after the commit.
+    /// `records` are the day's records as ``dayRecords(of:in:)`` read them in `txn`.
     func versionWrite<T: ReadableTransaction & ~Copyable>(
-        adding entries: [DayVersions.Entry], to key: StreamDay, zlib: ZlibCodec,
-        daySamples: DaySamples, namesWholeDay: (StreamDay, DayVersions) throws -> Bool,
-        in txn: borrowing T
+        adding entries: [DayVersions.Entry], to key: StreamDay, records: DayRecords,
+        zlib: ZlibCodec, daySamples: DaySamples,
+        namesWholeDay: (StreamDay, DayVersions) throws -> Bool, in txn: borrowing T
     ) throws -> VersionWrite {
-        let deltas = try deltaKeys(of: key, in: txn)
+        let deltas = records.deltas
         let base = Self.key(key)
-        let hasBase = try table.withValue(forKey: base, in: txn) { _ in true } ?? false
+        let hasBase = records.hasBase
         if hasBase && deltas.count < Self.maximumDeltas {
             return .delta(DayVersions(sorted: entries))
         }
@@ -161,12 +162,22 @@ extension SyncTable {
         }
     }
 
-    /// Whether `key`'s day has a record of versions (a base or a delta).
-    func holdsVersions<T: ReadableTransaction & ~Copyable>(
+    /// The records of a day's versions: whether it has a base, and its deltas' keys.
+    struct DayRecords {
+        let hasBase: Bool
+        let deltas: [[UInt8]]
+
+        /// Whether the day has no record of versions.
+        var isEmpty: Bool { !hasBase && deltas.isEmpty }
+    }
+
+    /// The records of `key`'s day.
+    func dayRecords<T: ReadableTransaction & ~Copyable>(
         of key: StreamDay, in txn: borrowing T
-    ) throws -> Bool {
-        try table.withValue(forKey: Self.key(key), in: txn) { _ in true } ?? false
-            || !deltaKeys(of: key, in: txn).isEmpty
+    ) throws -> DayRecords {
+        DayRecords(
+            hasBase: try table.withValue(forKey: Self.key(key), in: txn) { _ in true } ?? false,
+            deltas: try deltaKeys(of: key, in: txn))
     }
 
     private func deltaKeys<T: ReadableTransaction & ~Copyable>(
