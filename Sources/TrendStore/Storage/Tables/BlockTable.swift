@@ -2,14 +2,10 @@ import LMDB
 
 /// The `blocks` database: sample blocks (``BlockCodec``) keyed `seriesID ‖ first start`;
 /// a block holds the starts from its key up to the next key of its series.
-struct BlockTable: Sendable {
+struct BlockTable: SeriesOwnedTable {
     private let keyed: SeriesKeyedTable
     /// The database's name.
     static let name = "blocks"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { keyed.table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -122,30 +118,6 @@ struct BlockTable: Sendable {
         try keyed.removeAll(series: id, in: txn)
     }
 
-    /// The bytes of the pages holding blocks.
-    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
-        try keyed.table.byteCount(in: txn)
-    }
-
-    /// How many blocks a walk reaches against how many LMDB records.
-    func reach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> TableReach {
-        try keyed.table.reach(named: Self.name, in: txn)
-    }
-
-    /// Calls `body` with the series each block's key names, and returns the walk's reach.
-    func forEachOwner<T: ReadableTransaction & ~Copyable>(
-        in txn: borrowing T, _ body: (UInt32?) -> Void
-    ) throws -> TableReach {
-        try keyed.forEachOwner(named: Self.name, in: txn, body)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { keyed.table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try keyed.table.unopenableValues(in: txn)
-    }
 }

@@ -3,14 +3,10 @@ import LMDB
 /// The `days` database: rollup rows (``RollupRowCodec``) keyed `day ‖ seriesID`
 /// (``StorageKey/dayRowKey(series:day:)``), day first so rows written as time goes on are
 /// appended.
-struct DayRowTable: Sendable {
+struct DayRowTable: SeriesOwnedTable {
     private let table: RawTable
     /// The database's name.
     static let name = "days"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -97,26 +93,11 @@ struct DayRowTable: Sendable {
         try table.delete(forKey: StorageKey.dayRowKey(series: id, day: day), in: txn)
     }
 
-    /// The bytes of the pages holding rows.
-    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
-        try table.byteCount(in: txn)
-    }
-
-    /// Calls `body` with the series each row's key names, and returns the walk's reach.
-    func forEachOwner<T: ReadableTransaction & ~Copyable>(
-        in txn: borrowing T, _ body: (UInt32?) -> Void
-    ) throws -> TableReach {
-        try table.forEachOwner(
-            named: Self.name, in: txn, owner: { StorageKey.parseDayRow($0)?.series }, body)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { table }
 
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try table.unopenableValues(in: txn)
+    /// The series a row's key names (day first, then series).
+    static func owner(ofKey key: UnsafeRawBufferPointer) -> UInt32? {
+        StorageKey.parseDayRow(key)?.series
     }
 }

@@ -1,14 +1,10 @@
 import LMDB
 
 /// The `hours` database: hour-summary rows (``HourSummaryCodec``) keyed `seriesID ‖ group`.
-struct HourSummaryTable: Sendable {
+struct HourSummaryTable: SeriesOwnedTable {
     private let keyed: SeriesKeyedTable
     /// The database's name.
     static let name = "hours"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { keyed.table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -90,25 +86,6 @@ struct HourSummaryTable: Sendable {
         try keyed.removeAll(series: id, in: txn)
     }
 
-    /// The bytes of the pages holding rows.
-    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
-        try keyed.table.byteCount(in: txn)
-    }
-
-    /// Calls `body` with the series each row's key names, and returns the walk's reach.
-    func forEachOwner<T: ReadableTransaction & ~Copyable>(
-        in txn: borrowing T, _ body: (UInt32?) -> Void
-    ) throws -> TableReach {
-        try keyed.forEachOwner(named: Self.name, in: txn, body)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { keyed.table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try keyed.table.unopenableValues(in: txn)
-    }
 }

@@ -1,14 +1,10 @@
 import LMDB
 
 /// The `key-values` database: typed-cache entries under `namespace ‖ 0x00 ‖ key` (FORMAT.md).
-struct KeyValueTable: Sendable {
+struct KeyValueTable: StoredTable {
     private let table: RawTable
     /// The database's name.
     static let name = "key-values"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -55,11 +51,4 @@ struct KeyValueTable: Sendable {
 
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try table.unopenableValues(in: txn)
-    }
 }

@@ -2,14 +2,10 @@ import LMDB
 
 /// The `aggregates` database: cached aggregates (the caching layer's payloads) under ASCII
 /// schema keys (FORMAT.md).
-struct PayloadTable: Sendable {
+struct PayloadTable: StoredTable {
     private let table: RawTable
     /// The database's name.
     static let name = "aggregates"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -65,18 +61,6 @@ struct PayloadTable: Sendable {
         }
     }
 
-    /// The bytes of the pages holding payloads.
-    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
-        try table.byteCount(in: txn)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try table.unopenableValues(in: txn)
-    }
 }

@@ -64,11 +64,4 @@ struct SeriesKeyedTable: Sendable {
             try table.delete(forKey: key, in: txn)
         }
     }
-
-    /// Calls `body` with the series each key names, and returns the walk's reach.
-    func forEachOwner<T: ReadableTransaction & ~Copyable>(
-        named name: String, in txn: borrowing T, _ body: (UInt32?) -> Void
-    ) throws -> TableReach {
-        try table.forEachOwner(named: name, in: txn, owner: { StorageKey.parse($0)?.series }, body)
-    }
 }

@@ -1,14 +1,10 @@
 import LMDB
 
 /// The `series` database: the series registry, ``SeriesRecord``s by NFC name.
-struct SeriesTable: Sendable {
+struct SeriesTable: StoredTable {
     private let table: RawTable
     /// The database's name.
     static let name = "series"
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -49,18 +45,6 @@ struct SeriesTable: Sendable {
         try table.delete(forKey: Array(name.utf8), in: txn)
     }
 
-    /// How many entries a walk reaches against how many LMDB records.
-    func reach<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> TableReach {
-        try table.reach(named: Self.name, in: txn)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try table.unopenableValues(in: txn)
-    }
 }

@@ -9,7 +9,7 @@ import LMDB
 /// and bytes; the days to rebuild are the next day and the day after the last (UTC day
 /// numbers, 8 bytes each, little-endian). Keys hold ids only, so no source name is stored
 /// outside a (sealed) value.
-struct SourceTable: Sendable {
+struct SourceTable: SeriesOwnedTable {
     private let keyed: SeriesKeyedTable
     /// The database's name.
     static let name = "sources"
@@ -17,10 +17,6 @@ struct SourceTable: Sendable {
     private static let priorityIndex: Int64 = -1
     /// The index of a series' days left to rebuild.
     private static let rebuildIndex: Int64 = -2
-
-    /// The underlying database, for tests that inspect or damage stored bytes (the layer
-    /// check keeps every other file from naming it).
-    var database: Database { keyed.table.database }
 
     /// Opens the table in `environment`, its values sealed by `sealer` (none: plain).
     init(in environment: Environment, sealer: ValueSealer?) throws {
@@ -161,20 +157,6 @@ struct SourceTable: Sendable {
         try keyed.removeAll(series: id, in: txn)
     }
 
-    /// Calls `body` with the series each key names, and returns the walk's reach.
-    func forEachOwner<T: ReadableTransaction & ~Copyable>(
-        in txn: borrowing T, _ body: (UInt32?) -> Void
-    ) throws -> TableReach {
-        try keyed.forEachOwner(named: Self.name, in: txn, body)
-    }
-
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { keyed.table }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try keyed.table.unopenableValues(in: txn)
-    }
 }

@@ -12,7 +12,7 @@ import LMDB
 /// indexes (the record's place among those of its commit) 4, big-endian. Keys hold ids and
 /// positions only, so no name is stored outside a (sealed) value; an encrypted store keeps
 /// a sample id there blinded.
-struct SyncTable: Sendable {
+struct SyncTable: StoredTable {
     let table: RawTable
     /// The database's name.
     static let name = "sync"
@@ -21,9 +21,6 @@ struct SyncTable: Sendable {
         case state = 0, commit, dayVersions, deletion, priority, externalAnchors, versionDelta
         case sampleID
     }
-
-    /// The underlying database, for tests that inspect or damage stored bytes.
-    var database: Database { table.database }
 
     /// The table underneath, for copies between stores (``StoreTables/copyEntries(from:to:in:)``).
     var raw: RawTable { table }
@@ -160,18 +157,6 @@ struct SyncTable: Sendable {
         throws
     {
         try table.put(anchors.encoded(), forKey: [Kind.externalAnchors.rawValue], in: txn)
-    }
-
-    /// The bytes of the pages holding the database.
-    func byteCount<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws -> Int {
-        try table.byteCount(in: txn)
-    }
-
-    /// The stored values that do not open (none in a plain store).
-    func unopenableValues<T: ReadableTransaction & ~Copyable>(in txn: borrowing T) throws
-        -> [SealedValueDamage]
-    {
-        try table.unopenableValues(in: txn)
     }
 
     // MARK: Keys
