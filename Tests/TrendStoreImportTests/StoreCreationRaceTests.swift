@@ -1,5 +1,11 @@
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TestSupport
 import TrendStore
 import TrendStoreGenerator
@@ -154,6 +160,48 @@ struct StoreCreationRaceTests {
             #expect(try TrendStore.removeStoreIfEmpty(at: url) == false)
             #expect(
                 FileManager.default.fileExists(atPath: url.appendingPathComponent("data.mdb").path))
+        }
+    }
+
+    @Test("an open waiting for the lock while a remover takes the empty store away makes it again")
+    func openWaitingOnRemover() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("store")
+            await try TrendStore(directory: url).close()
+            // Held as a remover holds it (removeStoreIfEmpty): exclusively.
+            let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            try #require(descriptor >= 0)
+            try #require(flock(descriptor, LOCK_EX) == 0)
+            // The open finds the data file, then waits for the directory's shared lock.
+            let opening = Thread.detachedResult { try TrendStore(directory: url) }
+            try await Task.sleep(for: .milliseconds(300))
+            let files = FileManager.default
+            for name in ["data.mdb", "lock.mdb"] {
+                try files.removeItem(at: url.appendingPathComponent(name))
+            }
+            try files.removeItem(at: url)
+            close(descriptor)
+            let store = try await opening.value
+            try await store.write(
+                [Sample(startMilliseconds: 0, endMilliseconds: 60_000, value: 1)], to: "x", unit: ""
+            )
+            #expect(try store.series().map(\.name) == ["x"])
+            #expect(try await store.verify().isHealthy)
+            await store.close()
+        }
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a thread of its own (it may block, as an open waiting for a lock
+    /// does) and hands back what it returned or threw.
+    fileprivate static func detachedResult<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T
+    ) -> Task<T, any Error> {
+        Task {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+            }
         }
     }
 }

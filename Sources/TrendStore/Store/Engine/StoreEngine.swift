@@ -40,27 +40,30 @@ final class StoreEngine: Sendable {
     let commits: CommitSignal
 
     init(directory: URL, options: StoreOptions) throws {
-        var creating = !options.readOnly && NewStoreFiles.areMissing(in: directory)
-        if creating {
-            let madeDirectory = !FileManager.default.fileExists(atPath: directory.path)
-            try Self.createDirectory(directory)
-            do {
-                try NewStoreFiles.checkRoom(in: directory)
-                creating = try NewStoreFiles.create(in: directory, options: options)
-            } catch {
-                if madeDirectory { try? FileManager.default.removeItem(at: directory) }
-                throw error
-            }
-        }
         var envOptions = Environment.Options()
         envOptions.mapSize = options.initialMapSize
         envOptions.readOnly = options.readOnly
-        let shared: EnvironmentRegistry.Shared
-        do {
-            shared = try EnvironmentRegistry.acquire(directory: directory, options: envOptions)
-        } catch {
-            if creating { _ = try? TrendStore.removeStoreIfEmpty(at: directory) }
-            throw error
+        var creating = false
+        var acquired: EnvironmentRegistry.Shared?
+        // A process whose first import failed removes the empty store it made: when that
+        // happens between finding the data file and taking the directory's lock, the store
+        // is made again rather than LMDB making an empty data file.
+        for _ in 0..<100 where acquired == nil {
+            creating = try NewStoreFiles.makeIfMissing(in: directory, options: options)
+            do {
+                acquired = try EnvironmentRegistry.acquire(
+                    directory: directory, options: envOptions,
+                    requiringDataFile: !options.readOnly)
+            } catch is EnvironmentRegistry.DataFileRemoved {
+                continue
+            } catch {
+                if creating { _ = try? TrendStore.removeStoreIfEmpty(at: directory) }
+                throw error
+            }
+        }
+        guard let shared = acquired else {
+            throw StoreError.storeUnavailable(
+                path: directory.path, reason: "the store keeps being removed while it is opened")
         }
         let environment = shared.environment
         self.environment = environment

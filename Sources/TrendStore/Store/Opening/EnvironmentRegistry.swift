@@ -18,7 +18,7 @@ enum EnvironmentRegistry {
 
     private static let entries = Mutex<[String: Entry]>([:])
 
-    /// An environment handed out by ``acquire(directory:options:heldLock:)``, with the commit
+    /// An environment handed out by ``acquire(directory:options:heldLock:requiringDataFile:)``, with the commit
     /// signal every store of this process on its directory shares, so a write through one
     /// handle wakes the observers of all.
     struct Shared {
@@ -41,14 +41,21 @@ enum EnvironmentRegistry {
         entries.withLock { $0[key(directory)] != nil }
     }
 
+    /// What ``acquire(directory:options:heldLock:requiringDataFile:)`` throws when the store's
+    /// data file was removed before it took the directory's lock: open it afresh.
+    struct DataFileRemoved: Error {}
+
     /// The environment of `directory`: the one already open in this process, or a new one
     /// opened under the directory's shared lock (or under `heldLock`, a lock the caller holds).
+    /// With `requiringDataFile`, a data file missing once the lock is taken is not made
+    /// (LMDB would make an empty one) but reported.
     ///
     /// - Throws: ``StoreError/Code/storeUnavailable`` when the directory is open
-    ///   read-only here and `options` asks to write; `LMDBError` when it cannot be opened
-    ///   (the façade turns it into ``StoreError/Code/storage``).
+    ///   read-only here and `options` asks to write; ``DataFileRemoved``; `LMDBError` when it
+    ///   cannot be opened (the façade turns it into ``StoreError/Code/storage``).
     static func acquire(
-        directory: URL, options: Environment.Options, heldLock: StoreDirectoryLock? = nil
+        directory: URL, options: Environment.Options, heldLock: StoreDirectoryLock? = nil,
+        requiringDataFile: Bool = false
     ) throws -> Shared {
         let key = key(directory)
         if let shared = try reuse(key, directory: directory, options: options) {
@@ -60,6 +67,9 @@ enum EnvironmentRegistry {
         return try entries.withLock { entries in
             if let shared = try reuse(key, in: &entries, directory: directory, options: options) {
                 return shared
+            }
+            if requiringDataFile && NewStoreFiles.areMissing(in: directory) {
+                throw DataFileRemoved()
             }
             let entry = Entry(
                 environment: try Environment(path: directory.path, options: options),
@@ -95,7 +105,7 @@ enum EnvironmentRegistry {
         return Shared(environment: entry.environment, commits: entry.commits)
     }
 
-    /// Gives back an environment from ``acquire(directory:options:heldLock:)``; the last user
+    /// Gives back an environment from ``acquire(directory:options:heldLock:requiringDataFile:)``; the last user
     /// closes it and gives up the directory's lock.
     static func release(_ environment: Environment) {
         let last: Entry? = entries.withLock { entries in

@@ -28,6 +28,22 @@ enum NewStoreFiles {
         !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
     }
 
+    /// Makes a new store's files in `directory` (and the directory) when it has no data file
+    /// and `options` open it for writing, as ``create(in:options:)`` does; whether this call
+    /// made them. A directory this call made is removed again when making the store fails.
+    static func makeIfMissing(in directory: URL, options: StoreOptions) throws -> Bool {
+        guard !options.readOnly, areMissing(in: directory) else { return false }
+        let madeDirectory = !FileManager.default.fileExists(atPath: directory.path)
+        try StoreEngine.createDirectory(directory)
+        do {
+            try checkRoom(in: directory)
+            return try create(in: directory, options: options)
+        } catch {
+            if madeDirectory { try? FileManager.default.removeItem(at: directory) }
+            throw error
+        }
+    }
+
     /// Makes a new store's data file in `directory`, which has none: its tables and
     /// settings (as `options` ask) are committed in a private directory inside it, then the
     /// file is linked into place at once. Returns `false` when another process put a data
