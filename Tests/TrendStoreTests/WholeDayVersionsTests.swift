@@ -67,7 +67,7 @@ struct WholeDayVersionsTests {
         #expect(bytes.first == 4)
         #expect(bytes.count < 40)
         let read = try bytes.withUnsafeBytes { try DayVersions.wholeDay(in: $0) }
-        #expect(read == DayVersions.WholeDay(version: version, position: 7))
+        #expect(read == DayVersions.WholeDay(version: version, position: 7, count: 50))
         #expect(DayVersions(try #require(read), identities: samples) == versions)
         #expect(bytes.withUnsafeBytes { DayVersions.newestPosition(in: $0) } == 7)
         #expect(bytes.withUnsafeBytes { DayVersions.entryCount(in: $0) } == 50)
@@ -216,6 +216,43 @@ struct WholeDayVersionsTests {
             #expect(try Self.base(of: mirror.store, series: "energy")?.first == 2)
             #expect(
                 try mirror.store.changes(since: nil).written == store.changes(since: nil).written)
+        }
+    }
+
+    @Test(
+        "verify finds a day's record without identities that stands for more samples than the day holds, or fewer than it holds unnamed by later records"
+    )
+    func verifyComparesWholeDays() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.write(Self.seconds(0..<300), to: "energy", unit: "kcal")
+            // Later commits lie over the day: a changed value and a new sample.
+            var replaced = Self.seconds(5..<6)
+            replaced[0].value = 40
+            try await store.write(
+                replaced + Self.seconds(300..<301), to: "energy", unit: "kcal")
+            #expect(try await store.verify().isHealthy)
+            let table = try #require(store.engine.storage.sync)
+            let original = try #require(try Self.base(of: store, series: "energy"))
+            let wholeDay = try #require(
+                try original.withUnsafeBytes { try DayVersions.wholeDay(in: $0) })
+            // The record rewritten to stand for 302 samples (the day holds 301), then for 298
+            // (299 of the day's are not named by the later records).
+            for (count, found) in [(302, "stands for 302"), (298, "stands for 298")] {
+                try store.engine.write { txn, _ in
+                    let record = try store.engine.storage.requireSeries(named: "energy", in: txn)
+                    let key = StreamDay(
+                        stream: record.id, day: Self.dayStart.floorDivided(by: TimeGrid.day))
+                    let bytes = DayVersions(wholeDay, identities: Self.seconds(0..<Int64(count)))
+                        .encodedAsWholeDay()
+                    try table.table.put(bytes, forKey: SyncTable.key(key), in: txn)
+                }
+                let report = try await store.verify()
+                #expect(report.problems.map(\.kind) == [.damagedChangeLog], "\(count)")
+                #expect(
+                    report.problems.first?.detail.contains(
+                        "\(found) samples it does not list, but the blocks hold 301, 2 of them")
+                        == true, "\(report.problems)")
+            }
         }
     }
 }

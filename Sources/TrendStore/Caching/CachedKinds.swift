@@ -2,10 +2,10 @@
 /// keys against, ``AggregatePayload`` accepts kind bytes from, and a series' removal walks.
 /// A new cached aggregate adds its ``CachedFigures`` conformance here.
 enum CachedKinds {
-    /// The kinds, each once.
-    static let all: [any CachedFigures.Type] = [
-        WeekdayAverageCache.self, TodayCache.self, HeatmapCache.self,
-    ]
+    /// The kinds, each once (computed: a stored array of metatypes is not `Sendable`).
+    static var all: [any CachedFigures.Type] {
+        [WeekdayAverageCache.self, TodayCache.self, HeatmapCache.self]
+    }
 
     /// The kind whose keys have `name` as their second part.
     static func named(_ name: some StringProtocol) -> (any CachedFigures.Type)? {

@@ -25,6 +25,7 @@ struct IntegrityCheck {
                     try rowsBySeries?.removeValue(forKey: record.id)
                     ?? storage.rows(of: record.id, in: txn)
                 try check(record, rows: rows, txn: txn, zlib: zlib, report: &report)
+                try checkWholeDays(of: record, txn: txn, zlib: zlib, report: &report)
             } catch is SealedValueDamage {
                 continue
             } catch let error as LMDBError {

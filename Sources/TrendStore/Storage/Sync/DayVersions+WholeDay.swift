@@ -15,10 +15,13 @@ extension DayVersions {
     struct WholeDay: Equatable, Sendable {
         var version: ChangeVersion
         var position: UInt64
+        /// How many samples the day held when the record was written (its one run's length).
+        var count: Int
     }
 
-    /// The version and position every entry shares, when they all share one and none has an
-    /// id (a record that layout 4 could store, given the day holds exactly its samples).
+    /// The version and position every entry shares (and how many entries), when they all
+    /// share one and none has an id (a record that layout 4 could store, given the day holds
+    /// exactly its samples).
     var sharedVersion: WholeDay? {
         guard let first = entries.first else { return nil }
         for entry in entries
@@ -27,7 +30,7 @@ extension DayVersions {
         {
             return nil
         }
-        return WholeDay(version: first.version, position: first.position)
+        return WholeDay(version: first.version, position: first.position, count: entries.count)
     }
 
     /// Whether the entries' identities are exactly `samples`' (sorted by start, then end).
@@ -89,6 +92,6 @@ extension DayVersions {
         else { throw DeflatedBytes.Damage(description: "not a record of sample versions") }
         return WholeDay(
             version: ChangeVersion(clock: UInt64(bitPattern: clock), origin: origins[0]),
-            position: UInt64(bitPattern: position))
+            position: UInt64(bitPattern: position), count: Int(length))
     }
 }
