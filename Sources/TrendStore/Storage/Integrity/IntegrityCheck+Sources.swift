@@ -24,6 +24,9 @@ extension IntegrityCheck {
         var damaged = false
         for stream in streams {
             var previousLast: Sample?
+            var wholeDays = try WholeDayTally(
+                of: stream.record, storage: storage, zlib: zlib, in: txn)
+            var streamDamaged = false
             for firstStart in try storage.blockStarts(
                 of: stream.record, startingFrom: .min, through: .max, in: txn)
             {
@@ -37,6 +40,7 @@ extension IntegrityCheck {
                     }
                 } catch let error as StoreError {
                     damaged = true
+                    streamDamaged = true
                     problem(.damagedBlock, firstStart, "source \(stream.name): \(error)")
                     continue
                 }
@@ -47,6 +51,7 @@ extension IntegrityCheck {
                     problem(.inconsistentBlock, firstStart, "source \(stream.name): \(issue)")
                 }
                 previousLast = samples.last
+                wholeDays.add(samples)
                 for sample in samples {
                     let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
                     let lastInstant = max(sample.startMilliseconds, sample.endMilliseconds - 1)
@@ -54,6 +59,10 @@ extension IntegrityCheck {
                         days.insert(day)
                     }
                 }
+            }
+            // A damaged block's samples cannot be counted: its damage is reported.
+            if !streamDamaged {
+                problems += wholeDays.problems(series: record.name, source: stream.name)
             }
         }
         // Days a priority change has yet to rebuild hold the old order's rows by design.

@@ -7,63 +7,56 @@ import LMDB
 /// deletion lists them first) and gains only samples later records name. So the day's samples
 /// number at least as many as it stands for, and at most that many and those later records
 /// name; a sample gained or lost outside the write path would take a wrong version or none.
-extension IntegrityCheck {
-    /// Compares each layout-4 record of `record`'s sources with the blocks: one walk over the
-    /// blocks of the stream's days, each block decoded once. A damaged block ends the stream's
-    /// comparison (the block check reports it).
-    func checkWholeDays<T: ReadableTransaction & ~Copyable>(
-        of record: SeriesRecord, txn: borrowing T, zlib: ZlibCodec,
-        report: inout VerificationReport
+///
+/// The integrity check's walk over a stream's blocks hands each decoded block to ``add(_:)``,
+/// so no block is decoded twice.
+struct WholeDayTally {
+    private let records: [SyncTable.WholeDayRecord]
+    private let indexByDay: [Int64: Int]
+    private var counts: [(all: Int, laidOver: Int)]
+    /// The day of the last sample added and its record's index (samples come in start order).
+    private var last: (day: Int64, index: Int?) = (.min, nil)
+
+    /// The layout-4 records of `stream` (none in a store without a change log).
+    init<T: ReadableTransaction & ~Copyable>(
+        of stream: SeriesRecord, storage: SampleStorage, zlib: ZlibCodec, in txn: borrowing T
     ) throws {
-        guard let sync = storage.sync else { return }
-        for stream in try storage.streams(of: record, in: txn) {
-            let records = try sync.wholeDayRecords(ofStream: stream.record.id, zlib: zlib, in: txn)
-            // A day no sample can start on (a damaged key's) holds none: it is reported below.
-            let reachable = records.filter {
-                $0.day > Int64.min / TimeGrid.day && $0.day < Int64.max / TimeGrid.day - 1
-            }
-            guard let first = reachable.first, let last = reachable.last else { continue }
-            let byDay = Dictionary(reachable.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
-            var counts: [Int64: (all: Int, laidOver: Int)] = [:]
-            do {
-                _ = try storage.forEachBlockOfSamples(
-                    of: stream.record, from: Self.start(ofDay: first.day),
-                    to: Self.start(ofDay: last.day + 1), in: txn, zlib: zlib
-                ) { samples in
-                    for sample in samples {
-                        let day = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
-                        guard let whole = byDay[day] else { continue }
-                        let listed =
-                            whole.laidOver.entry(
-                                start: sample.startMilliseconds, end: sample.endMilliseconds)
-                            != nil
-                        counts[day, default: (0, 0)].all += 1
-                        if listed { counts[day, default: (0, 0)].laidOver += 1 }
-                    }
-                }
-            } catch is StoreError {
-                continue
-            }
-            for whole in records {
-                let found = counts[whole.day, default: (0, 0)]
-                guard
-                    found.all < whole.wholeDay.count
-                        || found.all - found.laidOver > whole.wholeDay.count
-                else { continue }
-                report.problems.append(
-                    .init(
-                        kind: .damagedChangeLog, series: record.name,
-                        at: Date(milliseconds: Self.start(ofDay: whole.day)),
-                        detail:
-                            "source \(stream.name): the day's record of versions stands for \(whole.wholeDay.count) samples it does not list, but the blocks hold \(found.all), \(found.laidOver) of them named by later records"
-                    ))
+        records = try storage.sync?.wholeDayRecords(ofStream: stream.id, zlib: zlib, in: txn) ?? []
+        indexByDay = Dictionary(
+            records.enumerated().map { ($1.day, $0) }, uniquingKeysWith: { first, _ in first })
+        counts = Array(repeating: (0, 0), count: records.count)
+    }
+
+    /// Counts `samples`, decoded from one of the stream's blocks.
+    mutating func add(_ samples: [Sample]) {
+        guard !records.isEmpty else { return }
+        for sample in samples {
+            let day = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
+            if day != last.day { last = (day, indexByDay[day]) }
+            guard let index = last.index else { continue }
+            counts[index].all += 1
+            if records[index].laidOver.entry(
+                start: sample.startMilliseconds, end: sample.endMilliseconds) != nil
+            {
+                counts[index].laidOver += 1
             }
         }
     }
 
-    /// The first instant of UTC day `day`, or the nearest bound of `Int64` beyond it.
-    private static func start(ofDay day: Int64) -> Int64 {
-        let (start, overflow) = day.multipliedReportingOverflow(by: TimeGrid.day)
-        return overflow ? (day < 0 ? .min : .max) : start
+    /// The records whose day, once every block of the stream was added, holds fewer samples
+    /// than they stand for, or more than that and those later records name.
+    func problems(series: String, source: String) -> [VerificationReport.Problem] {
+        zip(records, counts).compactMap { record, found in
+            guard
+                found.all < record.wholeDay.count
+                    || found.all - found.laidOver > record.wholeDay.count
+            else { return nil }
+            return VerificationReport.Problem(
+                kind: .damagedChangeLog, series: series,
+                at: Date(milliseconds: TimeGrid.clampedStart(ofDay: record.day)),
+                detail:
+                    "source \(source): the day's record of versions stands for \(record.wholeDay.count) samples it does not list, but the blocks hold \(found.all), \(found.laidOver) of them named by later records"
+            )
+        }
     }
 }

@@ -25,7 +25,6 @@ struct IntegrityCheck {
                     try rowsBySeries?.removeValue(forKey: record.id)
                     ?? storage.rows(of: record.id, in: txn)
                 try check(record, rows: rows, txn: txn, zlib: zlib, report: &report)
-                try checkWholeDays(of: record, txn: txn, zlib: zlib, report: &report)
             } catch is SealedValueDamage {
                 continue
             } catch let error as LMDBError {
@@ -157,6 +156,7 @@ struct IntegrityCheck {
 
         let starts = try storage.blockStarts(
             of: record, startingFrom: .min, through: .max, in: txn)
+        var wholeDays = try WholeDayTally(of: record, storage: storage, zlib: zlib, in: txn)
         var previousLast: Sample?
         for (position, firstStart) in starts.enumerated() {
             try settle(before: firstStart.floorDivided(by: TimeGrid.day))
@@ -181,7 +181,13 @@ struct IntegrityCheck {
                 problem(.inconsistentBlock, firstStart, issue)
             }
             previousLast = samples.last
+            wholeDays.add(samples)
             pending.append(contentsOf: samples)
+        }
+        // With a damaged block the day's samples cannot be counted: its damage is reported.
+        if damagedRanges.isEmpty {
+            report.problems += wholeDays.problems(
+                series: record.name, source: SourceName.defaultSource)
         }
         try settle(before: .max / TimeGrid.day)
         try finishCheck(
