@@ -8,7 +8,8 @@ extension SyncTable {
         let day: Int64
         /// The record's version, position and count.
         let wholeDay: DayVersions.WholeDay
-        /// The entries later commits laid over it (``SyncTable/versionsOfPresentSamples(_:zlib:in:)``).
+        /// The entries later commits laid over it
+        /// (``SyncTable/versionsOfPresentSamples(_:zlib:in:)``).
         let laidOver: DayVersions
     }
 

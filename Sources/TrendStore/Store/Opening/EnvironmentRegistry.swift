@@ -18,9 +18,10 @@ enum EnvironmentRegistry {
 
     private static let entries = Mutex<[String: Entry]>([:])
 
-    /// An environment handed out by ``acquire(directory:options:heldLock:requiringDataFile:)``, with the commit
-    /// signal every store of this process on its directory shares, so a write through one
-    /// handle wakes the observers of all.
+    /// An environment handed out by
+    /// ``acquire(directory:options:heldLock:requiringDataFile:)``, with the commit signal every
+    /// store of this process on its directory shares, so a write through one handle wakes the
+    /// observers of all.
     struct Shared {
         let environment: Environment
         let commits: CommitSignal
@@ -105,8 +106,9 @@ enum EnvironmentRegistry {
         return Shared(environment: entry.environment, commits: entry.commits)
     }
 
-    /// Gives back an environment from ``acquire(directory:options:heldLock:requiringDataFile:)``; the last user
-    /// closes it and gives up the directory's lock.
+    /// Gives back an environment from
+    /// ``acquire(directory:options:heldLock:requiringDataFile:)``; the last user closes it and
+    /// gives up the directory's lock.
     static func release(_ environment: Environment) {
         let last: Entry? = entries.withLock { entries in
             guard let key = key(of: environment, in: entries),
