@@ -11,7 +11,8 @@ extension IntegrityCheck {
 
     /// Checks `record`, a series of several sources, whose stored rows are `rows`.
     func checkMerged<T: ReadableTransaction & ~Copyable>(
-        _ record: SeriesRecord, rows: inout [Int64: [UInt8]], txn: borrowing T, zlib: ZlibCodec,
+        _ record: SeriesRecord, rows: inout [Int64: [UInt8]],
+        wholeDays: [UInt32: [SyncTable.WholeDayRecord]], txn: borrowing T, zlib: ZlibCodec,
         report: inout VerificationReport
     ) throws {
         var problems: [VerificationReport.Problem] = []
@@ -24,8 +25,7 @@ extension IntegrityCheck {
         var damaged = false
         for stream in streams {
             var previousLast: Sample?
-            var wholeDays = try WholeDayTally(
-                of: stream.record, storage: storage, zlib: zlib, in: txn)
+            var wholeDayTally = WholeDayTally(records: wholeDays[stream.record.id] ?? [])
             var streamDamaged = false
             for firstStart in try storage.blockStarts(
                 of: stream.record, startingFrom: .min, through: .max, in: txn)
@@ -51,7 +51,7 @@ extension IntegrityCheck {
                     problem(.inconsistentBlock, firstStart, "source \(stream.name): \(issue)")
                 }
                 previousLast = samples.last
-                wholeDays.add(samples)
+                wholeDayTally.add(samples)
                 for sample in samples {
                     let first = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
                     let lastInstant = max(sample.startMilliseconds, sample.endMilliseconds - 1)
@@ -62,7 +62,7 @@ extension IntegrityCheck {
             }
             // A damaged block's samples cannot be counted: its damage is reported.
             if !streamDamaged {
-                problems += wholeDays.problems(series: record.name, source: stream.name)
+                problems += wholeDayTally.problems(series: record.name, source: stream.name)
             }
         }
         // Days a priority change has yet to rebuild hold the old order's rows by design.

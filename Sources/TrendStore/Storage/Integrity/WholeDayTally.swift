@@ -1,5 +1,4 @@
 import Foundation
-import LMDB
 
 /// The check of the records of sample versions that name no identity (layout 4): such a record
 /// gives its version to every sample its stream holds on its UTC day but those later records
@@ -17,11 +16,10 @@ struct WholeDayTally {
     /// The day of the last sample added and its record's index (samples come in start order).
     private var last: (day: Int64, index: Int?) = (.min, nil)
 
-    /// The layout-4 records of `stream` (none in a store without a change log).
-    init<T: ReadableTransaction & ~Copyable>(
-        of stream: SeriesRecord, storage: SampleStorage, zlib: ZlibCodec, in txn: borrowing T
-    ) throws {
-        records = try storage.sync?.wholeDayRecords(ofStream: stream.id, zlib: zlib, in: txn) ?? []
+    /// A tally of a stream's layout-4 days, `records` (sorted by day, from
+    /// ``SyncTable/wholeDayRecords(zlib:in:)``).
+    init(records: [SyncTable.WholeDayRecord]) {
+        self.records = records
         indexByDay = Dictionary(
             records.enumerated().map { ($1.day, $0) }, uniquingKeysWith: { first, _ in first })
         counts = Array(repeating: (0, 0), count: records.count)

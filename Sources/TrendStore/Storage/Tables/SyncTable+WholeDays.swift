@@ -8,35 +8,50 @@ extension SyncTable {
         let day: Int64
         /// The record's version, position and count.
         let wholeDay: DayVersions.WholeDay
-        /// The entries later commits laid over it
-        /// (``SyncTable/versionsOfPresentSamples(_:zlib:in:)``).
-        let laidOver: DayVersions
+        /// The entries later commits laid over it, in position order.
+        var laidOver = DayVersions()
     }
 
-    /// The days of `stream` whose base record is of layout 4, in day order. A record that
-    /// does not decode is left out (the change log's own check reports it).
+    /// Every stream's days whose base record is of layout 4, in day order, with what later
+    /// records lay over each: one walk over the base records and one over the later ones,
+    /// whatever the number of streams. A record that does not decode is left out (the
+    /// change log's own check reports it).
     func wholeDayRecords<T: ReadableTransaction & ~Copyable>(
-        ofStream stream: UInt32, zlib: ZlibCodec, in txn: borrowing T
-    ) throws -> [WholeDayRecord] {
-        let first = Self.key(StreamDay(stream: stream, day: .min))
-        let prefix = first.prefix(5)
-        var days: [Int64] = []
-        try table.forEach(from: first, in: txn) { key, value in
-            guard key.count == first.count, key.starts(with: prefix) else { return false }
-            if value.first == DayVersions.wholeDayLayout {
-                days.append(Int64(bitPattern: key.bigEndian(at: 5, as: UInt64.self) ^ 1 << 63))
+        zlib: ZlibCodec, in txn: borrowing T
+    ) throws -> [UInt32: [WholeDayRecord]] {
+        var found: [StreamDay: WholeDayRecord] = [:]
+        try forEachDayRecord(of: .dayVersions, in: txn) { day, value in
+            if let wholeDay = try? DayVersions.wholeDay(in: value) {
+                found[day] = WholeDayRecord(day: day.day, wholeDay: wholeDay)
             }
+        }
+        guard !found.isEmpty else { return [:] }
+        try forEachDayRecord(of: .versionDelta, in: txn) { day, value in
+            guard found[day] != nil, let added = try? DayVersions(bytes: value, zlib: zlib)
+            else { return }
+            found[day]?.laidOver.record(sorted: added.entries)
+        }
+        var byStream: [UInt32: [WholeDayRecord]] = [:]
+        for (key, record) in found.sorted(by: { $0.key < $1.key }) {
+            byStream[key.stream, default: []].append(record)
+        }
+        return byStream
+    }
+
+    /// Calls `body` with the stream and day of each record of `kind` (`0x02` or `0x06`, whose
+    /// keys begin `kind ‖ stream id ‖ day`) and its value, in key order.
+    private func forEachDayRecord<T: ReadableTransaction & ~Copyable>(
+        of kind: Kind, in txn: borrowing T,
+        _ body: (StreamDay, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try table.forEach(from: [kind.rawValue], in: txn) { key, value in
+            guard key.first == kind.rawValue else { return false }
+            guard key.count >= 13 else { return true }
+            let day = StreamDay(
+                stream: key.bigEndian(at: 1, as: UInt32.self),
+                day: Int64(bitPattern: key.bigEndian(at: 5, as: UInt64.self) ^ 1 << 63))
+            try body(day, value)
             return true
         }
-        var records: [WholeDayRecord] = []
-        for day in days {
-            guard
-                let versions = try? versionsOfPresentSamples(
-                    StreamDay(stream: stream, day: day), zlib: zlib, in: txn),
-                let wholeDay = versions.wholeDay
-            else { continue }
-            records.append(WholeDayRecord(day: day, wholeDay: wholeDay, laidOver: versions.listed))
-        }
-        return records
     }
 }
