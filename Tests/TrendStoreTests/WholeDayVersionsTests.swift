@@ -255,4 +255,37 @@ struct WholeDayVersionsTests {
             }
         }
     }
+
+    @Test("verify compares the record of a day without identities of each source of a merged series")
+    func verifyComparesEachSource() async throws {
+        try await withTemporaryStore { store, _ in
+            try await store.write(Self.seconds(0..<200), to: "energy", unit: "kcal")
+            try await store.write(
+                Self.seconds(100..<300), to: "energy", unit: "kcal", source: "watch")
+            #expect(try await store.verify().isHealthy)
+            let table = try #require(store.engine.storage.sync)
+            try store.engine.write { txn, _ in
+                let storage = store.engine.storage
+                let record = try storage.requireSeries(named: "energy", in: txn)
+                let watch = try #require(
+                    try storage.streams(of: record, in: txn).first { $0.name == "watch" })
+                let key = StreamDay(
+                    stream: watch.record.id, day: Self.dayStart.floorDivided(by: TimeGrid.day))
+                let stored = try #require(
+                    try table.table.withValue(forKey: SyncTable.key(key), in: txn) {
+                        try DayVersions.wholeDay(in: $0)
+                    } ?? nil)
+                // The watch's record made to stand for 201 samples; it wrote 200.
+                let bytes = DayVersions(stored, identities: Self.seconds(0..<201))
+                    .encodedAsWholeDay()
+                try table.table.put(bytes, forKey: SyncTable.key(key), in: txn)
+            }
+            let report = try await store.verify()
+            #expect(report.problems.map(\.kind) == [.damagedChangeLog])
+            #expect(
+                report.problems.first?.detail.hasPrefix(
+                    "source watch: the day's record of versions stands for 201") == true,
+                "\(report.problems)")
+        }
+    }
 }
