@@ -256,7 +256,9 @@ struct WholeDayVersionsTests {
         }
     }
 
-    @Test("verify compares the record of a day without identities of each source of a merged series")
+    @Test(
+        "verify compares the record of a day without identities of each source of a merged series"
+    )
     func verifyComparesEachSource() async throws {
         try await withTemporaryStore { store, _ in
             try await store.write(Self.seconds(0..<200), to: "energy", unit: "kcal")
