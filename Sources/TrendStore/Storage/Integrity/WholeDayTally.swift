@@ -11,7 +11,6 @@ import Foundation
 /// so no block is decoded twice.
 struct WholeDayTally {
     private let records: [SyncTable.WholeDayRecord]
-    private let indexByDay: [Int64: Int]
     private var counts: [(all: Int, laidOver: Int)]
     /// The day of the last sample added and its record's index (samples come in start order).
     private var last: (day: Int64, index: Int?) = (.min, nil)
@@ -20,8 +19,6 @@ struct WholeDayTally {
     /// ``SyncTable/wholeDayRecords(zlib:in:)``).
     init(records: [SyncTable.WholeDayRecord]) {
         self.records = records
-        indexByDay = Dictionary(
-            records.enumerated().map { ($1.day, $0) }, uniquingKeysWith: { first, _ in first })
         counts = Array(repeating: (0, 0), count: records.count)
     }
 
@@ -30,7 +27,10 @@ struct WholeDayTally {
         guard !records.isEmpty else { return }
         for sample in samples {
             let day = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
-            if day != last.day { last = (day, indexByDay[day]) }
+            if day != last.day {
+                let index = records.partitioningIndex { $0.day >= day }
+                last = (day, index < records.count && records[index].day == day ? index : nil)
+            }
             guard let index = last.index else { continue }
             counts[index].all += 1
             if records[index].laidOver.entry(

@@ -19,21 +19,22 @@ extension SyncTable {
     func wholeDayRecords<T: ReadableTransaction & ~Copyable>(
         zlib: ZlibCodec, in txn: borrowing T
     ) throws -> [UInt32: [WholeDayRecord]] {
-        var found: [StreamDay: WholeDayRecord] = [:]
+        // Keys sort by stream, then day: each stream's days come in order.
+        var byStream: [UInt32: [WholeDayRecord]] = [:]
         try forEachDayRecord(of: .dayVersions, in: txn) { day, value in
             if let wholeDay = try? DayVersions.wholeDay(in: value) {
-                found[day] = WholeDayRecord(day: day.day, wholeDay: wholeDay)
+                byStream[day.stream, default: []].append(
+                    WholeDayRecord(day: day.day, wholeDay: wholeDay))
             }
         }
-        guard !found.isEmpty else { return [:] }
+        guard !byStream.isEmpty else { return [:] }
         try forEachDayRecord(of: .versionDelta, in: txn) { day, value in
-            guard found[day] != nil, let added = try? DayVersions(bytes: value, zlib: zlib)
+            guard let records = byStream[day.stream] else { return }
+            let index = records.partitioningIndex { $0.day >= day.day }
+            guard index < records.count, records[index].day == day.day,
+                let added = try? DayVersions(bytes: value, zlib: zlib)
             else { return }
-            found[day]?.laidOver.record(sorted: added.entries)
-        }
-        var byStream: [UInt32: [WholeDayRecord]] = [:]
-        for (key, record) in found.sorted(by: { $0.key < $1.key }) {
-            byStream[key.stream, default: []].append(record)
+            byStream[day.stream]?[index].laidOver.record(sorted: added.entries)
         }
         return byStream
     }
