@@ -29,10 +29,12 @@ extension SyncTable {
         }
         guard !byStream.isEmpty else { return [:] }
         try forEachDayRecord(of: .versionDelta, in: txn) { day, value in
-            guard let records = byStream[day.stream] else { return }
-            let index = records.partitioningIndex { $0.day >= day.day }
-            guard index < records.count, records[index].day == day.day,
-                let added = try? DayVersions(bytes: value, zlib: zlib)
+            // The stream's days are not kept in a local, so the change below is made in place.
+            let found: Int?? = byStream[day.stream].map { records in
+                let index = records.partitioningIndex { $0.day >= day.day }
+                return index < records.count && records[index].day == day.day ? index : nil
+            }
+            guard let index = found ?? nil, let added = try? DayVersions(bytes: value, zlib: zlib)
             else { return }
             byStream[day.stream]?[index].laidOver.record(sorted: added.entries)
         }
