@@ -206,10 +206,7 @@ extension SyncTable {
                 return false
             }
             if value.first == DayVersions.wholeDayLayout {
-                wholeDays.append(
-                    StreamDay(
-                        stream: stream,
-                        day: Int64(bitPattern: key.bigEndian(at: 5, as: UInt64.self) ^ 1 << 63)))
+                wholeDays.append(Self.streamDay(ofKey: key))
             }
             return true
         }

@@ -50,10 +50,7 @@ extension SyncTable {
         try table.forEach(from: [kind.rawValue], in: txn) { key, value in
             guard key.first == kind.rawValue else { return false }
             guard key.count >= 13 else { return true }
-            let day = StreamDay(
-                stream: key.bigEndian(at: 1, as: UInt32.self),
-                day: Int64(bitPattern: key.bigEndian(at: 5, as: UInt64.self) ^ 1 << 63))
-            try body(day, value)
+            try body(Self.streamDay(ofKey: key), value)
             return true
         }
     }

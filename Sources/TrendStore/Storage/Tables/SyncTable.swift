@@ -197,6 +197,13 @@ struct SyncTable: StoredTable {
         [kind.rawValue] + withUnsafeBytes(of: position.bigEndian) { Array($0) }
     }
 
+    /// The stream and day a key made by ``key(_:kind:)`` names (at least 13 bytes).
+    static func streamDay(ofKey key: UnsafeRawBufferPointer) -> StreamDay {
+        StreamDay(
+            stream: key.bigEndian(at: 1, as: UInt32.self),
+            day: Int64(bitPattern: key.bigEndian(at: 5, as: UInt64.self) ^ 1 << 63))
+    }
+
     static func key(_ day: StreamDay, kind: Kind = .dayVersions) -> [UInt8] {
         [kind.rawValue] + withUnsafeBytes(of: day.stream.bigEndian) { Array($0) }
             + withUnsafeBytes(of: (UInt64(bitPattern: day.day) ^ 1 << 63).bigEndian) { Array($0) }
