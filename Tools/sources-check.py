@@ -70,10 +70,12 @@ class Trial:
         self.today = datetime.date(rnd.randint(2012, 2026), rnd.choice([1, 3, 4, 9, 10, 11, 12]),
                                    rnd.randint(1, 28))
         start = midnight(self.today, self.zone)
-        self.now = rnd.randrange(start, midnight(self.today + datetime.timedelta(days=1), self.zone))
+        tomorrow = midnight(self.today + datetime.timedelta(days=1), self.zone)
+        self.now = rnd.randrange(start, tomorrow)
         self.sources = rnd.sample(NAMES, rnd.randint(2, 4))
         samples = []
-        for offset in [0] + [-7 * k for k in range(1, 11)] + [-rnd.randint(1, 69) for _ in range(3)]:
+        offsets = [0] + [-7 * k for k in range(1, 11)] + [-rnd.randint(1, 69) for _ in range(3)]
+        for offset in offsets:
             base = midnight(self.today + datetime.timedelta(days=offset), self.zone)
             for _ in range(rnd.randint(0, 25)):
                 begin = base + rnd.randint(-HOUR, 25 * HOUR)
@@ -201,8 +203,9 @@ class Trial:
         for source in [None, self.random.choice(sorted({s[0] for s in self.heart} or {""}))]:
             chosen = [s for s in self.heart if source is None or s[0] == source]
             if self.heart:
+                named = "every source" if source is None else repr(source)
                 self.check_heart(chosen, [] if source is None else ["--source", source],
-                                 f"{where}, heart rate {'merged' if source is None else repr(source)}")
+                                 f"{where}, heart rate of {named}")
         self.check_round_trip(where)
 
     def check_latest(self, chosen, alone, label):
@@ -262,7 +265,8 @@ class Trial:
                 fail(label, f"heatmap day {date}", day, (count, total))
 
     def check_weekday(self, chosen, samples, alone, label):
-        got = self.json("query", "weekday-average", "--series", self.E, "--now", str(self.now), *alone)
+        got = self.json("query", "weekday-average", "--series", self.E, "--now", str(self.now),
+                        *alone)
         curves = []
         for k in range(1, 11):
             date = self.today - datetime.timedelta(days=7 * k)
@@ -291,7 +295,8 @@ class Trial:
         # 25th hour, or a Lord Howe day's half hour, lasts a full hour).
         if [(b["start"], b["end"]) for b in buckets] != [
                 (low, low + HOUR) for low in range(start, end, HOUR)]:
-            fail(label, "statistics buckets", [(b["start"], b["end"]) for b in buckets], (start, end))
+            fail(label, "statistics buckets", [(b["start"], b["end"]) for b in buckets],
+                 (start, end))
         for index, bucket in enumerate(buckets):
             low, high = bucket["start"], bucket["end"]
             count = sum(1 for e in samples if low <= e[0] < high and e[5])
@@ -302,11 +307,13 @@ class Trial:
     def check_round_trip(self, where):
         first = str(self.today - datetime.timedelta(days=70))
         queries = [["query", "today", "--series", self.E, "--now", str(self.now)],
-                   ["query", "heatmap", "--series", self.E, "--from", first, "--to", str(self.today)],
+                   ["query", "heatmap", "--series", self.E, "--from", first, "--to",
+                    str(self.today)],
                    ["sources"]]
         if self.heart:
             queries.append(["query", "stats", "--series", self.HR, "--from", str(self.today),
-                            "--to", str(self.today + datetime.timedelta(days=1)), "--interval", "1h"])
+                            "--to", str(self.today + datetime.timedelta(days=1)),
+                            "--interval", "1h"])
         for form in ("csv", "ndjson"):
             path = os.path.join(self.directory, f"export.{form}")
             copy = os.path.join(self.directory, f"copy-{form}")

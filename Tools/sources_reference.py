@@ -31,6 +31,7 @@ def ranked(sources, priority):
 
 
 def union(intervals):
+    """The union of `intervals` (start, end), as sorted disjoint intervals."""
     merged = []
     for start, end in sorted(i for i in intervals if i[0] < i[1]):
         if merged and start <= merged[-1][1]:
@@ -41,6 +42,7 @@ def union(intervals):
 
 
 def uncovered(start, end, cover):
+    """The parts of [start, end) that `cover` (sorted, disjoint) leaves."""
     parts, at = [], start
     for low, high in cover:
         if high <= at or low >= end:
@@ -59,10 +61,13 @@ def effective(samples, rank, merged):
     """Per sample: (start, end, value, its uncovered parts, its uncovered share, counted)."""
     out = []
     for source, start, end, value in samples:
-        higher = union([(s[1], s[2]) for s in samples if rank[s[0]] < rank[source]]) if merged else []
+        higher = []
+        if merged:
+            higher = union([(s[1], s[2]) for s in samples if rank[s[0]] < rank[source]])
         if start == end:
             free = not any(low <= start < high for low, high in higher)
-            out.append((start, end, value, [(start, start)] if free else [], 1.0 if free else 0.0, free))
+            parts = [(start, start)] if free else []
+            out.append((start, end, value, parts, 1.0 if free else 0.0, free))
         else:
             parts = uncovered(start, end, higher)
             share = sum(high - low for low, high in parts) / (end - start)
@@ -85,7 +90,10 @@ def sum_in(effective_samples, low, high):
 
 
 def curve(effective_samples, date, zone, until=None):
-    """The cumulative hourly curve of `date`, of the instants up to and including `until`."""
+    """The cumulative hourly curve of `date`, of the instants up to and including `until`.
+
+    Each quarter-hour counts in the local hour of its first instant: every offset and change
+    of the trials' zones and years (2012-2026) falls on a whole quarter-hour."""
     buckets = [0.0] * 24
     first = midnight(date - datetime.timedelta(days=1), zone)
     last = midnight(date + datetime.timedelta(days=2), zone)
