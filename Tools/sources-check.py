@@ -126,11 +126,7 @@ class Trial:
         self.run("import", paths[1], "--store", self.store, *second_args)
         if self.when in ("between", "after") and self.priority:
             self.run(*order)
-        latest = {}
-        for series, source, start, end, value in first + second:
-            latest[(series, nfc(source), start, end)] = value
-        self.final = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "e"]
-        self.heart = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "hr"]
+        self.keep(first + second)
 
     def load_apple_health(self):
         """All the samples as an Apple Health export: each source a `sourceName`, with a
@@ -172,17 +168,21 @@ class Trial:
         self.run("import", path, "--store", self.store, "--tz", self.zone_name)
         if self.when in ("between", "after") and self.priority:
             self.run(*order)
-        latest = {}
-        for series, source, start, end, value in rows:
-            latest[(series, nfc(source), start, end)] = value
-        self.final = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "e"]
-        self.heart = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "hr"]
+        self.keep(rows)
         listed = {entry["series"]: [source["name"] for source in entry["sources"]]
                   for entry in self.json("sources")}
         for series, samples in ((self.E, self.final), (self.HR, self.heart)):
             want = sorted({s[0] for s in samples})
             if samples and sorted(listed.get(series, [])) != want:
                 fail(self.where, f"Apple Health sources of {series}", listed.get(series), want)
+
+    def keep(self, rows):
+        """What the store holds after `rows` (in file order): the last of each identity."""
+        latest = {}
+        for series, source, start, end, value in rows:
+            latest[(series, nfc(source), start, end)] = value
+        self.final = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "e"]
+        self.heart = [(s, a, b, v) for (series, s, a, b), v in latest.items() if series == "hr"]
 
     def check(self):
         written = sorted({s[0] for s in self.final})

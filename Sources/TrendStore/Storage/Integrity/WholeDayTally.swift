@@ -27,10 +27,7 @@ struct WholeDayTally {
         guard !records.isEmpty else { return }
         for sample in samples {
             let day = sample.startMilliseconds.floorDivided(by: TimeGrid.day)
-            if day != last.day {
-                let index = records.partitioningIndex { $0.day >= day }
-                last = (day, index < records.count && records[index].day == day ? index : nil)
-            }
+            if day != last.day { last = (day, records.index(ofDay: day)) }
             guard let index = last.index else { continue }
             counts[index].all += 1
             if records[index].laidOver.entry(

@@ -30,11 +30,8 @@ extension SyncTable {
         guard !byStream.isEmpty else { return [:] }
         try forEachDayRecord(of: .versionDelta, in: txn) { day, value in
             // The stream's days are not kept in a local, so the change below is made in place.
-            let found: Int?? = byStream[day.stream].map { records in
-                let index = records.partitioningIndex { $0.day >= day.day }
-                return index < records.count && records[index].day == day.day ? index : nil
-            }
-            guard let index = found ?? nil, let added = try? DayVersions(bytes: value, zlib: zlib)
+            guard let index = byStream[day.stream]?.index(ofDay: day.day),
+                let added = try? DayVersions(bytes: value, zlib: zlib)
             else { return }
             byStream[day.stream]?[index].laidOver.record(sorted: added.entries)
         }
@@ -53,5 +50,13 @@ extension SyncTable {
             try body(Self.streamDay(ofKey: key), value)
             return true
         }
+    }
+}
+
+extension [SyncTable.WholeDayRecord] {
+    /// The index of the record of UTC day `day` among these records (sorted by day), if any.
+    func index(ofDay day: Int64) -> Int? {
+        let index = partitioningIndex { $0.day >= day }
+        return index < count && self[index].day == day ? index : nil
     }
 }
