@@ -92,10 +92,11 @@ struct Queries {
     }
 
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
-    /// first, computing a year at a time so memory stays flat over any range.
+    /// first, computing a year at a time so memory stays flat over any range. Each day is
+    /// handed over (`consuming`): kept, it costs no second reference to the figures it shares.
     func forEachHeatmapDay<T: ReadableTransaction & ~Copyable>(
         of series: [String], from: LocalDate, through: LocalDate, zone: TimeZone,
-        source: String? = nil, in txn: borrowing T, _ body: (HeatmapDay) throws -> Void
+        source: String? = nil, in txn: borrowing T, _ body: (consuming HeatmapDay) throws -> Void
     ) throws {
         try SampleRules.checkDates(from, through)
         guard from <= through else {

@@ -22,15 +22,34 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     public var count: Int
     /// The sum of their values.
     public var total: Double
-    /// The figures of every day of the heatmap, which the days share.
-    private let figures: HeatmapFigures
-    /// This day's place in `figures`.
-    private let day: Int
+    /// Where the figures of each series are.
+    private let perSeries: PerSeries
+
+    /// The figures of each series of a day: a day of one series holds them inline (a year of
+    /// days takes no reference count); a day of several reads its place in the figures
+    /// every day of the heatmap shares.
+    private enum PerSeries: Sendable {
+        /// The one series of the heatmap and its figures.
+        case one(String, DayCount)
+        /// Day `day` of `figures`.
+        case shared(HeatmapFigures, day: Int)
+    }
 
     /// The heatmap's series names, sorted; shared by all its days.
-    public var series: [String] { figures.series }
+    public var series: [String] {
+        switch perSeries {
+        case .one(let name, _): [name]
+        case .shared(let figures, _): figures.series
+        }
+    }
+
     /// The figures of each series, in the order of ``series``.
-    public var seriesFigures: [DayCount] { figures.figures(ofDay: day) }
+    public var seriesFigures: [DayCount] {
+        switch perSeries {
+        case .one(_, let figures): [figures]
+        case .shared(let figures, let day): figures.figures(ofDay: day)
+        }
+    }
 
     /// Creates a day from per-series figures aligned with `series`, pairing them up to the
     /// shorter of the two.
@@ -48,8 +67,6 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
     /// Day `day` of `figures`, its totals added series by series in order.
     init(date: LocalDate, figures: HeatmapFigures, day: Int) {
         self.date = date
-        self.figures = figures
-        self.day = day
         var count = 0
         var total = 0.0
         for index in figures.series.indices {
@@ -58,6 +75,10 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
         }
         self.count = count
         self.total = total
+        perSeries =
+            figures.series.count == 1
+            ? .one(figures.series[0], DayCount(count: count, total: total))
+            : .shared(figures, day: day)
     }
 
     /// The same figures for each series, by name.

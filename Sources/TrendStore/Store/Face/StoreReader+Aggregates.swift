@@ -128,11 +128,9 @@ extension StoreReader where Self: ~Copyable {
     ) throws -> Heatmap {
         var days: [HeatmapDay] = []
         days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
-        try forEachHeatmapDay(
+        try handOverHeatmapDays(
             of: series, from: from, through: through, timeZone: timeZone, source: source
-        ) {
-            days.append($0)
-        }
+        ) { day in days.append(consume day) }
         return Heatmap(bucket: Heatmap.bucketKey(for: series), days: days)
     }
 
@@ -144,6 +142,17 @@ extension StoreReader where Self: ~Copyable {
     public func forEachHeatmapDay(
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         source: String? = nil, _ body: (HeatmapDay) throws -> Void
+    ) throws {
+        try handOverHeatmapDays(
+            of: series, from: from, through: through, timeZone: timeZone, source: source
+        ) { day in try body(day) }
+    }
+
+    /// ``forEachHeatmapDay(of:from:through:timeZone:source:_:)`` handing each day over to
+    /// `body`, which keeps it without a second reference to the figures the days share.
+    private func handOverHeatmapDays(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone?,
+        source: String?, _ body: (consuming HeatmapDay) throws -> Void
     ) throws {
         try read { snapshot in
             snapshot.region?.read(series)
