@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// The cumulative hourly curve of one series over one local day.
 ///
@@ -31,5 +32,40 @@ public struct DayCurve: Sendable, Codable, Equatable {
         self.date = date
         self.cumulative = cumulative
         self.latestSampleTimestamp = latestSampleTimestamp
+    }
+}
+
+/// Today's curve and a day's curve, computed inside any transaction.
+extension Queries {
+    /// Today's curve up to `now`, inside any transaction.
+    func todayCurve<T: ReadableTransaction & ~Copyable>(
+        of series: String, now: Date, zone: TimeZone, source: String? = nil, in txn: borrowing T
+    ) throws -> DayCurve {
+        let instant = try SampleRules.instant(now, argument: .now)
+        let today = LocalDate(containing: now, in: zone)
+        let grid = LocalDayGrid(zone: zone, from: today, through: today)
+        let record = try requireCumulative(series, for: "today's curve", in: txn)
+        let aggregator = try self.aggregator(of: record, source: source, in: txn)
+        let figures = try aggregator.figures(of: today, in: grid, until: instant, txn: txn)
+        let latest = try aggregator.latestEnd(
+            from: grid.bounds(of: today).start, now: instant, txn: txn)
+        return DayCurve(
+            series: record.name, date: today, cumulative: figures.cumulative,
+            latestSampleTimestamp: latest.map(Date.init(milliseconds:)))
+    }
+
+    /// The whole cumulative hourly curve of `date`.
+    func dayCurve<T: ReadableTransaction & ~Copyable>(
+        of series: String, on date: LocalDate, zone: TimeZone, source: String? = nil,
+        in txn: borrowing T
+    ) throws -> DayCurve {
+        try SampleRules.checkDates(date)
+        let grid = LocalDayGrid(zone: zone, from: date, through: date)
+        let record = try requireCumulative(series, for: "a day's curve", in: txn)
+        let figures = try aggregator(of: record, source: source, in: txn).figures(
+            of: date, in: grid, txn: txn)
+        return DayCurve(
+            series: record.name, date: date, cumulative: figures.cumulative,
+            latestSampleTimestamp: nil)
     }
 }

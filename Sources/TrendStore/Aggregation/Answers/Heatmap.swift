@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// How many samples started on one local day, and the sum of their values.
 public struct DayCount: Sendable, Codable, Equatable {
@@ -153,5 +154,44 @@ public struct Heatmap: Sendable, Codable, Equatable {
         guard name.contains(where: { $0 == "%" || $0 == "," }) else { return name }
         return name.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(
             of: ",", with: "%2C")
+    }
+}
+
+/// Heatmaps, computed inside any transaction.
+extension Queries {
+    /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
+    /// first, computing a year at a time so memory stays flat over any range. Each day is
+    /// handed over (`consuming`): kept, it costs no second reference to the figures it shares.
+    func forEachHeatmapDay<T: ReadableTransaction & ~Copyable>(
+        of series: [String], from: LocalDate, through: LocalDate, zone: TimeZone,
+        source: String? = nil, in txn: borrowing T, _ body: (consuming HeatmapDay) throws -> Void
+    ) throws {
+        try SampleRules.checkDates(from, through)
+        guard from <= through else {
+            throw StoreError.invalidArgument(
+                .range, reason: "the heatmap range \(from)…\(through) ends before it starts")
+        }
+        let names = Set(series.map(SeriesName.normalized)).sorted()
+        let grid = LocalDayGrid(zone: zone, from: from, through: through)
+        let aggregators = try names.map {
+            try aggregator(
+                of: try storage.requireSeries(named: $0, in: txn), source: source, in: txn)
+        }
+        var first = from
+        while first <= through {
+            let last = min(first.adding(days: 365), through)
+            let dayCount = Int(last.dayNumber - first.dayNumber) + 1
+            let runs = grid.dayRuns(from: first, through: last)
+            let perSeries = try aggregators.map {
+                try $0.dayTotals(of: runs, dayCount: dayCount, txn: txn)
+            }
+            let figures = HeatmapFigures(
+                series: names, counts: perSeries.map(\.counts),
+                sums: perSeries.map(\.sums))
+            for index in 0..<dayCount {
+                try body(HeatmapDay(date: first.adding(days: index), figures: figures, day: index))
+            }
+            first = last.adding(days: 1)
+        }
     }
 }

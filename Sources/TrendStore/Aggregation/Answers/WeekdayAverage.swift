@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 /// Which days a weekday average looks at.
 public struct WeekdayAverageOptions: Sendable, Equatable, Codable {
@@ -126,5 +127,61 @@ struct WeekdayCurveSum {
         return WeekdayAverage(
             series: series, weekday: weekday, days: days,
             averageHourlyPattern: pattern, projectedTotal: pattern[23])
+    }
+}
+
+/// Weekday averages, computed inside any transaction.
+extension Queries {
+    /// The weekday averages of `weekdays`, and the instants their candidate days span.
+    func weekdayAverages<T: ReadableTransaction & ~Copyable>(
+        of series: String, weekdays: [Weekday], now: Date, options: WeekdayAverageOptions,
+        zone: TimeZone, source: String? = nil, in txn: borrowing T
+    ) throws -> (averages: [WeekdayAverage], window: Range<Int64>) {
+        _ = try SampleRules.instant(now, argument: .now)
+        let today = LocalDate(containing: now, in: zone)
+        let record = try requireCumulative(series, for: "a weekday average", in: txn)
+        let empty = weekdays.map {
+            WeekdayAverage(
+                series: record.name, weekday: $0, days: [], averageHourlyPattern: nil,
+                projectedTotal: nil)
+        }
+        let first: LocalDate
+        switch options.window {
+        case .days(let count):
+            guard count > 0 else {
+                throw StoreError.invalidArgument(
+                    .window, reason: "the window must be at least one day, not \(count)")
+            }
+            first = today.adding(days: -count)
+        case .allTime:
+            guard let start = try storage.firstStart(of: record, in: txn) else {
+                return (empty, 0..<0)
+            }
+            first = min(LocalDate(containing: Date(milliseconds: start), in: zone), today)
+        }
+        let grid = LocalDayGrid(zone: zone, from: first, through: today)
+        // Every candidate day's instants: a date can end after the next one began.
+        let window =
+            grid.bounds(of: first)
+            .start..<max(
+                grid.bounds(of: today).start, grid.bounds(of: today.adding(days: -1)).end)
+        // The curve sum of each weekday asked for, at its raw value − 1 (Sunday first).
+        var curves = [WeekdayCurveSum?](repeating: nil, count: 7)
+        for weekday in weekdays {
+            curves[weekday.rawValue - 1] = WeekdayCurveSum(
+                weekday: weekday, includeEmptyDays: options.includeEmptyDays)
+        }
+        let dates = stride(from: first.dayNumber, to: today.dayNumber, by: 1).map(
+            LocalDate.init(dayNumber:)
+        )
+        .filter { curves[Weekday(of: $0).rawValue - 1] != nil }
+        try aggregator(
+            of: record, source: source, usesRollups: !options.fromRawSamples, in: txn
+        )
+        .forEachDay(of: dates, in: grid, txn: txn) { index, figures in
+            curves[Weekday(of: dates[index]).rawValue - 1]?.add(dates[index], figures)
+        }
+        let averages = weekdays.compactMap { curves[$0.rawValue - 1]?.average(series: record.name) }
+        return (averages, window)
     }
 }

@@ -1,6 +1,65 @@
 import Foundation
 import LMDB
 
+/// Heatmaps: computed in any snapshot, and through their cache.
+extension StoreReader where Self: ~Copyable {
+    /// Per-day counts and totals of `series` for every local date in `from...through`.
+    ///
+    /// A sample counts, whole, on the local day holding its start. Days without samples
+    /// are included with zeros. For long ranges, ``forEachHeatmapDay(of:from:through:timeZone:source:_:)``
+    /// hands out the days without holding them all.
+    ///
+    /// ```swift
+    /// let year = try store.heatmap(of: ["Run", "Ride"], from: LocalDate("2026-01-01")!, through: LocalDate("2026-12-31")!)
+    /// ```
+    ///
+    /// A sample of a series of several sources counts as its priority order says
+    /// (<doc:Sources>); with `source`, that source's samples alone count.
+    ///
+    /// - Throws: ``StoreError/Code/unknownSeries`` when a series does not exist.
+    /// - Complexity: One cursor walk over each series' rollups in the range.
+    public func heatmap(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
+        source: String? = nil
+    ) throws -> Heatmap {
+        var days: [HeatmapDay] = []
+        days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
+        try handOverHeatmapDays(
+            of: series, from: from, through: through, timeZone: timeZone, source: source
+        ) { day in days.append(consume day) }
+        return Heatmap(bucket: Heatmap.bucketKey(for: series), days: days)
+    }
+
+    /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
+    /// first, computing a year at a time inside one read transaction: memory stays flat
+    /// over any range, and every day comes from the same snapshot.
+    ///
+    /// - Warning: `body` runs inside a read transaction: keep it short and do not write to the store from it.
+    public func forEachHeatmapDay(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
+        source: String? = nil, _ body: (HeatmapDay) throws -> Void
+    ) throws {
+        try handOverHeatmapDays(
+            of: series, from: from, through: through, timeZone: timeZone, source: source
+        ) { day in try body(day) }
+    }
+
+    /// ``forEachHeatmapDay(of:from:through:timeZone:source:_:)`` handing each day over to
+    /// `body`, which keeps it without a second reference to the figures the days share.
+    private func handOverHeatmapDays(
+        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone?,
+        source: String?, _ body: (consuming HeatmapDay) throws -> Void
+    ) throws {
+        try read { snapshot in
+            snapshot.region?.read(series)
+            try snapshot.engine.queries.forEachHeatmapDay(
+                of: series, from: from, through: through,
+                zone: timeZone ?? snapshot.engine.timeZone, source: source,
+                in: snapshot.transaction, body)
+        }
+    }
+}
+
 extension TrendStore {
     /// The cached bucket of `series` (any order) for dates in `timeZone` (default: the
     /// store's), or `nil` when there is none or it cannot be read.
