@@ -71,16 +71,17 @@ struct HeatmapDayTests {
                     Heatmap.self, from: JSONEncoder().encode(heatmap))
                 #expect(decoded == heatmap)
                 // A day built from its parts is the same day.
-                let first = heatmap.days[0]
+                let firstDay = heatmap.days[0]
                 #expect(
                     HeatmapDay(
-                        date: first.date, series: first.series, seriesFigures: first.seriesFigures)
-                        == first)
+                        date: firstDay.date, series: firstDay.series,
+                        seriesFigures: firstDay.seriesFigures)
+                        == firstDay)
                 // A host changing a day's total changes that figure alone.
-                var changed = first
+                var changed = firstDay
                 changed.total += 1
-                #expect(changed != first)
-                #expect(changed.seriesFigures == first.seriesFigures)
+                #expect(changed != firstDay)
+                #expect(changed.seriesFigures == firstDay.seriesFigures)
             }
         }
     }

@@ -36,7 +36,7 @@ public struct HeatmapDay: Sendable, Codable, Equatable {
         case shared(HeatmapFigures, day: Int)
     }
 
-    /// The heatmap's series names, sorted; shared by all its days.
+    /// The heatmap's series names, sorted: the same for all its days.
     public var series: [String] {
         switch perSeries {
         case .one(let name, _): [name]

@@ -1,5 +1,6 @@
 /// The count and start sum of each series on each day of a heatmap's range, held once and
-/// shared by its ``HeatmapDay`` values, so a year of days costs no allocation per day.
+/// shared by the ``HeatmapDay`` values of a heatmap of several series, so a year of days costs
+/// no allocation per day (a day of one series holds its figures itself).
 final class HeatmapFigures: Sendable {
     /// The series, sorted.
     let series: [String]
