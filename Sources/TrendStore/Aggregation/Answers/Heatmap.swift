@@ -159,6 +159,19 @@ public struct Heatmap: Sendable, Codable, Equatable {
 
 /// Heatmaps, computed inside any transaction.
 extension Queries {
+    /// The heatmap of `series` over `from...through`, every day kept as it is handed over.
+    func heatmap<T: ReadableTransaction & ~Copyable>(
+        of series: [String], from: LocalDate, through: LocalDate, zone: TimeZone,
+        source: String? = nil, in txn: borrowing T
+    ) throws -> Heatmap {
+        var days: [HeatmapDay] = []
+        days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
+        try forEachHeatmapDay(
+            of: series, from: from, through: through, zone: zone, source: source, in: txn
+        ) { day in days.append(consume day) }
+        return Heatmap(bucket: Heatmap.bucketKey(for: series), days: days)
+    }
+
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
     /// first, computing a year at a time so memory stays flat over any range. Each day is
     /// handed over (`consuming`): kept, it costs no second reference to the figures it shares.

@@ -22,12 +22,13 @@ extension StoreReader where Self: ~Copyable {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         source: String? = nil
     ) throws -> Heatmap {
-        var days: [HeatmapDay] = []
-        days.reserveCapacity(Int(min(max(through.dayNumber - from.dayNumber + 1, 0), 1 << 16)))
-        try handOverHeatmapDays(
-            of: series, from: from, through: through, timeZone: timeZone, source: source
-        ) { day in days.append(consume day) }
-        return Heatmap(bucket: Heatmap.bucketKey(for: series), days: days)
+        try read { snapshot in
+            snapshot.region?.read(series)
+            return try snapshot.engine.queries.heatmap(
+                of: series, from: from, through: through,
+                zone: timeZone ?? snapshot.engine.timeZone, source: source,
+                in: snapshot.transaction)
+        }
     }
 
     /// Calls `body` with each day of the heatmap of `series` over `from...through`, oldest
@@ -39,23 +40,13 @@ extension StoreReader where Self: ~Copyable {
         of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone? = nil,
         source: String? = nil, _ body: (HeatmapDay) throws -> Void
     ) throws {
-        try handOverHeatmapDays(
-            of: series, from: from, through: through, timeZone: timeZone, source: source
-        ) { day in try body(day) }
-    }
-
-    /// ``forEachHeatmapDay(of:from:through:timeZone:source:_:)`` handing each day over to
-    /// `body`, which keeps it without a second reference to the figures the days share.
-    private func handOverHeatmapDays(
-        of series: [String], from: LocalDate, through: LocalDate, timeZone: TimeZone?,
-        source: String?, _ body: (consuming HeatmapDay) throws -> Void
-    ) throws {
         try read { snapshot in
             snapshot.region?.read(series)
             try snapshot.engine.queries.forEachHeatmapDay(
                 of: series, from: from, through: through,
                 zone: timeZone ?? snapshot.engine.timeZone, source: source,
-                in: snapshot.transaction, body)
+                in: snapshot.transaction
+            ) { day in try body(day) }
         }
     }
 }
@@ -110,11 +101,17 @@ extension TrendStore {
                     bucket: Heatmap.bucketKey(for: series), days: cached.value.heatmapDays),
                 computedAt: cached.computedAt, schemaVersion: cached.schemaVersion)
         }
-        let heatmap = try self.heatmap(of: series, from: from, through: through, timeZone: zone)
-        try storeHeatmap(
-            HeatmapBucket(heatmapDays: heatmap.days), of: series, zone: zone, computedAt: now,
-            window: HeatmapCache.window(from: from, through: through, zone: zone),
-            imported: false)
+        // Computed and stored in one transaction, so no write can commit between the two
+        // unseen by the bucket (its invalidation would come before the bucket is stored).
+        let heatmap = try engine.write { txn, _ in
+            let heatmap = try engine.queries.heatmap(
+                of: series, from: from, through: through, zone: zone, in: txn)
+            try engine.caches.put(
+                HeatmapCache.self, HeatmapBucket(heatmapDays: heatmap.days),
+                of: heatmap.bucket, zone: zone, computedAt: now,
+                window: HeatmapCache.window(from: from, through: through, zone: zone), in: txn)
+            return heatmap
+        }
         return Cached(
             value: heatmap, computedAt: Date(milliseconds: now.millisecondsSince1970),
             schemaVersion: SchemaKey.currentVersion)
